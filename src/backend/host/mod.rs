@@ -1,0 +1,157 @@
+//! The host backend: every operation on the CPU (rayon over all cores), for host memory.
+//! It is the reference the CUDA backend is tested against, so it favours plain loops in a
+//! fixed summation order over speed tricks.
+
+use std::ffi::c_void;
+
+use super::{Backend, Csr2CscArgs, Exec, SddmmArgs, SpgemmArgs, SpgemmState, SpmmArgs, SpmvArgs};
+use crate::error::{Error, Result};
+use crate::types::{BackendKind, Operation};
+use crate::{with_index_type, with_precision};
+
+pub mod convert;
+pub mod elem;
+pub mod products;
+pub mod spgemm;
+pub mod views;
+
+/// The CPU implementation; stateless.
+pub struct HostBackend;
+
+impl Backend for HostBackend {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Host
+    }
+
+    fn spmv_buffer_size(&self, _args: &SpmvArgs) -> Result<usize> {
+        Ok(0)
+    }
+
+    fn spmv(&self, _exec: &Exec, args: &SpmvArgs, _buffer: *mut c_void) -> Result<()> {
+        let (x, y) = (args.x.as_column(), args.y.as_column());
+        let ity = args.a.uniform_index_type("matA")?;
+        with_index_type!(ity, I => with_precision!(args.precision, In, Out, T => {
+            // SAFETY: ops validated sizes and pointers; the host backend works on host memory.
+            unsafe {
+                products::spmm::<I, In, Out, T>(
+                    args.op_a, Operation::NonTranspose, args.alpha, args.a, &x, args.beta, &y,
+                )
+            }
+        }))
+    }
+
+    fn spmm_buffer_size(&self, _args: &SpmmArgs) -> Result<usize> {
+        Ok(0)
+    }
+
+    fn spmm(&self, _exec: &Exec, args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
+        let ity = args.a.uniform_index_type("matA")?;
+        with_index_type!(ity, I => with_precision!(args.precision, In, Out, T => {
+            // SAFETY: as in spmv.
+            unsafe {
+                products::spmm::<I, In, Out, T>(
+                    args.op_a, args.op_b, args.alpha, args.a, args.b, args.beta, args.c,
+                )
+            }
+        }))
+    }
+
+    fn sddmm_buffer_size(&self, _args: &SddmmArgs) -> Result<usize> {
+        Ok(0)
+    }
+
+    fn sddmm(&self, _exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
+        let ity = args.c.uniform_index_type("matC")?;
+        with_index_type!(ity, I => with_precision!(args.precision, In, Out, T => {
+            // SAFETY: as in spmv.
+            unsafe { products::sddmm::<I, In, Out, T>(args) }
+        }))
+    }
+
+    fn spgemm_work_estimation_size(&self, _args: &SpgemmArgs) -> Result<usize> {
+        // The host keeps its state in the descriptor; report 1 byte so that clients never see
+        // a zero size (cudaMalloc(0) may return NULL and turn the next call into a query).
+        Ok(1)
+    }
+
+    fn spgemm_work_estimation(
+        &self,
+        _exec: &Exec,
+        _args: &SpgemmArgs,
+        _state: &mut SpgemmState,
+        _buffer: *mut c_void,
+        _buffer_size: usize,
+    ) -> Result<()> {
+        Ok(())
+    }
+
+    fn spgemm_compute_size(&self, _args: &SpgemmArgs, _state: &SpgemmState) -> Result<usize> {
+        Ok(1)
+    }
+
+    fn spgemm_compute(
+        &self,
+        _exec: &Exec,
+        args: &SpgemmArgs,
+        state: &mut SpgemmState,
+        _buffer: *mut c_void,
+        _buffer_size: usize,
+    ) -> Result<i64> {
+        let ity = args.a.uniform_index_type("matA")?;
+        let product = with_index_type!(ity, I => {
+            // SAFETY: ops validated the descriptors; host memory.
+            unsafe {
+                match (args.a.value_type, args.compute) {
+                    (crate::types::DataType::F32, crate::types::DataType::F32) => spgemm::compute::<I, f32, f32>(args),
+                    (crate::types::DataType::F64, crate::types::DataType::F64) => spgemm::compute::<I, f64, f64>(args),
+                    (crate::types::DataType::F16, crate::types::DataType::F32) => spgemm::compute::<I, half::f16, f32>(args),
+                    (crate::types::DataType::BF16, crate::types::DataType::F32) => spgemm::compute::<I, half::bf16, f32>(args),
+                    (v, c) => Err(Error::not_supported(format!("SpGEMM with values {v:?} and compute {c:?}"))),
+                }
+            }
+        })?;
+        let nnz = product.col.len() as i64;
+        state.data = Some(Box::new(product));
+        Ok(nnz)
+    }
+
+    fn spgemm_copy(&self, _exec: &Exec, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()> {
+        let product = state
+            .data
+            .as_ref()
+            .and_then(|d| d.downcast_ref::<spgemm::HostProduct>())
+            .ok_or_else(|| Error::invalid("spgemmDescr", "holds no computed product (call spblkSpGEMM_compute first)"))?;
+        let ity = args.c.uniform_index_type("matC")?;
+        with_index_type!(ity, I => {
+            // SAFETY: ops checked that C's arrays are present; host memory sized by the caller.
+            unsafe {
+                match args.compute {
+                    crate::types::DataType::F32 => spgemm::copy_out::<I, f32>(args, product),
+                    crate::types::DataType::F64 => spgemm::copy_out::<I, f64>(args, product),
+                    c => Err(Error::not_supported(format!("SpGEMM compute type {c:?}"))),
+                }
+            }
+        })
+    }
+
+    fn csr2csc_buffer_size(&self, _args: &Csr2CscArgs) -> Result<usize> {
+        Ok(1)
+    }
+
+    fn csr2csc(&self, _exec: &Exec, args: &Csr2CscArgs, _buffer: *mut c_void) -> Result<()> {
+        // SAFETY: ops validated sizes; host memory.
+        unsafe { convert::csr2csc(args, args.value_type.size()) }
+    }
+
+    fn read_bytes(&self, _exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()> {
+        if dst.is_empty() {
+            return Ok(());
+        }
+        if src.is_null() {
+            return Err(Error::invalid("source", "is NULL"));
+        }
+        // SAFETY: the caller guarantees `dst.len()` readable bytes at `src` (host memory).
+        unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst.as_mut_ptr(), dst.len()) };
+        Ok(())
+    }
+}

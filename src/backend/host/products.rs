@@ -1,0 +1,107 @@
+//! Host kernels for SpMV/SpMM (one code path: a vector is an n×1 matrix) and SDDMM.
+//! Parallel over output rows; each output element is written by one worker, and sums run in
+//! the order the sparse entries are stored, so results are deterministic.
+
+use rayon::prelude::*;
+
+use super::elem::{Elem, Index, Real, SharedMut};
+use super::views::{csr_of_op, csr_structure, DenseView};
+use crate::backend::{ScalarArg, SddmmArgs};
+use crate::descr::{DnMat, SpMat};
+use crate::error::{Error, Result};
+use crate::types::Operation;
+
+/// Reads alpha or beta. In the host backend "device" pointer mode also means host memory.
+///
+/// # Safety
+/// `s.ptr` must point to a value of type `T` (checked non-NULL by `ops`).
+pub unsafe fn read_scalar<T: Real>(s: ScalarArg, what: &str) -> Result<T> {
+    if s.ptr.is_null() {
+        return Err(Error::invalid(what, "is NULL"));
+    }
+    // SAFETY: non-null; the caller passes a pointer to the compute type (read unaligned to
+    // tolerate any host address).
+    Ok(unsafe { std::ptr::read_unaligned(s.ptr as *const T) })
+}
+
+/// rows of work per rayon task, so short rows don't drown in scheduling overhead.
+const MIN_ROWS_PER_TASK: usize = 64;
+
+/// `C = alpha op(A) op(B) + beta C` with `A` sparse (any format) and `B`, `C` dense.
+///
+/// # Safety
+/// All descriptors must describe host memory of their declared sizes.
+pub unsafe fn spmm<I: Index, In: Elem, Out: Elem, T: Real>(
+    op_a: Operation,
+    op_b: Operation,
+    alpha: ScalarArg,
+    a: &SpMat,
+    b: &DnMat,
+    beta: ScalarArg,
+    c: &DnMat,
+) -> Result<()> {
+    // SAFETY: forwarded from the caller.
+    let (alpha, beta) = unsafe { (read_scalar::<T>(alpha, "alpha")?, read_scalar::<T>(beta, "beta")?) };
+    let a = unsafe { csr_of_op::<I, In>(a, op_a, "matA")? };
+    let b = unsafe { DenseView::<In>::new(b, op_b, "matB")? };
+    let c = unsafe { DenseView::<Out>::new(c, Operation::NonTranspose, "matC")? };
+    let n = c.cols;
+    (0..a.rows).into_par_iter().with_min_len(MIN_ROWS_PER_TASK).for_each_init(
+        || vec![T::ZERO; n],
+        |acc, i| {
+            acc.iter_mut().for_each(|x| *x = T::ZERO);
+            for p in a.row_range(i) {
+                let (k, v) = (a.col(p), T::load(a.val[p]));
+                for (j, s) in acc.iter_mut().enumerate() {
+                    // SAFETY: k < op(A).cols = op(B).rows and j < n, checked by ops.
+                    *s += v * T::load(unsafe { b.get(k, j) });
+                }
+            }
+            for (j, s) in acc.iter().enumerate() {
+                // beta = 0 must not read C (it may hold NaN or be uninitialized).
+                let out = if beta == T::ZERO {
+                    alpha * *s
+                } else {
+                    // SAFETY: row i, column j of C, written only by this worker.
+                    alpha * *s + beta * T::load(unsafe { c.get(i, j) })
+                };
+                // SAFETY: as above.
+                unsafe { c.set(i, j, out.store::<Out>()) };
+            }
+        },
+    );
+    Ok(())
+}
+
+/// `C = alpha (op(A) op(B)) ∘ spy(C) + beta C` with `C` in CSR.
+///
+/// # Safety
+/// All descriptors must describe host memory of their declared sizes.
+pub unsafe fn sddmm<I: Index, In: Elem, Out: Elem, T: Real>(args: &SddmmArgs) -> Result<()> {
+    // SAFETY: forwarded from the caller.
+    let alpha = unsafe { read_scalar::<T>(args.alpha, "alpha")? };
+    let beta = unsafe { read_scalar::<T>(args.beta, "beta")? };
+    let a = unsafe { DenseView::<In>::new(args.a, args.op_a, "matA")? };
+    let b = unsafe { DenseView::<In>::new(args.b, args.op_b, "matB")? };
+    // SAFETY: forwarded from the caller.
+    let (ptr, idx) = unsafe { csr_structure::<I>(args.c, "matC")? };
+    let base = args.c.base.offset();
+    let vals = SharedMut(args.c.values as *mut Out);
+    let k = a.cols;
+    (0..args.c.rows as usize).into_par_iter().with_min_len(MIN_ROWS_PER_TASK).for_each(|i| {
+        let range = (ptr[i].to_i64() - base) as usize..(ptr[i + 1].to_i64() - base) as usize;
+        for p in range {
+            let j = (idx[p].to_i64() - base) as usize;
+            let mut dot = T::ZERO;
+            for l in 0..k {
+                // SAFETY: i < m, j < n, l < k, checked by ops.
+                dot += T::load(unsafe { a.get(i, l) }) * T::load(unsafe { b.get(l, j) });
+            }
+            // SAFETY: entry p belongs to row i, which only this worker handles.
+            let old = || T::load(unsafe { *vals.get().add(p) });
+            let out = if beta == T::ZERO { alpha * dot } else { alpha * dot + beta * old() };
+            unsafe { *vals.get().add(p) = out.store::<Out>() };
+        }
+    });
+    Ok(())
+}

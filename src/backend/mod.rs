@@ -1,0 +1,192 @@
+//! The two implementations behind the API. `ops` validates a call and hands a backend
+//! arguments whose sizes, types and pointers are already checked; a backend only computes.
+
+use std::any::Any;
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use crate::descr::{DnMat, DnVec, SpMat};
+use crate::error::Result;
+use crate::types::{Action, BackendKind, DataType, Operation, PointerMode, Precision};
+
+pub mod host;
+
+#[cfg(feature = "cuda")]
+pub mod cuda;
+
+/// Where a call runs: the handle's stream and pointer mode.
+#[derive(Debug, Clone, Copy)]
+pub struct Exec {
+    /// A `CUstream` (NULL = legacy default stream); ignored by the host backend.
+    pub stream: *mut c_void,
+    pub pointer_mode: PointerMode,
+}
+
+/// alpha or beta as the caller passed it: a pointer to a value of the compute type, in host
+/// memory or (pointer mode device) in the backend's memory.
+#[derive(Debug, Clone, Copy)]
+pub struct ScalarArg {
+    pub ptr: *const c_void,
+    pub mode: PointerMode,
+}
+
+/// `Y = alpha op(A) X + beta Y`.
+pub struct SpmvArgs<'a> {
+    pub op_a: Operation,
+    pub alpha: ScalarArg,
+    pub a: &'a SpMat,
+    pub x: &'a DnVec,
+    pub beta: ScalarArg,
+    pub y: &'a DnVec,
+    pub precision: Precision,
+    pub alg: u32,
+}
+
+/// `C = alpha op(A) op(B) + beta C`, A sparse.
+pub struct SpmmArgs<'a> {
+    pub op_a: Operation,
+    pub op_b: Operation,
+    pub alpha: ScalarArg,
+    pub a: &'a SpMat,
+    pub b: &'a DnMat,
+    pub beta: ScalarArg,
+    pub c: &'a DnMat,
+    pub precision: Precision,
+    pub alg: u32,
+}
+
+/// `C = alpha (op(A) op(B)) ∘ spy(C) + beta C`, C sparse (CSR).
+pub struct SddmmArgs<'a> {
+    pub op_a: Operation,
+    pub op_b: Operation,
+    pub alpha: ScalarArg,
+    pub a: &'a DnMat,
+    pub b: &'a DnMat,
+    pub beta: ScalarArg,
+    pub c: &'a SpMat,
+    pub precision: Precision,
+    pub alg: u32,
+}
+
+/// `C = alpha A B + beta C`, all CSR (opA = opB = N).
+pub struct SpgemmArgs<'a> {
+    pub alpha: ScalarArg,
+    pub a: &'a SpMat,
+    pub b: &'a SpMat,
+    pub beta: ScalarArg,
+    pub c: &'a SpMat,
+    pub compute: DataType,
+    pub alg: u32,
+}
+
+/// CSR → CSC with 32-bit indices (`spblkCsr2cscEx2`).
+pub struct Csr2CscArgs {
+    pub m: i64,
+    pub n: i64,
+    pub nnz: i64,
+    pub csr_val: *const c_void,
+    pub csr_row_ptr: *const i32,
+    pub csr_col_ind: *const i32,
+    pub csc_val: *mut c_void,
+    pub csc_col_ptr: *mut i32,
+    pub csc_row_ind: *mut i32,
+    pub value_type: DataType,
+    pub action: Action,
+    pub base: crate::types::IndexBase,
+}
+
+/// Per-descriptor SpGEMM state between the protocol's calls, owned by `spblkSpGEMMDescr_t`.
+#[derive(Default)]
+pub struct SpgemmState {
+    /// Backend-specific data (the computed product, device buffers, ...).
+    pub data: Option<Box<dyn Any + Send>>,
+    /// nnz(C), known after `compute`.
+    pub c_nnz: Option<i64>,
+    /// Which stage was completed last.
+    pub stage: SpgemmStage,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SpgemmStage {
+    #[default]
+    Created,
+    WorkEstimated,
+    Computed,
+}
+
+/// The operations a backend provides. Buffer sizes are in bytes; a size of 0 means the
+/// caller may pass NULL.
+pub trait Backend: Send + Sync {
+    fn kind(&self) -> BackendKind;
+
+    fn spmv_buffer_size(&self, args: &SpmvArgs) -> Result<usize>;
+    fn spmv_preprocess(&self, _exec: &Exec, _args: &SpmvArgs, _buffer: *mut c_void) -> Result<()> {
+        Ok(())
+    }
+    fn spmv(&self, exec: &Exec, args: &SpmvArgs, buffer: *mut c_void) -> Result<()>;
+
+    fn spmm_buffer_size(&self, args: &SpmmArgs) -> Result<usize>;
+    fn spmm_preprocess(&self, _exec: &Exec, _args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
+        Ok(())
+    }
+    fn spmm(&self, exec: &Exec, args: &SpmmArgs, buffer: *mut c_void) -> Result<()>;
+
+    fn sddmm_buffer_size(&self, args: &SddmmArgs) -> Result<usize>;
+    fn sddmm_preprocess(&self, _exec: &Exec, _args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
+        Ok(())
+    }
+    fn sddmm(&self, exec: &Exec, args: &SddmmArgs, buffer: *mut c_void) -> Result<()>;
+
+    /// Size of buffer 1 for `workEstimation` (at least 1).
+    fn spgemm_work_estimation_size(&self, args: &SpgemmArgs) -> Result<usize>;
+    fn spgemm_work_estimation(
+        &self,
+        exec: &Exec,
+        args: &SpgemmArgs,
+        state: &mut SpgemmState,
+        buffer: *mut c_void,
+        buffer_size: usize,
+    ) -> Result<()>;
+    /// Size of buffer 2 for `compute` (at least 1); may depend on the work estimation.
+    fn spgemm_compute_size(&self, args: &SpgemmArgs, state: &SpgemmState) -> Result<usize>;
+    /// Computes the product's structure and values; returns nnz(C), readable on the host.
+    fn spgemm_compute(
+        &self,
+        exec: &Exec,
+        args: &SpgemmArgs,
+        state: &mut SpgemmState,
+        buffer: *mut c_void,
+        buffer_size: usize,
+    ) -> Result<i64>;
+    /// Writes C's offsets, columns and values into C's arrays (columns sorted within rows).
+    fn spgemm_copy(&self, exec: &Exec, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()>;
+
+    fn csr2csc_buffer_size(&self, args: &Csr2CscArgs) -> Result<usize>;
+    fn csr2csc(&self, exec: &Exec, args: &Csr2CscArgs, buffer: *mut c_void) -> Result<()>;
+
+    /// Copies `dst.len()` bytes from backend memory at `src` into host memory (blocking).
+    fn read_bytes(&self, exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()>;
+}
+
+/// Creates the backend for a handle. Never falls back: a CUDA request without a usable GPU
+/// is an error that says why.
+pub fn create(kind: BackendKind) -> Result<Arc<dyn Backend>> {
+    match kind {
+        BackendKind::Host => Ok(Arc::new(host::HostBackend)),
+        BackendKind::Cuda => create_cuda(),
+    }
+}
+
+#[cfg(feature = "cuda")]
+fn create_cuda() -> Result<Arc<dyn Backend>> {
+    cuda::create()
+}
+
+#[cfg(not(feature = "cuda"))]
+fn create_cuda() -> Result<Arc<dyn Backend>> {
+    Err(crate::error::Error::not_supported(
+        "the CUDA backend was not compiled into this build of spblk (feature 'cuda' off); \
+         use SPBLK_BACKEND_HOST or rebuild with nvcc available",
+    ))
+}
+

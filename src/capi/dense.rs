@@ -1,0 +1,200 @@
+//! Dense matrix and vector descriptors.
+
+use std::ffi::c_void;
+
+use super::boundary::{self, entry, out, write, Kind};
+use super::types::*;
+use crate::descr::{DnMat, DnVec};
+use crate::error::Result;
+use crate::types::{DataType, Order};
+
+/// # Safety
+/// Registry-checked; see `boundary::descr`.
+pub(crate) unsafe fn dn_mat<'a>(p: spblkConstDnMatDescr_t, arg: &str) -> Result<&'a mut DnMat> {
+    // SAFETY: forwarded.
+    unsafe { boundary::descr(p as *const c_void, Kind::DnMat, arg) }
+}
+
+/// # Safety
+/// Registry-checked; see `boundary::descr`.
+pub(crate) unsafe fn dn_vec<'a>(p: spblkConstDnVecDescr_t, arg: &str) -> Result<&'a mut DnVec> {
+    // SAFETY: forwarded.
+    unsafe { boundary::descr(p as *const c_void, Kind::DnVec, arg) }
+}
+
+/// Creates a dense matrix descriptor; `ld` is at least rows (column-major) or cols (row-major).
+#[no_mangle]
+pub extern "C" fn spblkCreateDnMat(
+    dnMatDescr: *mut spblkDnMatDescr_t,
+    rows: i64,
+    cols: i64,
+    ld: i64,
+    values: *mut c_void,
+    valueType: spblkDataType_t,
+    order: spblkOrder_t,
+) -> spblkStatus_t {
+    entry("spblkCreateDnMat", || {
+        out(dnMatDescr, "dnMatDescr")?;
+        let m = DnMat {
+            rows,
+            cols,
+            ld,
+            values,
+            value_type: DataType::decode(valueType, "valueType")?,
+            order: Order::decode(order, "order")?,
+        };
+        m.validate()?;
+        let p = boundary::register(m, Kind::DnMat) as spblkDnMatDescr_t;
+        // SAFETY: checked non-NULL.
+        unsafe { write(dnMatDescr, p) };
+        Ok(())
+    })
+}
+
+/// Destroys a dense matrix descriptor; NULL is a no-op.
+#[no_mangle]
+pub extern "C" fn spblkDestroyDnMat(dnMatDescr: spblkConstDnMatDescr_t) -> spblkStatus_t {
+    entry("spblkDestroyDnMat", || {
+        // SAFETY: registry-checked; C must not use it afterwards.
+        unsafe { boundary::release::<DnMat>(dnMatDescr as *const c_void, Kind::DnMat, "dnMatDescr")? };
+        Ok(())
+    })
+}
+
+/// Reads everything a dense matrix descriptor holds.
+#[no_mangle]
+pub extern "C" fn spblkDnMatGet(
+    dnMatDescr: spblkDnMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    ld: *mut i64,
+    values: *mut *mut c_void,
+    type_: *mut spblkDataType_t,
+    order: *mut spblkOrder_t,
+) -> spblkStatus_t {
+    entry("spblkDnMatGet", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { dn_mat(dnMatDescr, "dnMatDescr")? };
+        out(rows, "rows")?;
+        out(cols, "cols")?;
+        out(ld, "ld")?;
+        out(values, "values")?;
+        out(type_, "type")?;
+        out(order, "order")?;
+        // SAFETY: all checked non-NULL.
+        unsafe {
+            write(rows, m.rows);
+            write(cols, m.cols);
+            write(ld, m.ld);
+            write(values, m.values);
+            write(type_, m.value_type.to_c());
+            write(order, m.order.to_c());
+        }
+        Ok(())
+    })
+}
+
+/// Reads the values pointer of a dense matrix.
+#[no_mangle]
+pub extern "C" fn spblkDnMatGetValues(dnMatDescr: spblkDnMatDescr_t, values: *mut *mut c_void) -> spblkStatus_t {
+    entry("spblkDnMatGetValues", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { dn_mat(dnMatDescr, "dnMatDescr")? };
+        out(values, "values")?;
+        // SAFETY: checked non-NULL.
+        unsafe { write(values, m.values) };
+        Ok(())
+    })
+}
+
+/// Replaces the values pointer of a dense matrix.
+#[no_mangle]
+pub extern "C" fn spblkDnMatSetValues(dnMatDescr: spblkDnMatDescr_t, values: *mut c_void) -> spblkStatus_t {
+    entry("spblkDnMatSetValues", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { dn_mat(dnMatDescr, "dnMatDescr")? };
+        let updated = DnMat { values, ..m.clone() };
+        updated.validate()?;
+        *m = updated;
+        Ok(())
+    })
+}
+
+/// Creates a dense vector descriptor.
+#[no_mangle]
+pub extern "C" fn spblkCreateDnVec(
+    dnVecDescr: *mut spblkDnVecDescr_t,
+    size: i64,
+    values: *mut c_void,
+    valueType: spblkDataType_t,
+) -> spblkStatus_t {
+    entry("spblkCreateDnVec", || {
+        out(dnVecDescr, "dnVecDescr")?;
+        let v = DnVec { size, values, value_type: DataType::decode(valueType, "valueType")? };
+        v.validate()?;
+        let p = boundary::register(v, Kind::DnVec) as spblkDnVecDescr_t;
+        // SAFETY: checked non-NULL.
+        unsafe { write(dnVecDescr, p) };
+        Ok(())
+    })
+}
+
+/// Destroys a dense vector descriptor; NULL is a no-op.
+#[no_mangle]
+pub extern "C" fn spblkDestroyDnVec(dnVecDescr: spblkConstDnVecDescr_t) -> spblkStatus_t {
+    entry("spblkDestroyDnVec", || {
+        // SAFETY: registry-checked; C must not use it afterwards.
+        unsafe { boundary::release::<DnVec>(dnVecDescr as *const c_void, Kind::DnVec, "dnVecDescr")? };
+        Ok(())
+    })
+}
+
+/// Reads everything a dense vector descriptor holds.
+#[no_mangle]
+pub extern "C" fn spblkDnVecGet(
+    dnVecDescr: spblkDnVecDescr_t,
+    size: *mut i64,
+    values: *mut *mut c_void,
+    valueType: *mut spblkDataType_t,
+) -> spblkStatus_t {
+    entry("spblkDnVecGet", || {
+        // SAFETY: registry-checked.
+        let v = unsafe { dn_vec(dnVecDescr, "dnVecDescr")? };
+        out(size, "size")?;
+        out(values, "values")?;
+        out(valueType, "valueType")?;
+        // SAFETY: all checked non-NULL.
+        unsafe {
+            write(size, v.size);
+            write(values, v.values);
+            write(valueType, v.value_type.to_c());
+        }
+        Ok(())
+    })
+}
+
+/// Reads the values pointer of a dense vector.
+#[no_mangle]
+pub extern "C" fn spblkDnVecGetValues(dnVecDescr: spblkDnVecDescr_t, values: *mut *mut c_void) -> spblkStatus_t {
+    entry("spblkDnVecGetValues", || {
+        // SAFETY: registry-checked.
+        let v = unsafe { dn_vec(dnVecDescr, "dnVecDescr")? };
+        out(values, "values")?;
+        // SAFETY: checked non-NULL.
+        unsafe { write(values, v.values) };
+        Ok(())
+    })
+}
+
+/// Replaces the values pointer of a dense vector.
+#[no_mangle]
+pub extern "C" fn spblkDnVecSetValues(dnVecDescr: spblkDnVecDescr_t, values: *mut c_void) -> spblkStatus_t {
+    entry("spblkDnVecSetValues", || {
+        // SAFETY: registry-checked.
+        let v = unsafe { dn_vec(dnVecDescr, "dnVecDescr")? };
+        let updated = DnVec { values, ..v.clone() };
+        updated.validate()?;
+        *v = updated;
+        Ok(())
+    })
+}

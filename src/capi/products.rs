@@ -1,0 +1,313 @@
+//! SpMV, SpMM and SDDMM: each with `_bufferSize`, `_preprocess` and the compute call, all
+//! taking the same parameters as cuSPARSE's.
+
+use std::ffi::c_void;
+
+use super::boundary::{self, entry, out, write};
+use super::dense::{dn_mat, dn_vec};
+use super::sp_mat::sp_mat;
+use super::types::*;
+use crate::error::Result;
+use crate::ops;
+
+/// Which of the three calls of an operation is running.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    BufferSize(*mut usize),
+    Preprocess(*mut c_void),
+    Compute(*mut c_void),
+}
+
+#[allow(clippy::too_many_arguments)]
+fn spmv(
+    stage: Stage,
+    handle: spblkHandle_t,
+    opA: spblkOperation_t,
+    alpha: *const c_void,
+    matA: spblkConstSpMatDescr_t,
+    vecX: spblkConstDnVecDescr_t,
+    beta: *const c_void,
+    vecY: spblkDnVecDescr_t,
+    computeType: spblkDataType_t,
+    alg: spblkSpMVAlg_t,
+) -> Result<()> {
+    // SAFETY (lookups): registry-checked; copies are taken so that one descriptor may be
+    // passed as several arguments.
+    let h = unsafe { boundary::handle(handle)? };
+    let a = unsafe { sp_mat(matA, "matA")? }.clone();
+    let x = unsafe { dn_vec(vecX, "vecX")? }.clone();
+    let y = unsafe { dn_vec(vecY, "vecY")? }.clone();
+    let args = ops::spmv_args(h.pointer_mode, opA, alpha, &a, &x, beta, &y, computeType, alg)?;
+    let needed = h.backend.spmv_buffer_size(&args)?;
+    match stage {
+        Stage::BufferSize(size) => {
+            out(size, "bufferSize")?;
+            // SAFETY: checked non-NULL.
+            unsafe { write(size, needed) };
+            Ok(())
+        }
+        Stage::Preprocess(buffer) => {
+            ops::require_buffer(needed, buffer)?;
+            h.backend.spmv_preprocess(&h.exec(), &args, buffer)
+        }
+        Stage::Compute(buffer) => {
+            ops::require_buffer(needed, buffer)?;
+            h.backend.spmv(&h.exec(), &args, buffer)
+        }
+    }
+}
+
+/// Workspace size in bytes for `spblkSpMV` (may be 0; then `externalBuffer` may be NULL).
+#[no_mangle]
+pub extern "C" fn spblkSpMV_bufferSize(
+    handle: spblkHandle_t,
+    opA: spblkOperation_t,
+    alpha: *const c_void,
+    matA: spblkConstSpMatDescr_t,
+    vecX: spblkConstDnVecDescr_t,
+    beta: *const c_void,
+    vecY: spblkDnVecDescr_t,
+    computeType: spblkDataType_t,
+    alg: spblkSpMVAlg_t,
+    bufferSize: *mut usize,
+) -> spblkStatus_t {
+    entry("spblkSpMV_bufferSize", || {
+        spmv(Stage::BufferSize(bufferSize), handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg)
+    })
+}
+
+/// Optional analysis for repeated `spblkSpMV` calls with the same matrix.
+#[no_mangle]
+pub extern "C" fn spblkSpMV_preprocess(
+    handle: spblkHandle_t,
+    opA: spblkOperation_t,
+    alpha: *const c_void,
+    matA: spblkConstSpMatDescr_t,
+    vecX: spblkConstDnVecDescr_t,
+    beta: *const c_void,
+    vecY: spblkDnVecDescr_t,
+    computeType: spblkDataType_t,
+    alg: spblkSpMVAlg_t,
+    externalBuffer: *mut c_void,
+) -> spblkStatus_t {
+    entry("spblkSpMV_preprocess", || {
+        spmv(Stage::Preprocess(externalBuffer), handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg)
+    })
+}
+
+/// `Y = alpha op(A) X + beta Y`; with beta = 0, Y is not read.
+#[no_mangle]
+pub extern "C" fn spblkSpMV(
+    handle: spblkHandle_t,
+    opA: spblkOperation_t,
+    alpha: *const c_void,
+    matA: spblkConstSpMatDescr_t,
+    vecX: spblkConstDnVecDescr_t,
+    beta: *const c_void,
+    vecY: spblkDnVecDescr_t,
+    computeType: spblkDataType_t,
+    alg: spblkSpMVAlg_t,
+    externalBuffer: *mut c_void,
+) -> spblkStatus_t {
+    entry("spblkSpMV", || {
+        spmv(Stage::Compute(externalBuffer), handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn spmm(
+    stage: Stage,
+    handle: spblkHandle_t,
+    opA: spblkOperation_t,
+    opB: spblkOperation_t,
+    alpha: *const c_void,
+    matA: spblkConstSpMatDescr_t,
+    matB: spblkConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: spblkDnMatDescr_t,
+    computeType: spblkDataType_t,
+    alg: spblkSpMMAlg_t,
+) -> Result<()> {
+    // SAFETY (lookups): registry-checked; copies as in spmv.
+    let h = unsafe { boundary::handle(handle)? };
+    let a = unsafe { sp_mat(matA, "matA")? }.clone();
+    let b = unsafe { dn_mat(matB, "matB")? }.clone();
+    let c = unsafe { dn_mat(matC, "matC")? }.clone();
+    let args = ops::spmm_args(h.pointer_mode, opA, opB, alpha, &a, &b, beta, &c, computeType, alg)?;
+    let needed = h.backend.spmm_buffer_size(&args)?;
+    match stage {
+        Stage::BufferSize(size) => {
+            out(size, "bufferSize")?;
+            // SAFETY: checked non-NULL.
+            unsafe { write(size, needed) };
+            Ok(())
+        }
+        Stage::Preprocess(buffer) => {
+            ops::require_buffer(needed, buffer)?;
+            h.backend.spmm_preprocess(&h.exec(), &args, buffer)
+        }
+        Stage::Compute(buffer) => {
+            ops::require_buffer(needed, buffer)?;
+            h.backend.spmm(&h.exec(), &args, buffer)
+        }
+    }
+}
+
+/// Workspace size in bytes for `spblkSpMM`.
+#[no_mangle]
+pub extern "C" fn spblkSpMM_bufferSize(
+    handle: spblkHandle_t,
+    opA: spblkOperation_t,
+    opB: spblkOperation_t,
+    alpha: *const c_void,
+    matA: spblkConstSpMatDescr_t,
+    matB: spblkConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: spblkDnMatDescr_t,
+    computeType: spblkDataType_t,
+    alg: spblkSpMMAlg_t,
+    bufferSize: *mut usize,
+) -> spblkStatus_t {
+    entry("spblkSpMM_bufferSize", || {
+        spmm(Stage::BufferSize(bufferSize), handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)
+    })
+}
+
+/// Optional analysis for repeated `spblkSpMM` calls with the same matrix.
+#[no_mangle]
+pub extern "C" fn spblkSpMM_preprocess(
+    handle: spblkHandle_t,
+    opA: spblkOperation_t,
+    opB: spblkOperation_t,
+    alpha: *const c_void,
+    matA: spblkConstSpMatDescr_t,
+    matB: spblkConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: spblkDnMatDescr_t,
+    computeType: spblkDataType_t,
+    alg: spblkSpMMAlg_t,
+    externalBuffer: *mut c_void,
+) -> spblkStatus_t {
+    entry("spblkSpMM_preprocess", || {
+        spmm(Stage::Preprocess(externalBuffer), handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)
+    })
+}
+
+/// `C = alpha op(A) op(B) + beta C` (A sparse; B, C dense); with beta = 0, C is not read.
+#[no_mangle]
+pub extern "C" fn spblkSpMM(
+    handle: spblkHandle_t,
+    opA: spblkOperation_t,
+    opB: spblkOperation_t,
+    alpha: *const c_void,
+    matA: spblkConstSpMatDescr_t,
+    matB: spblkConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: spblkDnMatDescr_t,
+    computeType: spblkDataType_t,
+    alg: spblkSpMMAlg_t,
+    externalBuffer: *mut c_void,
+) -> spblkStatus_t {
+    entry("spblkSpMM", || {
+        spmm(Stage::Compute(externalBuffer), handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn sddmm(
+    stage: Stage,
+    handle: spblkHandle_t,
+    opA: spblkOperation_t,
+    opB: spblkOperation_t,
+    alpha: *const c_void,
+    matA: spblkConstDnMatDescr_t,
+    matB: spblkConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: spblkSpMatDescr_t,
+    computeType: spblkDataType_t,
+    alg: spblkSDDMMAlg_t,
+) -> Result<()> {
+    // SAFETY (lookups): registry-checked; copies as in spmv.
+    let h = unsafe { boundary::handle(handle)? };
+    let a = unsafe { dn_mat(matA, "matA")? }.clone();
+    let b = unsafe { dn_mat(matB, "matB")? }.clone();
+    let c = unsafe { sp_mat(matC, "matC")? }.clone();
+    let args = ops::sddmm_args(h.pointer_mode, opA, opB, alpha, &a, &b, beta, &c, computeType, alg)?;
+    let needed = h.backend.sddmm_buffer_size(&args)?;
+    match stage {
+        Stage::BufferSize(size) => {
+            out(size, "bufferSize")?;
+            // SAFETY: checked non-NULL.
+            unsafe { write(size, needed) };
+            Ok(())
+        }
+        Stage::Preprocess(buffer) => {
+            ops::require_buffer(needed, buffer)?;
+            h.backend.sddmm_preprocess(&h.exec(), &args, buffer)
+        }
+        Stage::Compute(buffer) => {
+            ops::require_buffer(needed, buffer)?;
+            h.backend.sddmm(&h.exec(), &args, buffer)
+        }
+    }
+}
+
+/// Workspace size in bytes for `spblkSDDMM`.
+#[no_mangle]
+pub extern "C" fn spblkSDDMM_bufferSize(
+    handle: spblkHandle_t,
+    opA: spblkOperation_t,
+    opB: spblkOperation_t,
+    alpha: *const c_void,
+    matA: spblkConstDnMatDescr_t,
+    matB: spblkConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: spblkSpMatDescr_t,
+    computeType: spblkDataType_t,
+    alg: spblkSDDMMAlg_t,
+    bufferSize: *mut usize,
+) -> spblkStatus_t {
+    entry("spblkSDDMM_bufferSize", || {
+        sddmm(Stage::BufferSize(bufferSize), handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)
+    })
+}
+
+/// Optional analysis for repeated `spblkSDDMM` calls with the same pattern.
+#[no_mangle]
+pub extern "C" fn spblkSDDMM_preprocess(
+    handle: spblkHandle_t,
+    opA: spblkOperation_t,
+    opB: spblkOperation_t,
+    alpha: *const c_void,
+    matA: spblkConstDnMatDescr_t,
+    matB: spblkConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: spblkSpMatDescr_t,
+    computeType: spblkDataType_t,
+    alg: spblkSDDMMAlg_t,
+    externalBuffer: *mut c_void,
+) -> spblkStatus_t {
+    entry("spblkSDDMM_preprocess", || {
+        sddmm(Stage::Preprocess(externalBuffer), handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)
+    })
+}
+
+/// `C = alpha (op(A) op(B)) ∘ spy(C) + beta C` (A, B dense; C sparse CSR).
+#[no_mangle]
+pub extern "C" fn spblkSDDMM(
+    handle: spblkHandle_t,
+    opA: spblkOperation_t,
+    opB: spblkOperation_t,
+    alpha: *const c_void,
+    matA: spblkConstDnMatDescr_t,
+    matB: spblkConstDnMatDescr_t,
+    beta: *const c_void,
+    matC: spblkSpMatDescr_t,
+    computeType: spblkDataType_t,
+    alg: spblkSDDMMAlg_t,
+    externalBuffer: *mut c_void,
+) -> spblkStatus_t {
+    entry("spblkSDDMM", || {
+        sddmm(Stage::Compute(externalBuffer), handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)
+    })
+}

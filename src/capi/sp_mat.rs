@@ -1,0 +1,410 @@
+//! Sparse-matrix descriptors: CSR, CSC and COO.
+
+use std::ffi::c_void;
+
+use super::boundary::{self, entry, out, write, Kind};
+use super::types::*;
+use crate::descr::{SpMat, SparsePattern};
+use crate::error::{Error, Result};
+use crate::types::{DataType, IndexBase, IndexType};
+
+/// # Safety
+/// Registry-checked; see `boundary::descr`.
+pub(crate) unsafe fn sp_mat<'a>(p: spblkConstSpMatDescr_t, arg: &str) -> Result<&'a mut SpMat> {
+    // SAFETY: forwarded.
+    unsafe { boundary::descr(p as *const c_void, Kind::SpMat, arg) }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn create(
+    descr: *mut spblkSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    pattern: SparsePattern,
+    values: *mut c_void,
+    offsets_type: (spblkIndexType_t, &str),
+    indices_type: (spblkIndexType_t, &str),
+    base: spblkIndexBase_t,
+    value_type: spblkDataType_t,
+) -> Result<()> {
+    out(descr, "spMatDescr")?;
+    let m = SpMat {
+        rows,
+        cols,
+        nnz,
+        pattern,
+        values,
+        offsets_type: IndexType::decode(offsets_type.0, offsets_type.1)?,
+        indices_type: IndexType::decode(indices_type.0, indices_type.1)?,
+        base: IndexBase::decode(base, "idxBase")?,
+        value_type: DataType::decode(value_type, "valueType")?,
+        analysis: None,
+    };
+    m.validate_shape()?;
+    if m.nnz > 0 {
+        let (idx_name, idx) = match pattern {
+            SparsePattern::Csr { col_ind, .. } => ("csrColInd", col_ind),
+            SparsePattern::Csc { row_ind, .. } => ("cscRowInd", row_ind),
+            SparsePattern::Coo { col_ind, .. } => ("cooColInd", col_ind),
+        };
+        if idx.is_null() {
+            return Err(Error::invalid(idx_name, format!("is NULL with nnz = {nnz}")));
+        }
+        if let SparsePattern::Coo { row_ind, .. } = pattern {
+            if row_ind.is_null() {
+                return Err(Error::invalid("cooRowInd", format!("is NULL with nnz = {nnz}")));
+            }
+        }
+        if values.is_null() {
+            return Err(Error::invalid("values", format!("is NULL with nnz = {nnz}")));
+        }
+    }
+    let p = boundary::register(m, Kind::SpMat) as spblkSpMatDescr_t;
+    // SAFETY: checked non-NULL.
+    unsafe { write(descr, p) };
+    Ok(())
+}
+
+/// Creates a CSR descriptor. It stores the pointers, copies nothing; offsets may be NULL
+/// until set (e.g. the output of SpGEMM), column indices and values may be NULL when nnz = 0.
+#[no_mangle]
+pub extern "C" fn spblkCreateCsr(
+    spMatDescr: *mut spblkSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    csrRowOffsets: *mut c_void,
+    csrColInd: *mut c_void,
+    csrValues: *mut c_void,
+    csrRowOffsetsType: spblkIndexType_t,
+    csrColIndType: spblkIndexType_t,
+    idxBase: spblkIndexBase_t,
+    valueType: spblkDataType_t,
+) -> spblkStatus_t {
+    entry("spblkCreateCsr", || {
+        create(
+            spMatDescr,
+            rows,
+            cols,
+            nnz,
+            SparsePattern::Csr { row_offsets: csrRowOffsets, col_ind: csrColInd },
+            csrValues,
+            (csrRowOffsetsType, "csrRowOffsetsType"),
+            (csrColIndType, "csrColIndType"),
+            idxBase,
+            valueType,
+        )
+    })
+}
+
+/// `spblkCreateCsr` for read-only data.
+#[no_mangle]
+pub extern "C" fn spblkCreateConstCsr(
+    spMatDescr: *mut spblkConstSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    csrRowOffsets: *const c_void,
+    csrColInd: *const c_void,
+    csrValues: *const c_void,
+    csrRowOffsetsType: spblkIndexType_t,
+    csrColIndType: spblkIndexType_t,
+    idxBase: spblkIndexBase_t,
+    valueType: spblkDataType_t,
+) -> spblkStatus_t {
+    entry("spblkCreateConstCsr", || {
+        create(
+            spMatDescr as *mut spblkSpMatDescr_t,
+            rows,
+            cols,
+            nnz,
+            SparsePattern::Csr { row_offsets: csrRowOffsets as *mut c_void, col_ind: csrColInd as *mut c_void },
+            csrValues as *mut c_void,
+            (csrRowOffsetsType, "csrRowOffsetsType"),
+            (csrColIndType, "csrColIndType"),
+            idxBase,
+            valueType,
+        )
+    })
+}
+
+/// Creates a CSC descriptor.
+#[no_mangle]
+pub extern "C" fn spblkCreateCsc(
+    spMatDescr: *mut spblkSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    cscColOffsets: *mut c_void,
+    cscRowInd: *mut c_void,
+    cscValues: *mut c_void,
+    cscColOffsetsType: spblkIndexType_t,
+    cscRowIndType: spblkIndexType_t,
+    idxBase: spblkIndexBase_t,
+    valueType: spblkDataType_t,
+) -> spblkStatus_t {
+    entry("spblkCreateCsc", || {
+        create(
+            spMatDescr,
+            rows,
+            cols,
+            nnz,
+            SparsePattern::Csc { col_offsets: cscColOffsets, row_ind: cscRowInd },
+            cscValues,
+            (cscColOffsetsType, "cscColOffsetsType"),
+            (cscRowIndType, "cscRowIndType"),
+            idxBase,
+            valueType,
+        )
+    })
+}
+
+/// Creates a COO descriptor (row and column index arrays of nnz entries each).
+#[no_mangle]
+pub extern "C" fn spblkCreateCoo(
+    spMatDescr: *mut spblkSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    cooRowInd: *mut c_void,
+    cooColInd: *mut c_void,
+    cooValues: *mut c_void,
+    cooIdxType: spblkIndexType_t,
+    idxBase: spblkIndexBase_t,
+    valueType: spblkDataType_t,
+) -> spblkStatus_t {
+    entry("spblkCreateCoo", || {
+        create(
+            spMatDescr,
+            rows,
+            cols,
+            nnz,
+            SparsePattern::Coo { row_ind: cooRowInd, col_ind: cooColInd },
+            cooValues,
+            (cooIdxType, "cooIdxType"),
+            (cooIdxType, "cooIdxType"),
+            idxBase,
+            valueType,
+        )
+    })
+}
+
+/// Destroys a sparse descriptor (and any analysis it owns); NULL is a no-op.
+#[no_mangle]
+pub extern "C" fn spblkDestroySpMat(spMatDescr: spblkConstSpMatDescr_t) -> spblkStatus_t {
+    entry("spblkDestroySpMat", || {
+        // SAFETY: registry-checked; C must not use the descriptor afterwards.
+        unsafe { boundary::release::<SpMat>(spMatDescr as *const c_void, Kind::SpMat, "spMatDescr")? };
+        Ok(())
+    })
+}
+
+/// Reads rows, columns and nnz (nnz of a SpGEMM output is known after `spblkSpGEMM_compute`).
+#[no_mangle]
+pub extern "C" fn spblkSpMatGetSize(
+    spMatDescr: spblkConstSpMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    nnz: *mut i64,
+) -> spblkStatus_t {
+    entry("spblkSpMatGetSize", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        out(rows, "rows")?;
+        out(cols, "cols")?;
+        out(nnz, "nnz")?;
+        // SAFETY: all checked non-NULL.
+        unsafe {
+            write(rows, m.rows);
+            write(cols, m.cols);
+            write(nnz, m.nnz);
+        }
+        Ok(())
+    })
+}
+
+/// Reads the storage format.
+#[no_mangle]
+pub extern "C" fn spblkSpMatGetFormat(spMatDescr: spblkConstSpMatDescr_t, format: *mut spblkFormat_t) -> spblkStatus_t {
+    entry("spblkSpMatGetFormat", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        out(format, "format")?;
+        // SAFETY: checked non-NULL.
+        unsafe { write(format, m.format().to_c()) };
+        Ok(())
+    })
+}
+
+/// Reads the index base.
+#[no_mangle]
+pub extern "C" fn spblkSpMatGetIndexBase(
+    spMatDescr: spblkConstSpMatDescr_t,
+    idxBase: *mut spblkIndexBase_t,
+) -> spblkStatus_t {
+    entry("spblkSpMatGetIndexBase", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        out(idxBase, "idxBase")?;
+        // SAFETY: checked non-NULL.
+        unsafe { write(idxBase, m.base.to_c()) };
+        Ok(())
+    })
+}
+
+/// Reads the values pointer.
+#[no_mangle]
+pub extern "C" fn spblkSpMatGetValues(spMatDescr: spblkSpMatDescr_t, values: *mut *mut c_void) -> spblkStatus_t {
+    entry("spblkSpMatGetValues", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        out(values, "values")?;
+        // SAFETY: checked non-NULL.
+        unsafe { write(values, m.values) };
+        Ok(())
+    })
+}
+
+/// Replaces the values pointer (the pattern, and so any analysis, stays valid; an analysis
+/// holding packed values is refreshed by the next `spblkAnalyze`).
+#[no_mangle]
+pub extern "C" fn spblkSpMatSetValues(spMatDescr: spblkSpMatDescr_t, values: *mut c_void) -> spblkStatus_t {
+    entry("spblkSpMatSetValues", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        if values.is_null() && m.nnz > 0 {
+            return Err(Error::invalid("values", format!("is NULL with nnz = {}", m.nnz)));
+        }
+        m.values = values;
+        // Packed VBR values are copies of the old values.
+        m.analysis = None;
+        Ok(())
+    })
+}
+
+/// Reads everything a CSR descriptor holds.
+#[no_mangle]
+pub extern "C" fn spblkCsrGet(
+    spMatDescr: spblkSpMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    nnz: *mut i64,
+    csrRowOffsets: *mut *mut c_void,
+    csrColInd: *mut *mut c_void,
+    csrValues: *mut *mut c_void,
+    csrRowOffsetsType: *mut spblkIndexType_t,
+    csrColIndType: *mut spblkIndexType_t,
+    idxBase: *mut spblkIndexBase_t,
+    valueType: *mut spblkDataType_t,
+) -> spblkStatus_t {
+    entry("spblkCsrGet", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        let SparsePattern::Csr { row_offsets, col_ind } = m.pattern else {
+            return Err(Error::invalid("spMatDescr", format!("is {:?}, not CSR", m.format())));
+        };
+        out(rows, "rows")?;
+        out(cols, "cols")?;
+        out(nnz, "nnz")?;
+        out(csrRowOffsets, "csrRowOffsets")?;
+        out(csrColInd, "csrColInd")?;
+        out(csrValues, "csrValues")?;
+        out(csrRowOffsetsType, "csrRowOffsetsType")?;
+        out(csrColIndType, "csrColIndType")?;
+        out(idxBase, "idxBase")?;
+        out(valueType, "valueType")?;
+        // SAFETY: all checked non-NULL.
+        unsafe {
+            write(rows, m.rows);
+            write(cols, m.cols);
+            write(nnz, m.nnz);
+            write(csrRowOffsets, row_offsets);
+            write(csrColInd, col_ind);
+            write(csrValues, m.values);
+            write(csrRowOffsetsType, m.offsets_type.to_c());
+            write(csrColIndType, m.indices_type.to_c());
+            write(idxBase, m.base.to_c());
+            write(valueType, m.value_type.to_c());
+        }
+        Ok(())
+    })
+}
+
+/// Reads everything a COO descriptor holds.
+#[no_mangle]
+pub extern "C" fn spblkCooGet(
+    spMatDescr: spblkSpMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    nnz: *mut i64,
+    cooRowInd: *mut *mut c_void,
+    cooColInd: *mut *mut c_void,
+    cooValues: *mut *mut c_void,
+    idxType: *mut spblkIndexType_t,
+    idxBase: *mut spblkIndexBase_t,
+    valueType: *mut spblkDataType_t,
+) -> spblkStatus_t {
+    entry("spblkCooGet", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        let SparsePattern::Coo { row_ind, col_ind } = m.pattern else {
+            return Err(Error::invalid("spMatDescr", format!("is {:?}, not COO", m.format())));
+        };
+        out(rows, "rows")?;
+        out(cols, "cols")?;
+        out(nnz, "nnz")?;
+        out(cooRowInd, "cooRowInd")?;
+        out(cooColInd, "cooColInd")?;
+        out(cooValues, "cooValues")?;
+        out(idxType, "idxType")?;
+        out(idxBase, "idxBase")?;
+        out(valueType, "valueType")?;
+        // SAFETY: all checked non-NULL.
+        unsafe {
+            write(rows, m.rows);
+            write(cols, m.cols);
+            write(nnz, m.nnz);
+            write(cooRowInd, row_ind);
+            write(cooColInd, col_ind);
+            write(cooValues, m.values);
+            write(idxType, m.indices_type.to_c());
+            write(idxBase, m.base.to_c());
+            write(valueType, m.value_type.to_c());
+        }
+        Ok(())
+    })
+}
+
+/// Replaces a CSR descriptor's arrays (after `spblkSpGEMM_compute`, for example). Any
+/// analysis of the old pattern is dropped.
+#[no_mangle]
+pub extern "C" fn spblkCsrSetPointers(
+    spMatDescr: spblkSpMatDescr_t,
+    csrRowOffsets: *mut c_void,
+    csrColInd: *mut c_void,
+    csrValues: *mut c_void,
+) -> spblkStatus_t {
+    entry("spblkCsrSetPointers", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        if !matches!(m.pattern, SparsePattern::Csr { .. }) {
+            return Err(Error::invalid("spMatDescr", format!("is {:?}, not CSR", m.format())));
+        }
+        if csrRowOffsets.is_null() && m.rows > 0 {
+            return Err(Error::invalid("csrRowOffsets", "is NULL"));
+        }
+        if m.nnz > 0 {
+            if csrColInd.is_null() {
+                return Err(Error::invalid("csrColInd", format!("is NULL with nnz = {}", m.nnz)));
+            }
+            if csrValues.is_null() {
+                return Err(Error::invalid("csrValues", format!("is NULL with nnz = {}", m.nnz)));
+            }
+        }
+        m.pattern = SparsePattern::Csr { row_offsets: csrRowOffsets, col_ind: csrColInd };
+        m.values = csrValues;
+        m.analysis = None;
+        Ok(())
+    })
+}

@@ -1,0 +1,210 @@
+//! Descriptors: validated Rust views of what the C caller described. They store the user's
+//! pointers and copy no data (as cuSPARSE's descriptors do); invariants on sizes, types and
+//! pointers are checked once, at creation or when the pointers change.
+
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use crate::ensure;
+use crate::error::Result;
+use crate::types::{DataType, Format, IndexBase, IndexType, Order};
+
+/// The index arrays of a sparse matrix, by format.
+#[derive(Debug, Clone, Copy)]
+pub enum SparsePattern {
+    /// `row_offsets` has rows+1 entries, `col_ind` nnz.
+    Csr { row_offsets: *mut c_void, col_ind: *mut c_void },
+    /// `col_offsets` has cols+1 entries, `row_ind` nnz.
+    Csc { col_offsets: *mut c_void, row_ind: *mut c_void },
+    /// Both arrays have nnz entries.
+    Coo { row_ind: *mut c_void, col_ind: *mut c_void },
+}
+
+/// A sparse matrix descriptor (`spblkSpMatDescr_t`).
+#[derive(Debug, Clone)]
+pub struct SpMat {
+    pub rows: i64,
+    pub cols: i64,
+    pub nnz: i64,
+    pub pattern: SparsePattern,
+    pub values: *mut c_void,
+    /// CSR/CSC offsets type (for COO: the index type).
+    pub offsets_type: IndexType,
+    /// Column (CSR, COO) or row (CSC) index type.
+    pub indices_type: IndexType,
+    pub base: IndexBase,
+    pub value_type: DataType,
+    /// Result of `spblkAnalyze`, invalidated when the pointers change.
+    pub analysis: Option<Arc<crate::analysis::Plan>>,
+}
+
+impl SpMat {
+    pub fn format(&self) -> Format {
+        match self.pattern {
+            SparsePattern::Csr { .. } => Format::Csr,
+            SparsePattern::Csc { .. } => Format::Csc,
+            SparsePattern::Coo { .. } => Format::Coo,
+        }
+    }
+
+    /// Checks the sizes and types that every format shares. Pointers may be NULL here:
+    /// clients create outputs with NULL arrays (SpGEMM's C) and set them later.
+    pub fn validate_shape(&self) -> Result<()> {
+        ensure!(self.rows >= 0, "rows", "must be >= 0 (got {})", self.rows);
+        ensure!(self.cols >= 0, "cols", "must be >= 0 (got {})", self.cols);
+        ensure!(self.nnz >= 0, "nnz", "must be >= 0 (got {})", self.nnz);
+        let dense = (self.rows as i128) * (self.cols as i128);
+        ensure!(
+            (self.nnz as i128) <= dense.max(0),
+            "nnz",
+            "({}) exceeds rows*cols ({}x{})",
+            self.nnz,
+            self.rows,
+            self.cols
+        );
+        let (off_name, idx_name, minor) = match self.pattern {
+            SparsePattern::Csr { .. } => ("csrRowOffsetsType", "csrColIndType", self.cols),
+            SparsePattern::Csc { .. } => ("cscColOffsetsType", "cscRowIndType", self.rows),
+            SparsePattern::Coo { .. } => ("cooIdxType", "cooIdxType", self.rows.max(self.cols)),
+        };
+        ensure!(
+            self.offsets_type != IndexType::U16 && self.indices_type != IndexType::U16,
+            off_name,
+            "SPBLK_INDEX_16U is not accepted for sparse matrices (use 32I or 64I)"
+        );
+        let base = self.base.offset();
+        ensure!(
+            self.nnz + base <= self.offsets_type.max_value(),
+            off_name,
+            "cannot hold nnz = {} with index base {}",
+            self.nnz,
+            base
+        );
+        ensure!(
+            minor + base <= self.indices_type.max_value() || minor == 0,
+            idx_name,
+            "cannot hold indices up to {} with index base {}",
+            minor,
+            base
+        );
+        Ok(())
+    }
+
+    /// Checks pointer presence for a matrix that an operation reads or writes.
+    pub fn require_arrays(&self, arg: &str) -> Result<()> {
+        let (a, b, an, bn, a_needed) = match self.pattern {
+            SparsePattern::Csr { row_offsets, col_ind } => {
+                (row_offsets, col_ind, "csrRowOffsets", "csrColInd", self.rows > 0)
+            }
+            SparsePattern::Csc { col_offsets, row_ind } => {
+                (col_offsets, row_ind, "cscColOffsets", "cscRowInd", self.cols > 0)
+            }
+            SparsePattern::Coo { row_ind, col_ind } => {
+                (row_ind, col_ind, "cooRowInd", "cooColInd", self.nnz > 0)
+            }
+        };
+        ensure!(!a.is_null() || !a_needed, arg, "has a NULL {an} array");
+        ensure!(!b.is_null() || self.nnz == 0, arg, "has a NULL {bn} array with nnz = {}", self.nnz);
+        ensure!(
+            !self.values.is_null() || self.nnz == 0,
+            arg,
+            "has a NULL values array with nnz = {}",
+            self.nnz
+        );
+        Ok(())
+    }
+
+    /// Index type shared by offsets and indices; mixed widths are not supported by operations.
+    pub fn uniform_index_type(&self, arg: &str) -> Result<IndexType> {
+        if self.offsets_type != self.indices_type {
+            return Err(crate::error::Error::not_supported(format!(
+                "argument '{arg}': mixed offset/index types ({:?}/{:?}) are not supported",
+                self.offsets_type, self.indices_type
+            )));
+        }
+        Ok(self.indices_type)
+    }
+}
+
+/// A dense matrix descriptor (`spblkDnMatDescr_t`).
+#[derive(Debug, Clone)]
+pub struct DnMat {
+    pub rows: i64,
+    pub cols: i64,
+    pub ld: i64,
+    pub values: *mut c_void,
+    pub value_type: DataType,
+    pub order: Order,
+}
+
+impl DnMat {
+    pub fn validate(&self) -> Result<()> {
+        ensure!(self.rows >= 0, "rows", "must be >= 0 (got {})", self.rows);
+        ensure!(self.cols >= 0, "cols", "must be >= 0 (got {})", self.cols);
+        let min_ld = match self.order {
+            Order::Col => self.rows,
+            Order::Row => self.cols,
+        };
+        ensure!(
+            self.ld >= min_ld.max(1),
+            "ld",
+            "({}) must be >= max(1, {}) for {:?}-major order",
+            self.ld,
+            if self.order == Order::Col { "rows" } else { "cols" },
+            self.order
+        );
+        ensure!(
+            !self.values.is_null() || self.rows == 0 || self.cols == 0,
+            "values",
+            "is NULL for a {}x{} matrix",
+            self.rows,
+            self.cols
+        );
+        Ok(())
+    }
+
+    /// Number of elements spanned in memory (for bounds of host views).
+    pub fn span(&self) -> usize {
+        if self.rows == 0 || self.cols == 0 {
+            return 0;
+        }
+        let (outer, inner) = match self.order {
+            Order::Col => (self.cols, self.rows),
+            Order::Row => (self.rows, self.cols),
+        };
+        ((outer - 1) * self.ld + inner) as usize
+    }
+}
+
+/// A dense vector descriptor (`spblkDnVecDescr_t`).
+#[derive(Debug, Clone)]
+pub struct DnVec {
+    pub size: i64,
+    pub values: *mut c_void,
+    pub value_type: DataType,
+}
+
+impl DnVec {
+    pub fn validate(&self) -> Result<()> {
+        ensure!(self.size >= 0, "size", "must be >= 0 (got {})", self.size);
+        ensure!(
+            !self.values.is_null() || self.size == 0,
+            "values",
+            "is NULL for a vector of size {}",
+            self.size
+        );
+        Ok(())
+    }
+
+    /// The vector as an n×1 column-major dense matrix, so SpMV can share SpMM's code.
+    pub fn as_column(&self) -> DnMat {
+        DnMat {
+            rows: self.size,
+            cols: 1,
+            ld: self.size.max(1),
+            values: self.values,
+            value_type: self.value_type,
+            order: Order::Col,
+        }
+    }
+}

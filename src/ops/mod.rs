@@ -1,0 +1,320 @@
+//! Operation requests: decode the C enums of a call, check every size, type and pointer
+//! against the descriptors, and produce the backend's argument structs. Both backends see
+//! only requests that passed these checks, so they share one set of error messages.
+
+use std::ffi::c_void;
+
+use crate::backend::{Csr2CscArgs, ScalarArg, SddmmArgs, SpgemmArgs, SpmmArgs, SpmvArgs};
+use crate::capi::types::*;
+use crate::descr::{DnMat, DnVec, SpMat, SparsePattern};
+use crate::ensure;
+use crate::error::{Error, Result};
+use crate::types::{Action, DataType, Format, IndexBase, Operation, PointerMode, Precision};
+
+/// Decodes opA/opB: N and T are computed; C on real types is rejected as cuSPARSE does
+/// since CUDA 11.5.
+fn operation(v: u32, arg: &str) -> Result<Operation> {
+    let op = Operation::decode(v, arg)?;
+    if op == Operation::ConjugateTranspose {
+        return Err(Error::not_supported(format!(
+            "argument '{arg}': SPBLK_OPERATION_CONJUGATE_TRANSPOSE is not supported for real types"
+        )));
+    }
+    Ok(op)
+}
+
+fn scalar(ptr: *const c_void, mode: PointerMode, arg: &str) -> Result<ScalarArg> {
+    ensure!(!ptr.is_null(), arg, "is NULL");
+    Ok(ScalarArg { ptr, mode })
+}
+
+/// Rows and columns of op(M) for a matrix of `rows × cols`.
+fn op_shape(op: Operation, rows: i64, cols: i64) -> (i64, i64) {
+    if op.is_transposed() {
+        (cols, rows)
+    } else {
+        (rows, cols)
+    }
+}
+
+fn sparse_operand(a: &SpMat, arg: &str, formats: &[Format]) -> Result<()> {
+    if !formats.contains(&a.format()) {
+        return Err(Error::not_supported(format!(
+            "argument '{arg}': format {:?} is not supported here (supported: {formats:?})",
+            a.format()
+        )));
+    }
+    a.validate_shape()?;
+    a.require_arrays(arg)?;
+    a.uniform_index_type(arg)?;
+    Ok(())
+}
+
+/// A buffer must be given when the backend asked for one.
+pub fn require_buffer(needed: usize, buffer: *mut c_void) -> Result<()> {
+    ensure!(!buffer.is_null() || needed == 0, "externalBuffer", "is NULL but {needed} bytes are required");
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn spmv_args<'a>(
+    mode: PointerMode,
+    op_a: spblkOperation_t,
+    alpha: *const c_void,
+    a: &'a SpMat,
+    x: &'a DnVec,
+    beta: *const c_void,
+    y: &'a DnVec,
+    compute: spblkDataType_t,
+    alg: spblkSpMVAlg_t,
+) -> Result<SpmvArgs<'a>> {
+    let op_a = operation(op_a, "opA")?;
+    let alpha = scalar(alpha, mode, "alpha")?;
+    let beta = scalar(beta, mode, "beta")?;
+    let compute = DataType::decode(compute, "computeType")?;
+    match alg {
+        SPBLK_SPMV_ALG_DEFAULT | SPBLK_SPMV_COO_ALG1 | SPBLK_SPMV_CSR_ALG1 | SPBLK_SPMV_CSR_ALG2 | SPBLK_SPMV_COO_ALG2 => {}
+        SPBLK_SPMV_SELL_ALG1 => return Err(Error::not_supported("SPBLK_SPMV_SELL_ALG1 needs the Sliced-ELL format, which spblk does not provide")),
+        other => return Err(Error::invalid("alg", format!("has out-of-range value {other} for spblkSpMVAlg_t"))),
+    }
+    sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo])?;
+    x.validate()?;
+    y.validate()?;
+    let (m, k) = op_shape(op_a, a.rows, a.cols);
+    ensure!(x.size == k, "vecX", "has size {} but op(A) has {k} columns", x.size);
+    ensure!(y.size == m, "vecY", "has size {} but op(A) has {m} rows", y.size);
+    ensure!(
+        x.value_type == a.value_type,
+        "vecX",
+        "has value type {:?} but matA has {:?} (they must match)",
+        x.value_type,
+        a.value_type
+    );
+    let precision = Precision::check(a.value_type, y.value_type, compute)?;
+    Ok(SpmvArgs { op_a, alpha, a, x, beta, y, precision, alg })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn spmm_args<'a>(
+    mode: PointerMode,
+    op_a: spblkOperation_t,
+    op_b: spblkOperation_t,
+    alpha: *const c_void,
+    a: &'a SpMat,
+    b: &'a DnMat,
+    beta: *const c_void,
+    c: &'a DnMat,
+    compute: spblkDataType_t,
+    alg: spblkSpMMAlg_t,
+) -> Result<SpmmArgs<'a>> {
+    let op_a = operation(op_a, "opA")?;
+    let op_b = operation(op_b, "opB")?;
+    let alpha = scalar(alpha, mode, "alpha")?;
+    let beta = scalar(beta, mode, "beta")?;
+    let compute = DataType::decode(compute, "computeType")?;
+    match alg {
+        SPBLK_SPMM_ALG_DEFAULT
+        | SPBLK_SPMM_COO_ALG1
+        | SPBLK_SPMM_COO_ALG2
+        | SPBLK_SPMM_COO_ALG3
+        | SPBLK_SPMM_COO_ALG4
+        | SPBLK_SPMM_CSR_ALG1
+        | SPBLK_SPMM_CSR_ALG2
+        | SPBLK_SPMM_CSR_ALG3 => {}
+        SPBLK_SPMM_BLOCKED_ELL_ALG1 | SPBLK_SPMM_BSR_ALG1 => {
+            return Err(Error::not_supported(format!(
+                "SpMM algorithm {alg} needs the Blocked-ELL or BSR format, which spblk does not provide yet"
+            )))
+        }
+        SPBLK_SPMM_ALG_VBR => {
+            if !a.analysis.as_ref().is_some_and(|p| p.is_one_sa()) {
+                return Err(Error::invalid(
+                    "alg",
+                    "is SPBLK_SPMM_ALG_VBR but matA has no 1-SA analysis (call spblkAnalyze with SPBLK_ANALYSIS_1SA first)",
+                ));
+            }
+            ensure!(op_a == Operation::NonTranspose, "opA", "must be NON_TRANSPOSE with SPBLK_SPMM_ALG_VBR");
+        }
+        SPBLK_SPMM_ALG_RODE | SPBLK_SPMM_ALG_ASPT => {
+            return Err(Error::not_supported(format!(
+                "SpMM algorithm {alg} (RoDe/ASpT) is not available yet in this build"
+            )))
+        }
+        other => return Err(Error::invalid("alg", format!("has out-of-range value {other} for spblkSpMMAlg_t"))),
+    }
+    sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo])?;
+    b.validate()?;
+    c.validate()?;
+    let (m, k) = op_shape(op_a, a.rows, a.cols);
+    let (bk, n) = op_shape(op_b, b.rows, b.cols);
+    ensure!(bk == k, "matB", "op(B) has {bk} rows but op(A) has {k} columns");
+    ensure!(c.rows == m && c.cols == n, "matC", "is {}x{} but op(A)·op(B) is {m}x{n}", c.rows, c.cols);
+    ensure!(
+        b.value_type == a.value_type,
+        "matB",
+        "has value type {:?} but matA has {:?} (they must match)",
+        b.value_type,
+        a.value_type
+    );
+    let precision = Precision::check(a.value_type, c.value_type, compute)?;
+    Ok(SpmmArgs { op_a, op_b, alpha, a, b, beta, c, precision, alg })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn sddmm_args<'a>(
+    mode: PointerMode,
+    op_a: spblkOperation_t,
+    op_b: spblkOperation_t,
+    alpha: *const c_void,
+    a: &'a DnMat,
+    b: &'a DnMat,
+    beta: *const c_void,
+    c: &'a SpMat,
+    compute: spblkDataType_t,
+    alg: spblkSDDMMAlg_t,
+) -> Result<SddmmArgs<'a>> {
+    let op_a = operation(op_a, "opA")?;
+    let op_b = operation(op_b, "opB")?;
+    let alpha = scalar(alpha, mode, "alpha")?;
+    let beta = scalar(beta, mode, "beta")?;
+    let compute = DataType::decode(compute, "computeType")?;
+    ensure!(alg == SPBLK_SDDMM_ALG_DEFAULT, "alg", "has out-of-range value {alg} for spblkSDDMMAlg_t");
+    a.validate()?;
+    b.validate()?;
+    sparse_operand(c, "matC", &[Format::Csr])?;
+    let (m, k) = op_shape(op_a, a.rows, a.cols);
+    let (bk, n) = op_shape(op_b, b.rows, b.cols);
+    ensure!(bk == k, "matB", "op(B) has {bk} rows but op(A) has {k} columns");
+    ensure!(c.rows == m && c.cols == n, "matC", "is {}x{} but op(A)·op(B) is {m}x{n}", c.rows, c.cols);
+    ensure!(
+        b.value_type == a.value_type,
+        "matB",
+        "has value type {:?} but matA has {:?} (they must match)",
+        b.value_type,
+        a.value_type
+    );
+    let precision = Precision::check(a.value_type, c.value_type, compute)?;
+    Ok(SddmmArgs { op_a, op_b, alpha, a, b, beta, c, precision, alg })
+}
+
+/// SpGEMM: CSR only, opA = opB = N, one value type for A, B and C.
+#[allow(clippy::too_many_arguments)]
+pub fn spgemm_args<'a>(
+    mode: PointerMode,
+    op_a: spblkOperation_t,
+    op_b: spblkOperation_t,
+    alpha: *const c_void,
+    a: &'a SpMat,
+    b: &'a SpMat,
+    beta: *const c_void,
+    c: &'a SpMat,
+    compute: spblkDataType_t,
+    alg: spblkSpGEMMAlg_t,
+) -> Result<SpgemmArgs<'a>> {
+    for (op, arg) in [(op_a, "opA"), (op_b, "opB")] {
+        if operation(op, arg)? != Operation::NonTranspose {
+            return Err(Error::not_supported(format!("argument '{arg}': SpGEMM supports only NON_TRANSPOSE")));
+        }
+    }
+    let alpha = scalar(alpha, mode, "alpha")?;
+    let beta = scalar(beta, mode, "beta")?;
+    let compute = DataType::decode(compute, "computeType")?;
+    ensure!(alg <= SPBLK_SPGEMM_ALG3, "alg", "has out-of-range value {alg} for spblkSpGEMMAlg_t");
+    sparse_operand(a, "matA", &[Format::Csr])?;
+    sparse_operand(b, "matB", &[Format::Csr])?;
+    if c.format() != Format::Csr {
+        return Err(Error::not_supported(format!("argument 'matC': format {:?}; SpGEMM writes CSR", c.format())));
+    }
+    c.validate_shape()?;
+    c.uniform_index_type("matC")?;
+    ensure!(a.cols == b.rows, "matB", "has {} rows but matA has {} columns", b.rows, a.cols);
+    ensure!(
+        c.rows == a.rows && c.cols == b.cols,
+        "matC",
+        "is {}x{} but A·B is {}x{}",
+        c.rows,
+        c.cols,
+        a.rows,
+        b.cols
+    );
+    ensure!(b.value_type == a.value_type, "matB", "has value type {:?} but matA has {:?}", b.value_type, a.value_type);
+    ensure!(c.value_type == a.value_type, "matC", "has value type {:?} but matA has {:?}", c.value_type, a.value_type);
+    ensure!(
+        a.uniform_index_type("matA")? == c.indices_type,
+        "matC",
+        "index type {:?} differs from matA's {:?}",
+        c.indices_type,
+        a.indices_type
+    );
+    let expected = if a.value_type == DataType::F64 { DataType::F64 } else { DataType::F32 };
+    if !a.value_type.is_real_float() || compute != expected {
+        return Err(Error::not_supported(format!(
+            "SpGEMM with values {:?} and compute {compute:?} (supported: R_32F/R_16F/R_16BF with R_32F compute, R_64F with R_64F)",
+            a.value_type
+        )));
+    }
+    Ok(SpgemmArgs { alpha, a, b, beta, c, compute, alg })
+}
+
+/// The arrays `spblkSpGEMM_copy` writes must exist once nnz(C) is known.
+pub fn spgemm_output_ready(c: &SpMat, nnz: i64) -> Result<()> {
+    let SparsePattern::Csr { row_offsets, col_ind } = c.pattern else {
+        return Err(Error::invalid("matC", "is not CSR"));
+    };
+    ensure!(c.nnz == nnz, "matC", "reports nnz {} but the product has {nnz}", c.nnz);
+    ensure!(!row_offsets.is_null() || c.rows == 0, "matC", "has NULL row offsets (call spblkCsrSetPointers)");
+    ensure!(!col_ind.is_null() || nnz == 0, "matC", "has NULL column indices (call spblkCsrSetPointers)");
+    ensure!(!c.values.is_null() || nnz == 0, "matC", "has NULL values (call spblkCsrSetPointers)");
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn csr2csc_args(
+    m: i32,
+    n: i32,
+    nnz: i32,
+    csr_val: *const c_void,
+    csr_row_ptr: *const i32,
+    csr_col_ind: *const i32,
+    csc_val: *mut c_void,
+    csc_col_ptr: *mut i32,
+    csc_row_ind: *mut i32,
+    val_type: spblkDataType_t,
+    copy_values: spblkAction_t,
+    idx_base: spblkIndexBase_t,
+    alg: spblkCsr2CscAlg_t,
+) -> Result<Csr2CscArgs> {
+    let value_type = DataType::decode(val_type, "valType")?;
+    let action = Action::decode(copy_values, "copyValues")?;
+    let base = IndexBase::decode(idx_base, "idxBase")?;
+    ensure!(alg == SPBLK_CSR2CSC_ALG1, "alg", "has out-of-range value {alg} for spblkCsr2CscAlg_t");
+    ensure!(m >= 0, "m", "must be >= 0 (got {m})");
+    ensure!(n >= 0, "n", "must be >= 0 (got {n})");
+    ensure!(nnz >= 0, "nnz", "must be >= 0 (got {nnz})");
+    if m > 0 && n > 0 {
+        ensure!(!csr_row_ptr.is_null(), "csrRowPtr", "is NULL");
+        ensure!(!csc_col_ptr.is_null(), "cscColPtr", "is NULL");
+        if nnz > 0 {
+            ensure!(!csr_col_ind.is_null(), "csrColInd", "is NULL with nnz = {nnz}");
+            ensure!(!csc_row_ind.is_null(), "cscRowInd", "is NULL with nnz = {nnz}");
+            if action == Action::Numeric {
+                ensure!(!csr_val.is_null(), "csrVal", "is NULL with nnz = {nnz} and SPBLK_ACTION_NUMERIC");
+                ensure!(!csc_val.is_null(), "cscVal", "is NULL with nnz = {nnz} and SPBLK_ACTION_NUMERIC");
+            }
+        }
+    }
+    Ok(Csr2CscArgs {
+        m: m as i64,
+        n: n as i64,
+        nnz: nnz as i64,
+        csr_val,
+        csr_row_ptr,
+        csr_col_ind,
+        csc_val,
+        csc_col_ptr,
+        csc_row_ind,
+        value_type,
+        action,
+        base,
+    })
+}
