@@ -106,10 +106,10 @@ fn spmm_case(h: spblkHandle_t, r: &mut StdRng, a_m: &Triplets, n: usize, label: 
     assert_eq!(st, SPBLK_STATUS_SUCCESS, "{label}: {}", last_error());
     let got_all = c.to_f64();
     let (mut got, mut want, mut scale) = (vec![], vec![], vec![]);
-    for i in 0..m {
+    for (i, row) in opa.iter().enumerate() {
         for j in 0..n {
             let (mut sum, mut abs) = (0.0, 0.0);
-            for &(kk, aik) in &opa[i] {
+            for &(kk, aik) in row {
                 let bkj = if op_b == SPBLK_OPERATION_NON_TRANSPOSE { b.get(&bv, kk, j) } else { b.get(&bv, j, kk) };
                 sum += aik * bkj;
                 abs += (aik * bkj).abs();
@@ -120,13 +120,19 @@ fn spmm_case(h: spblkHandle_t, r: &mut StdRng, a_m: &Triplets, n: usize, label: 
             scale.push(av.abs() * abs + bev.abs() * old.abs());
         }
     }
-    let what = format!("{label} SpMM fmt {} ity {} base {} opA {} opB {op_b} prec {:?} beta {}", s.format, s.ity, s.base, s.op_a, s.prec, s.beta);
+    let what = format!(
+        "{label} SpMM fmt {} ity {} base {} opA {} opB {op_b} prec {:?} beta {}",
+        s.format, s.ity, s.base, s.op_a, s.prec, s.beta
+    );
     assert_close(&got, &want, &scale, compute_tolerance(comp), out_t, &what);
     // Padding between rows/columns (ld > extent) must be left alone.
     for idx in 0..got_all.len() {
         let inside = if c.order == SPBLK_ORDER_ROW { idx % c.ld < n } else { idx % c.ld < m };
         if !inside {
-            assert!(got_all[idx].is_nan() == c0[idx].is_nan() && (c0[idx].is_nan() || got_all[idx] == c0[idx]), "{what}: padding written");
+            assert!(
+                got_all[idx].is_nan() == c0[idx].is_nan() && (c0[idx].is_nan() || got_all[idx] == c0[idx]),
+                "{what}: padding written"
+            );
         }
     }
     spblkDestroySpMat(da);
@@ -168,7 +174,10 @@ fn spmv_case(h: spblkHandle_t, r: &mut StdRng, a_m: &Triplets, label: &str) {
         want.push(av * sum + bev * old);
         scale.push(av.abs() * abs + bev.abs() * old.abs());
     }
-    let what = format!("{label} SpMV fmt {} ity {} base {} opA {} prec {:?} beta {}", s.format, s.ity, s.base, s.op_a, s.prec, s.beta);
+    let what = format!(
+        "{label} SpMV fmt {} ity {} base {} opA {} prec {:?} beta {}",
+        s.format, s.ity, s.base, s.op_a, s.prec, s.beta
+    );
     assert_close(&got, &want, &scale, compute_tolerance(comp), out_t, &what);
     spblkDestroySpMat(da);
     spblkDestroyDnVec(dx);
@@ -232,7 +241,10 @@ fn sddmm_case(h: spblkHandle_t, r: &mut StdRng, pattern: &Triplets, s: &Setup, l
     let shape = |op, r0, c0| if op == SPBLK_OPERATION_NON_TRANSPOSE { (r0, c0) } else { (c0, r0) };
     let (ar, ac) = shape(op_a, m, kdim);
     let (br, bc) = shape(op_b, kdim, n);
-    let (oa, ob) = (*[SPBLK_ORDER_ROW, SPBLK_ORDER_COL].choose(r).unwrap(), *[SPBLK_ORDER_ROW, SPBLK_ORDER_COL].choose(r).unwrap());
+    let (oa, ob) = (
+        *[SPBLK_ORDER_ROW, SPBLK_ORDER_COL].choose(r).unwrap(),
+        *[SPBLK_ORDER_ROW, SPBLK_ORDER_COL].choose(r).unwrap(),
+    );
     let (pa, pb) = (r.gen_range(0..2), r.gen_range(0..2));
     let mut a = Dense::new(r, ar, ac, oa, in_t, pa, None);
     let mut b = Dense::new(r, br, bc, ob, in_t, pb, None);
@@ -247,10 +259,24 @@ fn sddmm_case(h: spblkHandle_t, r: &mut StdRng, pattern: &Triplets, s: &Setup, l
     let (alpha, av) = Scalar::new(comp, s.alpha);
     let (beta, bev) = Scalar::new(comp, s.beta);
     let (da, db, dc) = (a.descr(), b.descr(), c.descr());
-    let at = |i: usize, l: usize| if op_a == SPBLK_OPERATION_NON_TRANSPOSE { a.get(&av_, i, l) } else { a.get(&av_, l, i) };
-    let bt = |l: usize, j: usize| if op_b == SPBLK_OPERATION_NON_TRANSPOSE { b.get(&bv_, l, j) } else { b.get(&bv_, j, l) };
+    let at =
+        |i: usize, l: usize| if op_a == SPBLK_OPERATION_NON_TRANSPOSE { a.get(&av_, i, l) } else { a.get(&av_, l, i) };
+    let bt =
+        |l: usize, j: usize| if op_b == SPBLK_OPERATION_NON_TRANSPOSE { b.get(&bv_, l, j) } else { b.get(&bv_, j, l) };
     let mut size = usize::MAX;
-    let st = spblk::capi::products::spblkSDDMM_bufferSize(h, op_a, op_b, alpha.ptr(), da, db, beta.ptr(), dc, comp, 0, &mut size);
+    let st = spblk::capi::products::spblkSDDMM_bufferSize(
+        h,
+        op_a,
+        op_b,
+        alpha.ptr(),
+        da,
+        db,
+        beta.ptr(),
+        dc,
+        comp,
+        0,
+        &mut size,
+    );
     assert_eq!(st, SPBLK_STATUS_SUCCESS, "{label}: {}", last_error());
     let mut work = vec![0u8; size.max(1)];
     let wp = work.as_mut_ptr() as *mut c_void;
@@ -269,7 +295,8 @@ fn sddmm_case(h: spblkHandle_t, r: &mut StdRng, pattern: &Triplets, s: &Setup, l
         want.push(av * dot + bev * old);
         scale.push(av.abs() * abs + bev.abs() * old.abs());
     }
-    let what = format!("{label} SDDMM ity {} base {} opA {op_a} opB {op_b} prec {:?} beta {}", s.ity, s.base, s.prec, s.beta);
+    let what =
+        format!("{label} SDDMM ity {} base {} opA {op_a} opB {op_b} prec {:?} beta {}", s.ity, s.base, s.prec, s.beta);
     assert_close(&got, &want, &scale, compute_tolerance(comp), out_t, &what);
     spblkDestroyDnMat(da);
     spblkDestroyDnMat(db);
@@ -288,7 +315,19 @@ fn spgemm_run(
     let (da, db) = (a.descr(), b.descr());
     let mut offsets = index_buf(ity, &vec![0; a.rows + 1]);
     let mut dc: spblkSpMatDescr_t = std::ptr::null_mut();
-    let st = spblkCreateCsr(&mut dc, a.rows as i64, b.cols as i64, 0, offsets.ptr(), std::ptr::null_mut(), std::ptr::null_mut(), ity, ity, base, vty);
+    let st = spblkCreateCsr(
+        &mut dc,
+        a.rows as i64,
+        b.cols as i64,
+        0,
+        offsets.ptr(),
+        std::ptr::null_mut(),
+        std::ptr::null_mut(),
+        ity,
+        ity,
+        base,
+        vty,
+    );
     assert_eq!(st, 0, "{}", last_error());
     let mut g: spblkSpGEMMDescr_t = std::ptr::null_mut();
     assert_eq!(spblkSpGEMM_createDescr(&mut g), 0);
@@ -300,13 +339,41 @@ fn spgemm_run(
     assert_eq!(spblkSpGEMM_workEstimation(h, n, n, al.ptr(), da, db, be.ptr(), dc, comp, alg, g, &mut s1, p), 0);
     assert!(s1 >= 1, "sizes must be at least 1");
     let mut buf1 = vec![0u8; s1];
-    let st = spblkSpGEMM_workEstimation(h, n, n, al.ptr(), da, db, be.ptr(), dc, comp, alg, g, &mut s1, buf1.as_mut_ptr() as *mut _);
+    let st = spblkSpGEMM_workEstimation(
+        h,
+        n,
+        n,
+        al.ptr(),
+        da,
+        db,
+        be.ptr(),
+        dc,
+        comp,
+        alg,
+        g,
+        &mut s1,
+        buf1.as_mut_ptr() as *mut _,
+    );
     assert_eq!(st, 0, "{}", last_error());
     let mut s2 = 0usize;
     assert_eq!(spblkSpGEMM_compute(h, n, n, al.ptr(), da, db, be.ptr(), dc, comp, alg, g, &mut s2, p), 0);
     assert!(s2 >= 1);
     let mut buf2 = vec![0u8; s2];
-    let st = spblkSpGEMM_compute(h, n, n, al.ptr(), da, db, be.ptr(), dc, comp, alg, g, &mut s2, buf2.as_mut_ptr() as *mut _);
+    let st = spblkSpGEMM_compute(
+        h,
+        n,
+        n,
+        al.ptr(),
+        da,
+        db,
+        be.ptr(),
+        dc,
+        comp,
+        alg,
+        g,
+        &mut s2,
+        buf2.as_mut_ptr() as *mut _,
+    );
     assert_eq!(st, 0, "{}", last_error());
     let (mut rows, mut cols, mut nnz) = (0i64, 0i64, -1i64);
     assert_eq!(spblkSpMatGetSize(dc, &mut rows, &mut cols, &mut nnz), 0);
@@ -397,21 +464,54 @@ fn csr2csc_matches_transpose() {
                     let mut cv = values_buf(vty, &sentinel);
                     let mut size = 0usize;
                     let args = |a: &mut SparseArrays, cv: &mut Buf, cp: &mut Buf, ri: &mut Buf| {
-                        (a.values.ptr(), a.major.ptr() as *const i32, a.minor.ptr() as *const i32, cv.ptr(), cp.ptr() as *mut i32, ri.ptr() as *mut i32)
+                        (
+                            a.values.ptr(),
+                            a.major.ptr() as *const i32,
+                            a.minor.ptr() as *const i32,
+                            cv.ptr(),
+                            cp.ptr() as *mut i32,
+                            ri.ptr() as *mut i32,
+                        )
                     };
                     let (v, rp, ci, cvp, cpp, rip) = args(&mut a, &mut cv, &mut cp, &mut ri);
-                    let st = spblkCsr2cscEx2_bufferSize(h, m as i32, n as i32, nnz as i32, v, rp, ci, cvp, cpp, rip, vty, action, base, 1, &mut size);
+                    let st = spblkCsr2cscEx2_bufferSize(
+                        h, m as i32, n as i32, nnz as i32, v, rp, ci, cvp, cpp, rip, vty, action, base, 1, &mut size,
+                    );
                     assert_eq!(st, 0, "{}", last_error());
                     assert!(size >= 1);
                     let mut work = vec![0u8; size];
-                    let st = spblkCsr2cscEx2(h, m as i32, n as i32, nnz as i32, v, rp, ci, cvp, cpp, rip, vty, action, base, 1, work.as_mut_ptr() as *mut _);
+                    let st = spblkCsr2cscEx2(
+                        h,
+                        m as i32,
+                        n as i32,
+                        nnz as i32,
+                        v,
+                        rp,
+                        ci,
+                        cvp,
+                        cpp,
+                        rip,
+                        vty,
+                        action,
+                        base,
+                        1,
+                        work.as_mut_ptr() as *mut _,
+                    );
                     assert_eq!(st, 0, "{}", last_error());
                     if m == 0 || n == 0 {
                         continue;
                     }
                     // The reference CSC (stable sort by column) has rows increasing per column.
-                    assert_eq!(read_indices(SPBLK_INDEX_32I, &cp), read_indices(SPBLK_INDEX_32I, &want.major), "{m}x{n} {kind:?} col ptr");
-                    assert_eq!(read_indices(SPBLK_INDEX_32I, &ri), read_indices(SPBLK_INDEX_32I, &want.minor), "{m}x{n} {kind:?} row ind");
+                    assert_eq!(
+                        read_indices(SPBLK_INDEX_32I, &cp),
+                        read_indices(SPBLK_INDEX_32I, &want.major),
+                        "{m}x{n} {kind:?} col ptr"
+                    );
+                    assert_eq!(
+                        read_indices(SPBLK_INDEX_32I, &ri),
+                        read_indices(SPBLK_INDEX_32I, &want.minor),
+                        "{m}x{n} {kind:?} row ind"
+                    );
                     let got = read_values(vty, &cv);
                     if action == SPBLK_ACTION_NUMERIC {
                         assert_eq!(got, read_values(vty, &want.values), "{m}x{n} {kind:?} values");
@@ -432,7 +532,12 @@ fn shared_matrices_all_operations() {
         return;
     };
     let h = host_handle();
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "mtx")).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mtx"))
+        .collect();
     files.sort();
     assert!(files.len() >= 31, "expected the 31 shared matrices, found {}", files.len());
     let mut r = rng(6);
@@ -470,7 +575,18 @@ fn beta_zero_overwrites_nan_and_alpha_zero_scales() {
     assert_eq!(spblkCreateDnVec(&mut dy, 20, yb.ptr(), SPBLK_R_64F), 0);
     let da = a.descr();
     let (zero, one) = (0.0f64, 1.0f64);
-    let st = spblkSpMV(h, 0, &zero as *const f64 as *const _, da, dx, &one as *const f64 as *const _, dy, SPBLK_R_64F, 0, std::ptr::null_mut());
+    let st = spblkSpMV(
+        h,
+        0,
+        &zero as *const f64 as *const _,
+        da,
+        dx,
+        &one as *const f64 as *const _,
+        dy,
+        SPBLK_R_64F,
+        0,
+        std::ptr::null_mut(),
+    );
     assert_eq!(st, 0, "{}", last_error());
     assert_eq!(read_values(SPBLK_R_64F, &yb), ys);
     spblkDestroySpMat(da);

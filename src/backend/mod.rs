@@ -189,4 +189,3 @@ fn create_cuda() -> Result<Arc<dyn Backend>> {
          use SPBLK_BACKEND_HOST or rebuild with nvcc available",
     ))
 }
-

@@ -255,7 +255,13 @@ pub struct SparseArrays {
 }
 
 impl SparseArrays {
-    pub fn new(m: &Triplets, format: spblkFormat_t, ity: spblkIndexType_t, base: spblkIndexBase_t, vty: spblkDataType_t) -> Self {
+    pub fn new(
+        m: &Triplets,
+        format: spblkFormat_t,
+        ity: spblkIndexType_t,
+        base: spblkIndexBase_t,
+        vty: spblkDataType_t,
+    ) -> Self {
         let b = base as i64;
         let nnz = m.entries.len();
         // Stable sort by the major index keeps each row's (or column's) storage order.
@@ -325,7 +331,15 @@ pub struct Dense {
 
 impl Dense {
     /// Random values (or `fill` everywhere when given), with `pad` extra leading-dimension slack.
-    pub fn new(r: &mut StdRng, rows: usize, cols: usize, order: spblkOrder_t, vty: spblkDataType_t, pad: usize, fill: Option<f64>) -> Self {
+    pub fn new(
+        r: &mut StdRng,
+        rows: usize,
+        cols: usize,
+        order: spblkOrder_t,
+        vty: spblkDataType_t,
+        pad: usize,
+        fill: Option<f64>,
+    ) -> Self {
         let inner = if order == SPBLK_ORDER_ROW { cols } else { rows };
         let outer = if order == SPBLK_ORDER_ROW { rows } else { cols };
         let ld = inner.max(1) + pad;

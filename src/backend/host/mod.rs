@@ -116,11 +116,9 @@ impl Backend for HostBackend {
     }
 
     fn spgemm_copy(&self, _exec: &Exec, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()> {
-        let product = state
-            .data
-            .as_ref()
-            .and_then(|d| d.downcast_ref::<spgemm::HostProduct>())
-            .ok_or_else(|| Error::invalid("spgemmDescr", "holds no computed product (call spblkSpGEMM_compute first)"))?;
+        let product = state.data.as_ref().and_then(|d| d.downcast_ref::<spgemm::HostProduct>()).ok_or_else(|| {
+            Error::invalid("spgemmDescr", "holds no computed product (call spblkSpGEMM_compute first)")
+        })?;
         let ity = args.c.uniform_index_type("matC")?;
         with_index_type!(ity, I => {
             // SAFETY: ops checked that C's arrays are present; host memory sized by the caller.
