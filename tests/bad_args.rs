@@ -30,6 +30,10 @@ fn n<T>(mask: u64, i: u32, v: *mut T) -> *mut T {
         v
     }
 }
+/// [`n`] for const pointers.
+fn nc<T>(mask: u64, i: u32, v: *const T) -> *const T {
+    n(mask, i, v as *mut T)
+}
 /// `v`, or [`BAD`] when `bad == i`.
 fn e(bad: Option<u32>, i: u32, v: u32) -> u32 {
     if bad == Some(i) {
@@ -764,4 +768,171 @@ fn drop_fixture(fx: &mut Fixture) {
     assert_eq!(spblkDestroyDnMat(fx.dc), OK);
     assert_eq!(spblkDestroy(fx.h), OK);
     let _ = (&mut fx.x, &mut fx.y, &mut fx.b, &mut fx.c);
+}
+
+#[test]
+fn analysis_functions() {
+    use spblk::capi::analyze::*;
+    let mut fx = fixture();
+    let (h, sa) = (fx.h, fx.sa);
+    let size = std::mem::size_of::<spblkAnalysisParams>();
+    let mut p = spblkAnalysisParams {
+        structSize: 0,
+        blockWidth: 0,
+        tau: 0.0,
+        similarity: 0,
+        mergeRule: 0,
+        maxGroupHeight: 0,
+        halfCopies: 0,
+    };
+    check("spblkAnalysisParamsInit", &[(0, IV, "params")], &[], |m, _| spblkAnalysisParamsInit(n(m, 0, &mut p), size));
+    assert_eq!(spblkAnalysisParamsInit(&mut p, 2), IV, "structSize smaller than its own field");
+    let pp = &mut p as *mut spblkAnalysisParams;
+    // params may be NULL (defaults), so only handle and matA are required pointers.
+    check("spblkAnalyze", &[(0, NI, "handle"), (1, IV, "matA")], &[(10, "alg")], |m, b| {
+        spblkAnalyze(n(m, 0, h), n(m, 1, sa), e(b, 10, SPBLK_ANALYSIS_1SA), pp)
+    });
+    p.similarity = BAD;
+    assert_eq!(spblkAnalyze(h, sa, SPBLK_ANALYSIS_1SA, &p), IV);
+    p.similarity = 0;
+    p.mergeRule = BAD;
+    assert_eq!(spblkAnalyze(h, sa, SPBLK_ANALYSIS_1SA, &p), IV);
+    let mut info = spblkAnalysisInfo { structSize: std::mem::size_of::<spblkAnalysisInfo>(), ..Default::default() };
+    check("spblkAnalysisGetInfo", &[(0, IV, "matA"), (1, IV, "info")], &[], |m, _| {
+        spblkAnalysisGetInfo(n(m, 0, sa), n(m, 1, &mut info))
+    });
+    let mut perm = vec![0i64; 6];
+    check("spblkAnalysisGetPermutation", &[(0, IV, "matA"), (1, IV, "perm")], &[], |m, _| {
+        spblkAnalysisGetPermutation(n(m, 0, sa), n(m, 1, perm.as_mut_ptr()))
+    });
+    drop_fixture(&mut fx);
+}
+
+#[test]
+fn const_and_csc_coo_descriptor_functions() {
+    let mut fx = fixture();
+    let mut r = rng(12);
+    let m = random_matrix(&mut r, 6, 6, Kind::Uniform);
+    let mut csc = SparseArrays::new(&m, SPBLK_FORMAT_CSC, SPBLK_INDEX_64I, 1, SPBLK_R_64F);
+    let (off, idx, val) = (csc.major.ptr(), csc.minor.ptr(), csc.values.ptr());
+    let z = csc.nnz as i64;
+    let mut d: spblkConstSpMatDescr_t = null_mut();
+    check(
+        "spblkCreateConstCsc",
+        &[(0, IV, "spMatDescr"), (2, IV, "cscRowInd"), (3, IV, "values")],
+        &[(4, "cscColOffsetsType"), (5, "cscRowIndType"), (6, "idxBase"), (7, "valueType")],
+        |m, b| {
+            spblkCreateConstCsc(
+                n(m, 0, &mut d),
+                6,
+                6,
+                z,
+                n(m, 1, off),
+                n(m, 2, idx),
+                n(m, 3, val),
+                e(b, 4, 3),
+                e(b, 5, 3),
+                e(b, 6, 1),
+                e(b, 7, 1),
+            )
+        },
+    );
+    let dm = d as spblkSpMatDescr_t;
+    let (mut rr, mut cc, mut zz, mut p1, mut p2, mut p3) = (0i64, 0i64, 0i64, null_mut(), null_mut(), null_mut());
+    let (mut t1, mut t2, mut t3, mut t4) = (0u32, 0u32, 0u32, 0u32);
+    let names = [
+        "spMatDescr",
+        "rows",
+        "cols",
+        "nnz",
+        "cscColOffsets",
+        "cscRowInd",
+        "cscValues",
+        "cscColOffsetsType",
+        "cscRowIndType",
+        "idxBase",
+        "valueType",
+    ];
+    let ptrs: Vec<(u32, u32, &str)> = names.iter().enumerate().map(|(i, s)| (i as u32, IV, *s)).collect();
+    check("spblkCscGet", &ptrs, &[], |m, _| {
+        spblkCscGet(
+            n(m, 0, dm),
+            n(m, 1, &mut rr),
+            n(m, 2, &mut cc),
+            n(m, 3, &mut zz),
+            n(m, 4, &mut p1),
+            n(m, 5, &mut p2),
+            n(m, 6, &mut p3),
+            n(m, 7, &mut t1),
+            n(m, 8, &mut t2),
+            n(m, 9, &mut t3),
+            n(m, 10, &mut t4),
+        )
+    });
+    assert_eq!((p1, p2, p3, t1, t3, t4), (off, idx, val, SPBLK_INDEX_64I, 1, SPBLK_R_64F));
+    check(
+        "spblkCscSetPointers",
+        &[(0, IV, "spMatDescr"), (1, IV, "cscColOffsets"), (2, IV, "cscRowInd"), (3, IV, "cscValues")],
+        &[],
+        |m, _| spblkCscSetPointers(n(m, 0, dm), n(m, 1, off), n(m, 2, idx), n(m, 3, val)),
+    );
+    // A CSC descriptor does not take CSR or COO pointers.
+    assert_eq!(spblkCsrSetPointers(dm, off, idx, val), IV);
+    assert_eq!(spblkCooSetPointers(dm, off, idx, val), IV);
+    let mut cv: *const c_void = null_mut();
+    check("spblkConstSpMatGetValues", &[(0, IV, "spMatDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkConstSpMatGetValues(nc(m, 0, d), n(m, 1, &mut cv))
+    });
+    assert_eq!(cv, val as *const c_void);
+    let (ri, ci, cov) = (fx.coo.major.ptr(), fx.coo.minor.ptr(), fx.coo.values.ptr());
+    let cz = fx.coo.nnz as i64;
+    let mut dc: spblkConstSpMatDescr_t = null_mut();
+    check(
+        "spblkCreateConstCoo",
+        &[(0, IV, "spMatDescr"), (1, IV, "cooRowInd"), (2, IV, "cooColInd"), (3, IV, "values")],
+        &[(4, "cooIdxType"), (5, "idxBase"), (6, "valueType")],
+        |m, b| {
+            spblkCreateConstCoo(
+                n(m, 0, &mut dc),
+                6,
+                6,
+                cz,
+                n(m, 1, ri),
+                n(m, 2, ci),
+                n(m, 3, cov),
+                e(b, 4, 2),
+                e(b, 5, 0),
+                e(b, 6, 0),
+            )
+        },
+    );
+    check(
+        "spblkCooSetPointers",
+        &[(0, IV, "spMatDescr"), (1, IV, "cooRows"), (2, IV, "cooColumns"), (3, IV, "cooValues")],
+        &[],
+        |m, _| spblkCooSetPointers(n(m, 0, dc as spblkSpMatDescr_t), n(m, 1, ri), n(m, 2, ci), n(m, 3, cov)),
+    );
+    let bv = fx.b.buf.ptr();
+    let mut dd: spblkConstDnMatDescr_t = null_mut();
+    check(
+        "spblkCreateConstDnMat",
+        &[(0, IV, "dnMatDescr"), (1, IV, "values")],
+        &[(2, "valueType"), (3, "order")],
+        |m, b| spblkCreateConstDnMat(n(m, 0, &mut dd), 6, 3, 3, n(m, 1, bv), e(b, 2, 0), e(b, 3, SPBLK_ORDER_ROW)),
+    );
+    check("spblkConstDnMatGetValues", &[(0, IV, "dnMatDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkConstDnMatGetValues(nc(m, 0, dd), n(m, 1, &mut cv))
+    });
+    let mut dv: spblkConstDnVecDescr_t = null_mut();
+    check("spblkCreateConstDnVec", &[(0, IV, "dnVecDescr"), (1, IV, "values")], &[(2, "valueType")], |m, b| {
+        spblkCreateConstDnVec(n(m, 0, &mut dv), 6, n(m, 1, bv), e(b, 2, 0))
+    });
+    check("spblkConstDnVecGetValues", &[(0, IV, "dnVecDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkConstDnVecGetValues(nc(m, 0, dv), n(m, 1, &mut cv))
+    });
+    assert_eq!(cv, bv as *const c_void);
+    for s in [spblkDestroySpMat(d), spblkDestroySpMat(dc), spblkDestroyDnMat(dd), spblkDestroyDnVec(dv)] {
+        assert_eq!(s, OK);
+    }
+    drop_fixture(&mut fx);
 }

@@ -57,6 +57,19 @@ const REQUIRED: &[&str] = &[
     "spblkCreateWithBackend",
     "spblkGetBackend",
     "spblkGetLastErrorMessage",
+    "spblkAnalyze",
+    "spblkAnalysisParamsInit",
+    "spblkAnalysisGetInfo",
+    "spblkCreateConstCsc",
+    "spblkCreateConstCoo",
+    "spblkCscGet",
+    "spblkCscSetPointers",
+    "spblkCooSetPointers",
+    "spblkConstSpMatGetValues",
+    "spblkCreateConstDnMat",
+    "spblkCreateConstDnVec",
+    "spblkConstDnMatGetValues",
+    "spblkConstDnVecGetValues",
 ];
 
 fn library() -> PathBuf {
@@ -78,12 +91,30 @@ fn header_functions() -> BTreeSet<String> {
         .collect()
 }
 
+fn newest_mtime(dir: &std::path::Path) -> std::time::SystemTime {
+    let mut newest = std::time::SystemTime::UNIX_EPOCH;
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        let t = if path.is_dir() { newest_mtime(&path) } else { entry.metadata().unwrap().modified().unwrap() };
+        newest = newest.max(t);
+    }
+    newest
+}
+
 #[test]
 fn shared_library_exports_exactly_the_c_api() {
     let lib = library();
-    if !lib.exists() {
-        panic!("{} not built (cargo builds the cdylib with the tests)", lib.display());
-    }
+    // `cargo test` links the tests against the rlib and may leave an older cdylib in place;
+    // a stale library would make this test check old code.
+    let built = std::fs::metadata(&lib)
+        .and_then(|m| m.modified())
+        .unwrap_or_else(|_| panic!("{} is missing: run `cargo build` before `cargo test`", lib.display()));
+    let newest_source = newest_mtime(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert!(
+        built >= newest_source,
+        "{} is older than the sources: run `cargo build` before `cargo test`",
+        lib.display()
+    );
     let out = Command::new("nm").args(["-D", "--defined-only"]).arg(&lib).output().expect("nm not found");
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);

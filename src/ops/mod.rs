@@ -11,6 +11,8 @@ use crate::ensure;
 use crate::error::{Error, Result};
 use crate::types::{Action, DataType, Format, IndexBase, Operation, PointerMode, Precision};
 
+pub mod analyze;
+
 /// Decodes opA/opB: N and T are computed; C on real types is rejected as cuSPARSE does
 /// since CUDA 11.5.
 fn operation(v: u32, arg: &str) -> Result<Operation> {

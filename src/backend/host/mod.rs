@@ -13,6 +13,7 @@ pub mod convert;
 pub mod elem;
 pub mod products;
 pub mod spgemm;
+pub mod vbr;
 pub mod views;
 
 /// The CPU implementation; stateless.
@@ -45,6 +46,12 @@ impl Backend for HostBackend {
     }
 
     fn spmm(&self, _exec: &Exec, args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
+        if args.alg == crate::capi::types::SPBLK_SPMM_ALG_VBR {
+            return with_precision!(args.precision, In, Out, T => {
+                // SAFETY: as in spmv.
+                unsafe { vbr::spmm::<In, Out, T>(args) }
+            });
+        }
         let ity = args.a.uniform_index_type("matA")?;
         with_index_type!(ity, I => with_precision!(args.precision, In, Out, T => {
             // SAFETY: as in spmv.
