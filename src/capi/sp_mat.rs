@@ -283,6 +283,46 @@ pub extern "C" fn spblkSpMatSetValues(spMatDescr: spblkSpMatDescr_t, values: *mu
     })
 }
 
+/// The shared body of `spblkCsrGet` and `spblkCscGet`: checks every out-parameter, then
+/// writes them all.
+#[allow(clippy::too_many_arguments)]
+fn get_compressed(
+    m: &SpMat,
+    pattern: [*mut c_void; 2],
+    (rows, cols, nnz): (*mut i64, *mut i64, *mut i64),
+    arrays: [*mut *mut c_void; 3],
+    index_types: [*mut spblkIndexType_t; 2],
+    idx_base: *mut spblkIndexBase_t,
+    value_type: *mut spblkDataType_t,
+    names: [&str; 5],
+) -> Result<()> {
+    out(rows, "rows")?;
+    out(cols, "cols")?;
+    out(nnz, "nnz")?;
+    for (p, name) in arrays.iter().zip(&names[..3]) {
+        out(*p, name)?;
+    }
+    for (p, name) in index_types.iter().zip(&names[3..]) {
+        out(*p, name)?;
+    }
+    out(idx_base, "idxBase")?;
+    out(value_type, "valueType")?;
+    // SAFETY: all checked non-NULL.
+    unsafe {
+        write(rows, m.rows);
+        write(cols, m.cols);
+        write(nnz, m.nnz);
+        write(arrays[0], pattern[0]);
+        write(arrays[1], pattern[1]);
+        write(arrays[2], m.values);
+        write(index_types[0], m.offsets_type.to_c());
+        write(index_types[1], m.indices_type.to_c());
+        write(idx_base, m.base.to_c());
+        write(value_type, m.value_type.to_c());
+    }
+    Ok(())
+}
+
 /// Reads everything a CSR descriptor holds.
 #[no_mangle]
 pub extern "C" fn spblkCsrGet(
@@ -304,30 +344,18 @@ pub extern "C" fn spblkCsrGet(
         let SparsePattern::Csr { row_offsets, col_ind } = m.pattern else {
             return Err(Error::invalid("spMatDescr", format!("is {:?}, not CSR", m.format())));
         };
-        out(rows, "rows")?;
-        out(cols, "cols")?;
-        out(nnz, "nnz")?;
-        out(csrRowOffsets, "csrRowOffsets")?;
-        out(csrColInd, "csrColInd")?;
-        out(csrValues, "csrValues")?;
-        out(csrRowOffsetsType, "csrRowOffsetsType")?;
-        out(csrColIndType, "csrColIndType")?;
-        out(idxBase, "idxBase")?;
-        out(valueType, "valueType")?;
-        // SAFETY: all checked non-NULL.
-        unsafe {
-            write(rows, m.rows);
-            write(cols, m.cols);
-            write(nnz, m.nnz);
-            write(csrRowOffsets, row_offsets);
-            write(csrColInd, col_ind);
-            write(csrValues, m.values);
-            write(csrRowOffsetsType, m.offsets_type.to_c());
-            write(csrColIndType, m.indices_type.to_c());
-            write(idxBase, m.base.to_c());
-            write(valueType, m.value_type.to_c());
-        }
-        Ok(())
+        let names = ["csrRowOffsets", "csrColInd", "csrValues", "csrRowOffsetsType", "csrColIndType"];
+        let arrays = [csrRowOffsets, csrColInd, csrValues];
+        get_compressed(
+            m,
+            [row_offsets, col_ind],
+            (rows, cols, nnz),
+            arrays,
+            [csrRowOffsetsType, csrColIndType],
+            idxBase,
+            valueType,
+            names,
+        )
     })
 }
 
@@ -491,30 +519,18 @@ pub extern "C" fn spblkCscGet(
         let SparsePattern::Csc { col_offsets, row_ind } = m.pattern else {
             return Err(Error::invalid("spMatDescr", format!("is {:?}, not CSC", m.format())));
         };
-        out(rows, "rows")?;
-        out(cols, "cols")?;
-        out(nnz, "nnz")?;
-        out(cscColOffsets, "cscColOffsets")?;
-        out(cscRowInd, "cscRowInd")?;
-        out(cscValues, "cscValues")?;
-        out(cscColOffsetsType, "cscColOffsetsType")?;
-        out(cscRowIndType, "cscRowIndType")?;
-        out(idxBase, "idxBase")?;
-        out(valueType, "valueType")?;
-        // SAFETY: all checked non-NULL.
-        unsafe {
-            write(rows, m.rows);
-            write(cols, m.cols);
-            write(nnz, m.nnz);
-            write(cscColOffsets, col_offsets);
-            write(cscRowInd, row_ind);
-            write(cscValues, m.values);
-            write(cscColOffsetsType, m.offsets_type.to_c());
-            write(cscRowIndType, m.indices_type.to_c());
-            write(idxBase, m.base.to_c());
-            write(valueType, m.value_type.to_c());
-        }
-        Ok(())
+        let names = ["cscColOffsets", "cscRowInd", "cscValues", "cscColOffsetsType", "cscRowIndType"];
+        let arrays = [cscColOffsets, cscRowInd, cscValues];
+        get_compressed(
+            m,
+            [col_offsets, row_ind],
+            (rows, cols, nnz),
+            arrays,
+            [cscColOffsetsType, cscRowIndType],
+            idxBase,
+            valueType,
+            names,
+        )
     })
 }
 
