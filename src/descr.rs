@@ -36,9 +36,17 @@ pub struct SpMat {
     pub value_type: DataType,
     /// Result of `spblkAnalyze`, invalidated when the pointers change.
     pub analysis: Option<Arc<crate::analysis::Plan>>,
+    /// The analysis' arrays in backend memory (CUDA), when the backend needs a copy.
+    pub analysis_upload: Option<Arc<Vec<crate::backend::DeviceBuffer>>>,
 }
 
 impl SpMat {
+    /// Drops the analysis (and its uploaded copy): the pattern or values it described changed.
+    pub fn drop_analysis(&mut self) {
+        self.analysis = None;
+        self.analysis_upload = None;
+    }
+
     pub fn format(&self) -> Format {
         match self.pattern {
             SparsePattern::Csr { .. } => Format::Csr,

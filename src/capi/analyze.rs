@@ -170,8 +170,9 @@ pub extern "C" fn spblkAnalyze(
             unsafe { copy_prefix(&mut p, params, n) };
         }
         let request = decode(&p, alg)?;
-        let plan = analyze::analyze(h.backend.as_ref(), &h.exec(), a, request)?;
-        a.analysis = Some(Arc::new(plan));
+        let result = analyze::analyze(h.backend.as_ref(), &h.exec(), a, request)?;
+        a.analysis = Some(Arc::new(result.plan));
+        a.analysis_upload = result.upload.map(Arc::new);
         Ok(())
     })
 }

@@ -40,6 +40,7 @@ fn create(
         base: IndexBase::decode(base, "idxBase")?,
         value_type: DataType::decode(value_type, "valueType")?,
         analysis: None,
+        analysis_upload: None,
     };
     m.validate_shape()?;
     if m.nnz > 0 {
@@ -278,7 +279,7 @@ pub extern "C" fn spblkSpMatSetValues(spMatDescr: spblkSpMatDescr_t, values: *mu
         }
         m.values = values;
         // Packed VBR values are copies of the old values.
-        m.analysis = None;
+        m.drop_analysis();
         Ok(())
     })
 }
@@ -557,7 +558,7 @@ fn set_pointers(m: &mut SpMat, pattern: SparsePattern, values: *mut c_void, name
     }
     m.pattern = pattern;
     m.values = values;
-    m.analysis = None;
+    m.drop_analysis();
     Ok(())
 }
 

@@ -164,14 +164,14 @@ pub extern "C" fn spblkSpGEMM_compute(
                 // SAFETY: checked non-NULL by sized_buffer.
                 let given = unsafe { *bufferSize2 };
                 let nnz = h.backend.spgemm_compute(&h.exec(), args, st, externalBuffer2, given)?;
-            let limit = args.c.offsets_type.max_value() - args.c.base.offset();
-            if nnz > limit {
-                st.stage = SpgemmStage::WorkEstimated;
-                return Err(Error::insufficient_resources(format!(
-                    "nnz(C) = {nnz} does not fit matC's {:?} indices (use 64-bit indices)",
-                    args.c.offsets_type
-                )));
-            }
+                let limit = args.c.offsets_type.max_value() - args.c.base.offset();
+                if nnz > limit {
+                    st.stage = SpgemmStage::WorkEstimated;
+                    return Err(Error::insufficient_resources(format!(
+                        "nnz(C) = {nnz} does not fit matC's {:?} indices (use 64-bit indices)",
+                        args.c.offsets_type
+                    )));
+                }
                 st.stage = SpgemmStage::Computed;
                 st.c_nnz = Some(nnz);
                 Ok(Some(nnz))

@@ -8,7 +8,7 @@ use half::{bf16, f16};
 
 use crate::analysis::one_sa::{self, CsrPattern, OneSaParams};
 use crate::analysis::{OneSaPlan, Plan, VbrValues};
-use crate::backend::{Backend, Exec};
+use crate::backend::{Backend, DeviceBuffer, Exec};
 use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
 use crate::types::{DataType, IndexType};
@@ -70,7 +70,44 @@ fn read_values<V: Copy + Default>(backend: &dyn Backend, exec: &Exec, a: &SpMat)
     Ok(out)
 }
 
-pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) -> Result<Plan> {
+/// A plan and, for backends that compute from their own memory, its arrays uploaded there.
+pub struct Analysis {
+    pub plan: Plan,
+    pub upload: Option<Vec<DeviceBuffer>>,
+}
+
+fn bytes_of<T: Copy>(v: &[T]) -> &[u8] {
+    // SAFETY: plain numeric data (usize, f32, f64, f16, bf16) viewed as its bytes.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
+}
+
+/// Uploads the VBR arrays (group_ptr, block_ptr, block_col, value_offset, perm as 64-bit
+/// integers, then the values and any half copies) in that order.
+fn upload_vbr(backend: &dyn Backend, exec: &Exec, plan: &OneSaPlan) -> Result<Option<Vec<DeviceBuffer>>> {
+    fn parts<V: Copy>(v: &one_sa::Vbr<V>) -> [&[usize]; 5] {
+        [&v.group_ptr, &v.block_ptr, &v.block_col, &v.value_offset, &v.perm]
+    }
+    let (indices, values) = match &plan.vbr {
+        VbrValues::F32(v) => (parts(v), bytes_of(&v.values)),
+        VbrValues::F64(v) => (parts(v), bytes_of(&v.values)),
+        VbrValues::F16(v) => (parts(v), bytes_of(&v.values)),
+        VbrValues::BF16(v) => (parts(v), bytes_of(&v.values)),
+    };
+    let mut blobs: Vec<&[u8]> = indices.iter().map(|a| bytes_of(a)).collect();
+    blobs.push(values);
+    blobs.extend(plan.f16_copy.as_ref().map(|v| bytes_of(&v.values)));
+    blobs.extend(plan.bf16_copy.as_ref().map(|v| bytes_of(&v.values)));
+    let mut uploaded = Vec::with_capacity(blobs.len());
+    for b in blobs {
+        match backend.upload(exec, b)? {
+            Some(buffer) => uploaded.push(buffer),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(uploaded))
+}
+
+pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) -> Result<Analysis> {
     a.validate_shape()?;
     a.require_arrays("matA")?;
     match request {
@@ -94,9 +131,10 @@ pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) 
                 bf16_copy: bf16_copy.then(|| vbr.to_bf16()),
                 vbr,
             };
-            // Report the whole call (reading the matrix included), not only the grouping.
+            let upload = upload_vbr(backend, exec, &plan)?;
+            // Report the whole call (reading and uploading included), not only the grouping.
             plan.vbr.stats_mut().analysis_seconds = start.elapsed().as_secs_f64();
-            Ok(Plan::OneSa(plan))
+            Ok(Analysis { plan: Plan::OneSa(plan), upload })
         }
     }
 }
