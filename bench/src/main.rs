@@ -1,0 +1,3 @@
+mod gen;
+mod mtx;
+fn main() {}
