@@ -49,7 +49,12 @@ impl Pattern {
             return Err(format!("ptr has {} entries for {} rows", self.ptr.len(), self.rows));
         }
         if self.ptr[0] != 0 || self.ptr[self.rows] as usize != self.col.len() {
-            return Err(format!("ptr runs from {} to {} but nnz is {}", self.ptr[0], self.ptr[self.rows], self.col.len()));
+            return Err(format!(
+                "ptr runs from {} to {} but nnz is {}",
+                self.ptr[0],
+                self.ptr[self.rows],
+                self.col.len()
+            ));
         }
         if self.col.len() > i32::MAX as usize || self.cols > i32::MAX as usize {
             return Err("does not fit 32-bit indices".into());
@@ -432,6 +437,7 @@ pub fn values_f64(len: usize, seed: u64, stream: u64) -> Vec<f64> {
     v
 }
 
+#[cfg(test)]
 pub fn values_f32(len: usize, seed: u64, stream: u64) -> Vec<f32> {
     values_f64(len, seed, stream).into_par_iter().map(|x| x as f32).collect()
 }
@@ -452,8 +458,8 @@ pub enum Spec {
 }
 
 /// The text `--gen` takes, with every key and its default.
-pub const SPEC_HELP: &str = "\
-  rmat:scale=S,ef=E[,a=0.57,b=0.19,c=0.19,scramble=1,seed=1]   R-MAT, 2^S vertices, E·2^S edges
+pub const SPEC_HELP: &str =
+    "  rmat:scale=S,ef=E[,a=0.57,b=0.19,c=0.19,scramble=1,seed=1]   R-MAT, 2^S vertices, E·2^S edges
   block:n=N,delta=D,theta=T,rho=R[,seed=1]     N×N, D×D blocks, fraction T nonzero, density R inside, rows scrambled
   uniform:n=N,deg=K[,seed=1]                   N×N, K distinct uniform random columns per row
   powerlaw:n=N[,alpha=2.2,min=4,max=65536,seed=1]   N×N, Pareto row lengths, uniform columns
@@ -775,7 +781,7 @@ mod tests {
 
     #[test]
     fn from_pairs_merges_and_sorts() {
-        let keys = vec![(1u64 << 32) | 3, 2, (1 << 32) | 3, 1, (1 << 32) | 0];
+        let keys = vec![(1u64 << 32) | 3, 2, (1 << 32) | 3, 1, 1 << 32];
         let p = Pattern::from_pairs(3, 4, keys);
         assert_eq!(p.ptr, vec![0, 2, 4, 4]);
         assert_eq!(p.col, vec![1, 2, 0, 3]);

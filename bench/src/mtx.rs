@@ -26,8 +26,10 @@ pub fn parse(text: &str) -> Result<Pattern, String> {
     };
     let mut data = lines.map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('%'));
     let size = data.next().ok_or("no size line")?;
-    let dims: Vec<usize> =
-        size.split_whitespace().map(|t| t.parse().map_err(|_| format!("bad size line '{size}'"))).collect::<Result<_, _>>()?;
+    let dims: Vec<usize> = size
+        .split_whitespace()
+        .map(|t| t.parse().map_err(|_| format!("bad size line '{size}'")))
+        .collect::<Result<_, _>>()?;
     if dims.len() != 3 {
         return Err(format!("size line '{size}' needs rows, columns and entries"));
     }
