@@ -145,20 +145,25 @@ pub fn locate(explicit: Option<&str>) -> Res<String> {
     if unsafe { cs::is_culib_present() } {
         return Ok("loader search path".into());
     }
-    let mut dirs = candidate_dirs();
+    let try_dir = |d: &Path| -> Option<String> {
+        let file = lib_in(d)?;
+        preload(&file).ok()?;
+        // SAFETY: as above.
+        unsafe { cs::is_culib_present() }.then(|| file.display().to_string())
+    };
+    for d in candidate_dirs() {
+        if let Some(f) = try_dir(&d) {
+            return Ok(f);
+        }
+    }
+    // Python wheels, e.g. /opt/<env>/.venv/lib/python3.12/site-packages/nvidia/cu13/lib.
     let mut found = Vec::new();
     for root in ["/opt", "/usr/local/lib", "/usr/lib", "/root/.local/lib"] {
-        walk(Path::new(root), 7, &mut found);
+        walk(Path::new(root), 10, &mut found);
     }
-    dirs.extend(found);
-    for d in dirs {
-        if let Some(file) = lib_in(&d) {
-            if preload(&file).is_ok() {
-                // SAFETY: as above.
-                if unsafe { cs::is_culib_present() } {
-                    return Ok(file.display().to_string());
-                }
-            }
+    for d in found {
+        if let Some(f) = try_dir(&d) {
+            return Ok(f);
         }
     }
     Err("libcusparse.so.12 was not found (searched the loader path, CUDA_HOME, /usr/local/cuda*, and NVIDIA \

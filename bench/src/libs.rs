@@ -451,7 +451,8 @@ impl<'g> Probe<'g> {
 /// createDescr, workEstimation ×2, [ALG2: estimateMemory ×2], compute ×2, GetSize,
 /// allocate C, CsrSetPointers, copy. Buffers and C come from `mem`. With `probe`, the stream
 /// is synchronized after each step and `cuMemGetInfo` read (untimed runs only). With
-/// `poison`, C's arrays are filled with 0xFF bytes before `copy`.
+/// `poison`, C's offsets are filled with 0xFF bytes before the protocol and its columns and
+/// values before `copy`.
 pub fn spgemm<'a, A: Api + ?Sized>(
     api: &'a A,
     gpu: &Gpu,
@@ -468,6 +469,10 @@ pub fn spgemm<'a, A: Api + ?Sized>(
     let (alpha, beta) = s.get(a.dt);
     let mut k = SpgemmDescrs { api, a: null, b: null, c: null, g: null, _s: s };
     let c_ptr = mem.alloc(4 * (a.rows as usize + 1))?;
+    if poison {
+        // Before the protocol starts: the library may write C's offsets in any phase.
+        gpu.fill_u32(c_ptr, u32::MAX, a.rows as usize + 1)?;
+    }
     let (size1, size2, mut size3, nnz);
     let (c_col, c_val);
     // SAFETY: descriptors of device arrays sized as stated; buffers allocated at the sizes
@@ -504,7 +509,6 @@ pub fn spgemm<'a, A: Api + ?Sized>(
         c_col = mem.alloc(4 * nnz as usize)?;
         c_val = mem.alloc(a.dt.size() * nnz as usize)?;
         if poison {
-            gpu.fill_u32(c_ptr, u32::MAX, a.rows as usize + 1)?;
             gpu.fill_u32(c_col, u32::MAX, nnz as usize)?;
             gpu.fill_u32(c_val, u32::MAX, nnz as usize * a.dt.size() / 4)?;
         }
