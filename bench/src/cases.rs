@@ -2,8 +2,6 @@
 //! (in several copies when one copy would sit in L2), a checked run of each library on
 //! poisoned outputs, then timed runs with CUDA events, alternating the libraries.
 
-use std::time::Instant;
-
 use rayon::prelude::*;
 
 use crate::check::{self, len_factor, Ref, Verdict};
@@ -69,13 +67,14 @@ impl Settings {
         }
     }
 
-    /// Input copies to rotate among so that consecutive calls do not find their inputs in
-    /// L2: one when a copy is at least twice the L2, else enough for three L2s (≥ 2, ≤ 256).
+    /// Input copies to rotate among so that a call does not find its inputs in L2, left there
+    /// by the previous call: one when a copy is at least four times the L2, else enough for
+    /// four L2s (at least 2, at most 1024).
     pub fn copies(&self, footprint: usize) -> usize {
-        if footprint >= 2 * self.l2_bytes {
+        if footprint >= 4 * self.l2_bytes {
             1
         } else {
-            (3 * self.l2_bytes).div_ceil(footprint.max(1)).clamp(2, 256)
+            (4 * self.l2_bytes).div_ceil(footprint.max(1)).clamp(2, 1024)
         }
     }
 }
@@ -348,6 +347,11 @@ fn record(
     verdict: Verdict,
 ) -> Record {
     let by_name = |n: &str| sides.iter().find(|s| s.api.name() == n);
+    let note = if copies > 0 && (copies as f64) * bytes < 2.0 * ctx.set.l2_bytes as f64 {
+        format!("inputs may stay in L2: {copies} copies of {:.1} MB", bytes / 1e6)
+    } else {
+        String::new()
+    };
     Record {
         op,
         variant,
@@ -364,7 +368,7 @@ fn record(
         spblk: result_of(by_name("spblk")),
         cusparse: result_of(by_name("cuSPARSE")),
         verdict,
-        note: String::new(),
+        note,
     }
 }
 
@@ -693,11 +697,9 @@ pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
     let mut results: Vec<LibResult> = Vec::new();
     let mut outs: Vec<Option<HostCsr>> = Vec::new();
     let mut algs = Vec::new();
-    let mut longest = 0f64;
     for &api in &ctx.libs {
         let mut r = LibResult::default();
         let mut alg = SpgemmAlg::Default;
-        let t0 = Instant::now();
         let mut run = |alg: SpgemmAlg| -> Res<HostCsr> {
             let mut mem = Tracked::new(gpu);
             let o = libs::spgemm(api, gpu, csr, alg, &mut mem, true, true)?;
@@ -717,7 +719,6 @@ pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
                 out = run(alg).map_err(|e2| format!("{e}; then with ALG2: {e2}"));
             }
         }
-        longest = longest.max(t0.elapsed().as_secs_f64());
         r.alg = match (api.name(), alg) {
             ("cuSPARSE", SpgemmAlg::Default) => "CUSPARSE_SPGEMM_DEFAULT".into(),
             ("cuSPARSE", SpgemmAlg::Alg2) => "CUSPARSE_SPGEMM_ALG2 (ALG1 ran out of resources)".into(),
@@ -837,13 +838,14 @@ pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
     }
 
     // Timed runs: buffers and C from a preallocated arena, so that only the libraries' own
-    // work (their internal allocations and host synchronizations included) is timed.
-    let reps = if longest > 0.0 { ((3.0 / longest) as usize).clamp(3, set.repeat.max(3)) } else { set.repeat };
-    rec.reps = reps;
+    // work (their internal allocations and host synchronizations included) is timed. One
+    // untimed round first; its times decide the repeat count (about 2 s per library at most,
+    // at least 3 runs, at most --repeat).
     let need = results.iter().filter_map(|r| r.own_peak_bytes).max().unwrap_or(0);
     let mut arena = Arena::new(gpu, need + need / 8 + (16 << 20))?;
     let live: Vec<usize> = (0..ctx.libs.len()).filter(|&i| results[i].error.is_none()).collect();
-    for round in 0..reps + 1 {
+    let mut round = |results: &mut [LibResult], record: bool| -> Res<f64> {
+        let mut slowest = 0f64;
         for &li in &live {
             if results[li].error.is_some() {
                 continue;
@@ -857,13 +859,21 @@ pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
                 Ok(o) => {
                     let t = gpu.elapsed_ms(&s, &e)?;
                     drop(o);
-                    if round > 0 {
+                    slowest = slowest.max(t);
+                    if record {
                         results[li].times_ms.push(t);
                     }
                 }
                 Err(err) => results[li].error = Some(err),
             }
         }
+        Ok(slowest)
+    };
+    let warm_ms = round(&mut results, false)?;
+    let reps = if warm_ms > 0.0 { ((2000.0 / warm_ms) as usize).clamp(3, set.repeat.max(3)) } else { set.repeat };
+    rec.reps = reps;
+    for _ in 0..reps {
+        round(&mut results, true)?;
     }
     gpu.sync()?;
     for r in &mut results {

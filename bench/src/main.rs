@@ -27,7 +27,7 @@ USAGE:
   spblk-bench [--quick | --full] [--mtx PATH...] [--gen SPEC...] [OPTIONS]
 
 MATRIX SETS (with no --mtx/--gen and no set, --quick is run):
-  --quick              fixed set sized to exceed a 50 MB L2, < 3 minutes on an H100
+  --quick              fixed set sized to exceed a 50 MB L2 (about 40 s on an H200)
   --full               larger and more varied set (several minutes more)
   --mtx PATH...        Matrix Market files, or directories of *.mtx (pattern only; values are drawn fresh)
   --gen SPEC...        generated matrices, SPEC one of:
@@ -37,7 +37,7 @@ OPTIONS:
   --ops LIST           operations, comma-separated: spmv,spmm,sddmm,spgemm,csr2csc (default: all;
                        filters the sets' own per-matrix lists)
   --repeat N           timed calls per library and case, median reported (default 20; SpGEMM uses
-                       fewer when one protocol run takes over 1 s: ~3 s per library, at least 3)
+                       fewer when slow: about 2 s per library, at least 3)
   --warmup N           untimed calls before timing (default 5)
   --spmm-n LIST        SpMM dense widths N (default 32,128); B and C row-major
   --sddmm-k LIST       SDDMM inner dimensions K (default 32,128); A row-major, B column-major
@@ -365,23 +365,22 @@ fn dry_run(o: &Opts, plan: &[(Spec, Vec<Op>)]) -> i32 {
 
 fn progress_line(i: usize, r: &Record) -> String {
     let t = |l: &cases::LibResult| if l.ran { format!("{:.4} ms", l.median_ms) } else { "-".into() };
-    let word = if !r.verdict.ok {
-        "MISMATCH"
+    let status = if !r.verdict.ok {
+        format!("MISMATCH: {}", r.verdict.msg)
     } else if r.failed() {
-        "ERROR"
+        format!("ERROR (see the end); check: {}", r.verdict.msg)
     } else {
-        "ok"
+        r.verdict.msg.clone()
     };
     let ratio = r.ratio();
     format!(
-        "[{i:3}] {:8} {:10} {:40} spblk {:>12}  cuSPARSE {:>12}  ratio {:>5}  {word}: {}",
+        "[{i:3}] {:8} {:10} {:40} spblk {:>12}  cuSPARSE {:>12}  ratio {:>5}  {status}",
         r.op.name(),
         r.variant,
         r.matrix,
         t(&r.spblk),
         t(&r.cusparse),
         if ratio.is_finite() { format!("{ratio:.2}") } else { "-".into() },
-        r.verdict.msg
     )
 }
 

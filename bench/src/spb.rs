@@ -56,13 +56,13 @@ impl Spblk {
     pub fn new(gpu: &Gpu) -> Res<Spblk> {
         let mut h: spblkHandle_t = std::ptr::null_mut();
         ok(spblkCreateWithBackend(&mut h, SPBLK_BACKEND_CUDA), "spblkCreateWithBackend(CUDA)")?;
-        let s = Spblk { h, version: 0 };
+        // Owned from here: an early return destroys the handle.
+        let mut s = Spblk { h, version: 0 };
         ok(spblkSetStream(h, gpu.stream as spblkStream_t), "spblkSetStream")?;
-        let mut version = 0;
-        ok(spblkGetVersion(h, &mut version), "spblkGetVersion")?;
+        ok(spblkGetVersion(h, &mut s.version), "spblkGetVersion")?;
         // The backend may have made its context current; keep ours (the same primary one).
         gpu.make_current()?;
-        Ok(Spblk { version, ..s })
+        Ok(s)
     }
 }
 
