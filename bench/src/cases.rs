@@ -653,7 +653,7 @@ pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
     let (gpu, set, p) = (ctx.gpu, ctx.set, &m.p);
     let dt = Dt::F32;
     let (rows, nnz) = (p.rows, p.nnz());
-    let products = p.products_squared();
+    let products = if rows == p.cols { p.products_squared() } else { 0 };
     let mut rec = Record {
         op: Op::Spgemm,
         variant: "f32 A·A".into(),
@@ -670,7 +670,7 @@ pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
         spblk: LibResult::default(),
         cusparse: LibResult::default(),
         verdict: Verdict::skipped("not run"),
-        note: format!("{products} products"),
+        note: if rows == p.cols { format!("{products} products") } else { String::new() },
     };
     if rows != p.cols {
         rec.verdict = Verdict::skipped("A·A needs a square matrix");
@@ -923,7 +923,8 @@ pub fn flops(op: Op, p: &Pattern, width: usize) -> f64 {
     match op {
         Op::Spmv => 2.0 * nnz,
         Op::Spmm | Op::Sddmm => 2.0 * nnz * width as f64,
-        Op::Spgemm => 2.0 * p.products_squared() as f64,
+        Op::Spgemm if p.rows == p.cols => 2.0 * p.products_squared() as f64,
+        Op::Spgemm => 0.0,
         Op::Csr2csc => 0.0,
     }
 }
