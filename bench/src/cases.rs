@@ -89,7 +89,7 @@ pub struct Mat {
 }
 
 /// One library's figures for one case.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct LibResult {
     pub ran: bool,
     pub error: Option<String>,
@@ -104,6 +104,25 @@ pub struct LibResult {
     pub meminfo_peak_bytes: Option<usize>,
     pub alg: String,
     pub detail: String,
+}
+
+impl Default for LibResult {
+    /// Did not run: times are NaN (printed as "-" and empty CSV fields).
+    fn default() -> Self {
+        LibResult {
+            ran: false,
+            error: None,
+            times_ms: Vec::new(),
+            median_ms: f64::NAN,
+            min_ms: f64::NAN,
+            max_ms: f64::NAN,
+            buffer_bytes: 0,
+            own_peak_bytes: None,
+            meminfo_peak_bytes: None,
+            alg: String::new(),
+            detail: String::new(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -400,4 +400,68 @@ mod tests {
         assert_eq!(t, "a     1\nbbb  22\n");
         assert_eq!(jn(f64::NAN), "null");
     }
+
+    fn info() -> RunInfo {
+        RunInfo {
+            command: "spblk-bench --quick".into(),
+            device: "GPU".into(),
+            driver_version: 13000,
+            sms: 132,
+            l2_bytes: 50 << 20,
+            total_mem: 80 << 30,
+            copy_bw: 3e12,
+            copy_bytes: 1 << 30,
+            nominal_bw: 3.3e12,
+            spblk: "x".into(),
+            cusparse: "y".into(),
+            settings: "z".into(),
+        }
+    }
+
+    fn rec(op: Op, spblk_ms: Option<f64>, cusp_ms: Option<f64>, ok: bool) -> Record {
+        let lib = |t: Option<f64>| match t {
+            Some(t) => {
+                LibResult { ran: true, median_ms: t, min_ms: t, max_ms: t, times_ms: vec![t], ..Default::default() }
+            }
+            None => LibResult::default(),
+        };
+        Record {
+            op,
+            variant: "f32".into(),
+            matrix: "m".into(),
+            family: "uniform".into(),
+            spec: "uniform:n=8,deg=2".into(),
+            rows: 8,
+            cols: 8,
+            nnz: 16,
+            flops: 32.0,
+            min_bytes: 1e6,
+            copies: 2,
+            reps: 1,
+            spblk: lib(spblk_ms),
+            cusparse: lib(cusp_ms),
+            verdict: crate::check::Verdict { ok, max_err: 0.0, msg: if ok { "ok".into() } else { "bad".into() } },
+            note: String::new(),
+        }
+    }
+
+    #[test]
+    fn table_csv_json_for_ran_skipped_and_mismatched_cases() {
+        let records = vec![
+            rec(Op::Spmv, Some(1.0), Some(2.0), true),
+            rec(Op::Spgemm, None, None, true),
+            rec(Op::Spmm, Some(1.0), Some(1.0), false),
+        ];
+        let t = table(&info(), &records);
+        assert!(t.contains("2.00"), "{t}");
+        assert!(!t.contains("0.0000"), "a case that did not run prints '-', not 0: {t}");
+        assert!(t.contains("MISMATCH spmm"), "{t}");
+        assert!(t.contains("geomean ratio by operation: spmv 2.00 (1 cases), spmm 1.00 (1 cases)"), "{t}");
+        let c = csv(&records, 3e12);
+        assert_eq!(c.lines().count(), 4);
+        assert!(c.lines().all(|l| l.split(',').count() >= CSV_HEADER.split(',').count()));
+        let j = json(&info(), &records);
+        assert!(j.contains("\"median_ms\": null"));
+        assert_eq!(j.matches("\"op\":").count(), 3);
+    }
 }
