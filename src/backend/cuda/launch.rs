@@ -10,7 +10,7 @@ use crate::backend::{Exec, ScalarArg};
 use crate::error::{Error, Result};
 use crate::types::{DataType, PointerMode};
 
-pub const BLOCK: u32 = 256;
+pub(crate) const BLOCK: u32 = 256;
 
 /// Kernel arguments, each stored in an 8-byte slot. Kernel parameters of 4 bytes (int,
 /// float) read the slot's first bytes, which on little-endian x86-64/aarch64 hold the value.

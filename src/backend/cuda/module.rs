@@ -64,7 +64,8 @@ impl Module {
         })
     }
 
-    pub fn len(&self) -> usize {
+    /// How many kernels were looked up (all of the registry's).
+    pub fn kernel_count(&self) -> usize {
         self.functions.len()
     }
 }

@@ -40,11 +40,10 @@ const STATS: usize = 8;
 struct DevMem {
     ptr: u64,
     dev: Arc<Device>,
-    stream: sys::CUstream,
 }
 
 impl DevMem {
-    fn new(dev: &Arc<Device>, stream: sys::CUstream, bytes: usize) -> Result<DevMem> {
+    fn new(dev: &Arc<Device>, bytes: usize) -> Result<DevMem> {
         let mut ptr = 0;
         if bytes > 0 {
             // SAFETY: out-pointer to a local; the context is current (Launcher::new).
@@ -62,7 +61,6 @@ impl DevMem {
         Ok(DevMem {
             ptr,
             dev: dev.clone(),
-            stream,
         })
     }
 }
@@ -70,18 +68,16 @@ impl DevMem {
 impl Drop for DevMem {
     fn drop(&mut self) {
         if self.ptr != 0 && self.dev.make_current().is_ok() {
-            // SAFETY: our own allocation; work queued on the stream that may still read it
-            // is waited for first. Errors cannot be reported from a destructor.
+            // SAFETY: our own allocation. Work that may still read it (a `copy` queued on
+            // a stream the caller may have destroyed since) is waited for through the
+            // context, not the stream. Errors cannot be reported from a destructor.
             unsafe {
-                sys::cuStreamSynchronize(self.stream);
+                sys::cuCtxSynchronize();
                 sys::cuMemFree_v2(self.ptr);
             }
         }
     }
 }
-
-// SAFETY: the stream handle is only used for synchronization, valid from any thread.
-unsafe impl Send for DevMem {}
 
 /// What the descriptor keeps between the protocol's calls.
 struct GpuProduct {
@@ -247,8 +243,8 @@ pub fn compute(
         offsets[b] = offsets[b - 1] + stats[b - 1] as u32;
     }
     let pool = stats[STAT_POOL] as usize;
-    let pool_keys = DevMem::new(dev, l.stream, pool * 4)?;
-    let pool_vals = DevMem::new(dev, l.stream, pool * tsize)?;
+    let pool_keys = DevMem::new(dev, pool * 4)?;
+    let pool_vals = DevMem::new(dev, pool * tsize)?;
     l.memset_u32(l2.cursors, 0, 12)?;
     if m > 0 {
         l.launch(
@@ -327,8 +323,8 @@ pub fn compute(
             "SpGEMM: nnz(C) = {nnz} does not fit 32-bit indices"
         )));
     }
-    let cols = DevMem::new(dev, l.stream, nnz as usize * 4)?;
-    let vals = DevMem::new(dev, l.stream, nnz as usize * tsize)?;
+    let cols = DevMem::new(dev, nnz as usize * 4)?;
+    let vals = DevMem::new(dev, nnz as usize * tsize)?;
     let (mut col, mut val) = (cols.ptr, vals.ptr);
     for (k, &(table, wpb)) in BINS.iter().enumerate() {
         let count = stats[k + 1];
@@ -380,7 +376,7 @@ pub fn compute(
         SortSpace::carve(&mut c, nnz);
         c.take(nnz as usize * 4);
         c.take(nnz as usize * tsize);
-        let scratch = DevMem::new(dev, l.stream, c.size())?;
+        let scratch = DevMem::new(dev, c.size())?;
         let mut c = Carve::new(scratch.ptr as *mut _);
         let space = SortSpace::carve(&mut c, nnz);
         let cols2 = c.take(nnz as usize * 4);
