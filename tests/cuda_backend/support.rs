@@ -13,8 +13,13 @@ use rand::{Rng, SeedableRng};
 use spblk::capi::handle::*;
 use spblk::capi::types::*;
 
+/// The random stream of a test; `SPBLK_TEST_SEED=n` shifts every test to other inputs.
 pub fn rng(seed: u64) -> StdRng {
-    StdRng::seed_from_u64(seed)
+    let shift: u64 = std::env::var("SPBLK_TEST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    StdRng::seed_from_u64(seed.wrapping_add(shift.wrapping_mul(1_000_003)))
 }
 
 /// Panics with the library's message when a call fails.
@@ -396,7 +401,8 @@ pub fn pattern(r: &mut StdRng, m: usize, n: usize, shape: Shape) -> Vec<(usize, 
             all.truncate(len);
             all
         } else {
-            let mut set = std::collections::HashSet::new();
+            // A BTreeSet keeps the pattern a function of the seed alone.
+            let mut set = std::collections::BTreeSet::new();
             while set.len() < len {
                 set.insert(r.gen_range(0..n));
             }
@@ -657,6 +663,14 @@ pub fn compare(
             "{what}: element {i}: got {g}, want {w} (error {err:e} > bound {bound:e})"
         );
     }
+}
+
+/// The spacing of bf16 values at x's magnitude.
+pub fn bf16_ulp(x: f64) -> f64 {
+    if x == 0.0 {
+        return 0.0;
+    }
+    2f64.powi(x.abs().log2().floor() as i32 - 7)
 }
 
 pub fn random_type(r: &mut StdRng) -> spblkDataType_t {
