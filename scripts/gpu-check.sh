@@ -105,6 +105,7 @@ fi
 # (e) summary, last ---------------------------------------------------------------------
 {
   echo
+  grep -h '^PERF' "$logs/tests.log" 2>/dev/null
   echo "== summary (kernel build on 2 cores: $(cat $dev/kernel-build-time.txt 2>/dev/null || echo '?') s)"
   printf '%-22s %-6s %s\n' stage result counts
   printf '%s\n' "${summary[@]}"
