@@ -122,14 +122,14 @@ fn csr(
 ) -> (Vec<i32>, Vec<i32>, Vec<f32>) {
     let mut ptr = vec![0i32];
     let mut col = Vec::new();
+    let mut row = Vec::new();
     for _ in 0..m {
         let l = len(r).min(n);
-        let start = col.len();
-        for _ in 0..l {
-            col.push(r.gen_range(0..n as i32));
-        }
-        col[start..].sort_unstable();
-        col.dedup_by(|a, b| a == b);
+        row.clear();
+        row.extend((0..l).map(|_| r.gen_range(0..n as i32)));
+        row.sort_unstable();
+        row.dedup();
+        col.extend_from_slice(&row);
         ptr.push(col.len() as i32);
     }
     let val = (0..col.len()).map(|_| r.gen_range(-1.0f32..1.0)).collect();
