@@ -28,6 +28,7 @@ __device__ void spmv_vector(i64 m, const I* __restrict__ ptr, const I* __restric
             continue;
         }
         T sum = 0;
+#pragma unroll 4
         for (i64 p = s + glane; p < e; p += G)
             sum += to_compute(val[p]) * to_compute(x[((i64)col[p] - base) * incx]);
         sum = group_sum(sum, G, gmask);

@@ -22,14 +22,16 @@ pub struct Strided {
     pub inc: i64,
 }
 
-/// Lanes per row and the long-row threshold for a matrix with `avg` entries per row.
+/// Lanes per row and the long-row threshold, from the average row length: about four
+/// entries per lane, so that a warp works on several rows at once and each lane has several
+/// independent loads in flight (the kernel is latency-bound per row, not lane-bound).
 fn shape(csr: &Csr) -> (u32, i64) {
     let avg = if csr.rows > 0 {
         (csr.nnz as u64).div_ceil(csr.rows as u64)
     } else {
         0
     };
-    let g = pow2_clamp(avg, 2, 32);
+    let g = pow2_clamp(avg / 4, 2, 32);
     (g, (64 * g as i64).max(1024))
 }
 
