@@ -39,12 +39,13 @@ fn main() {
     }
 
     let Some(nvcc) = find_nvcc(&root) else {
-        panic!(
-            "\n\nspblk: nvcc was not found, so the CUDA kernels cannot be built.\n\
+        eprintln!(
+            "\nspblk: nvcc was not found, so the CUDA kernels cannot be built.\n\
              Install it into the project with `scripts/install-nvcc.sh` (nvcc 13.0 from PyPI),\n\
              point NVCC or CUDA_PATH at a CUDA toolkit, or build without the CUDA backend:\n\
-             `cargo build --no-default-features`.\n\n"
+             `cargo build --no-default-features`.\n"
         );
+        std::process::exit(1);
     };
     println!("cargo:rerun-if-changed={}", nvcc.display());
 
@@ -125,7 +126,7 @@ fn runs(nvcc: &Path) -> bool {
 }
 
 fn find_nvcc(root: &Path) -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("NVCC") {
+    if let Some(p) = std::env::var_os("NVCC").filter(|v| !v.is_empty()) {
         let p = PathBuf::from(p);
         if runs(&p) {
             return Some(p);

@@ -40,8 +40,9 @@ rm -rf "$target"
 mkdir -p "$target"
 echo "install-nvcc: installing ${packages[*]} into $target" >&2
 # --no-deps: the list above is the whole closure; pinning it keeps installs reproducible.
-# --break-system-packages is ignored with --target but older pips lack it, so it is not used.
-PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --disable-pip-version-check --no-deps --no-compile \
+# Everything goes under --target, never into the system's packages; the environment variable
+# (ignored by pips that predate it) keeps Debian's externally-managed check out of the way.
+PIP_BREAK_SYSTEM_PACKAGES=1 PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --disable-pip-version-check --no-deps --no-compile \
   --target "$target" "${packages[@]}" >&2
 [[ -x "$nvcc" ]] || { echo "install-nvcc: $nvcc missing after install" >&2; exit 1; }
 "$nvcc" --version >&2
