@@ -15,6 +15,13 @@
 
 
 /**
+ * Flags for `halfCopies`.
+ */
+#define SPBLK_VBR_COPY_F16 1
+
+#define SPBLK_VBR_COPY_BF16 2
+
+/**
  * CUDA's stream type, declared by tag so that a `cudaStream_t` or `CUstream` passes as is
  * and no CUDA header is needed.
  */
@@ -51,9 +58,100 @@ typedef struct spblkSpMatDescr spblkSpMatDescr;
 typedef uint32_t spblkStatus_t;
 
 /**
+ * Similarity of a row's column-block pattern to a group's.
+ */
+typedef uint32_t spblkSimilarity_t;
+
+/**
+ * When 1-SA merges a row into a group.
+ */
+typedef uint32_t spblkMergeRule_t;
+
+/**
+ * Parameters of `spblkAnalyze`; fill with `spblkAnalysisParamsInit` first.
+ */
+typedef struct {
+  /**
+   * sizeof(spblkAnalysisParams) as the caller compiled it (set by the init function).
+   */
+  size_t structSize;
+  /**
+   * Column-block width ΔW (default 64).
+   */
+  int64_t blockWidth;
+  /**
+   * Similarity threshold τ in (0, 1] (default 0.5).
+   */
+  double tau;
+  /**
+   * `SPBLK_SIMILARITY_*` (default Jaccard).
+   */
+  spblkSimilarity_t similarity;
+  /**
+   * `SPBLK_MERGE_*` (default two-step).
+   */
+  spblkMergeRule_t mergeRule;
+  /**
+   * Largest number of rows in a group; 0 means no cap (default 0).
+   */
+  int64_t maxGroupHeight;
+  /**
+   * `SPBLK_VBR_COPY_*` flags: also keep f16/bf16 copies of the blocks (default 0).
+   */
+  uint32_t halfCopies;
+} spblkAnalysisParams;
+
+/**
  * Library handle (cuSPARSE: `cusparseHandle_t`).
  */
 typedef spblkContext *spblkHandle_t;
+
+typedef spblkSpMatDescr *spblkSpMatDescr_t;
+
+/**
+ * Which analysis `spblkAnalyze` runs.
+ */
+typedef uint32_t spblkAnalysisAlg_t;
+
+typedef const spblkSpMatDescr *spblkConstSpMatDescr_t;
+
+/**
+ * Statistics of an analysis, read with `spblkAnalysisGetInfo`.
+ */
+typedef struct {
+  /**
+   * Set by the caller to sizeof(spblkAnalysisInfo) before the call.
+   */
+  size_t structSize;
+  /**
+   * The `SPBLK_ANALYSIS_*` that produced the plan.
+   */
+  spblkAnalysisAlg_t alg;
+  /**
+   * Number of row groups.
+   */
+  int64_t groups;
+  /**
+   * Number of stored (group × column block) blocks.
+   */
+  int64_t nonzeroBlocks;
+  /**
+   * Average block height ΔH' (rows per non-empty group).
+   */
+  double avgBlockHeight;
+  /**
+   * In-block density ρ' (nonzeros / stored block entries).
+   */
+  double inBlockDensity;
+  /**
+   * Stored block entries (with padding) / nonzeros.
+   */
+  double fillInRatio;
+  /**
+   * Wall time of the analysis, reading the matrix included.
+   */
+  double analysisSeconds;
+} spblkAnalysisInfo;
 
 /**
  * Value types, numbered as CUDA's `cudaDataType`.
@@ -98,13 +196,9 @@ typedef uint32_t spblkPointerMode_t;
 
 typedef uint32_t spblkOperation_t;
 
-typedef const spblkSpMatDescr *spblkConstSpMatDescr_t;
-
 typedef uint32_t spblkSpMVAlg_t;
 
 typedef uint32_t spblkSpMMAlg_t;
-
-typedef spblkSpMatDescr *spblkSpMatDescr_t;
 
 typedef uint32_t spblkSDDMMAlg_t;
 
@@ -275,9 +369,66 @@ typedef uint32_t spblkSpGEMMAlg_t;
 
 #define SPBLK_BACKEND_HOST 2
 
+/**
+ * 1-SA row grouping into variable-row blocks (VBR) for `SPBLK_SPMM_ALG_VBR`.
+ */
+#define SPBLK_ANALYSIS_1SA 1
+
+/**
+ * Adaptive sparse tiling (reserved; not available yet).
+ */
+#define SPBLK_ANALYSIS_ASPT 2
+
+/**
+ * Row decomposition (reserved; not available yet).
+ */
+#define SPBLK_ANALYSIS_RODE 3
+
+#define SPBLK_SIMILARITY_JACCARD 0
+
+#define SPBLK_SIMILARITY_COSINE 1
+
+/**
+ * similarity ≥ tau.
+ */
+#define SPBLK_MERGE_PLAIN 0
+
+/**
+ * similarity ≥ tau and the merged pattern has at most λ0/(1−tau/2) blocks (guarantees
+ * in-block density ≥ tau/(2·blockWidth)).
+ */
+#define SPBLK_MERGE_TWO_STEP 1
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Fills `params` with the defaults; `structSize` is `sizeof(spblkAnalysisParams)` as the
+ * caller sees it.
+ */
+spblkStatus_t spblkAnalysisParamsInit(spblkAnalysisParams *params, size_t structSize);
+
+/**
+ * Analyses `matA` (CSR; host or device memory per the handle's backend) and stores the plan
+ * in the descriptor, replacing any earlier one. `params` may be NULL for the defaults. The
+ * plan is dropped by `spblkCsrSetPointers`, `spblkSpMatSetValues` and `spblkDestroySpMat`.
+ */
+spblkStatus_t spblkAnalyze(spblkHandle_t handle,
+                           spblkSpMatDescr_t matA,
+                           spblkAnalysisAlg_t alg,
+                           const spblkAnalysisParams *params);
+
+/**
+ * Reads the statistics of the descriptor's analysis; `info->structSize` must be set.
+ */
+spblkStatus_t spblkAnalysisGetInfo(spblkConstSpMatDescr_t matA, spblkAnalysisInfo *info);
+
+/**
+ * Writes the analysis' row permutation: `perm[k]` is the original (zero-based) row placed at
+ * position k. `perm` must hold `rows` int64 values in host memory.
+ */
+spblkStatus_t spblkAnalysisGetPermutation(spblkConstSpMatDescr_t matA, int64_t *perm);
 
 /**
  * Workspace size for `spblkCsr2cscEx2` (at least 1 byte).
@@ -385,6 +536,35 @@ spblkStatus_t spblkDnVecGetValues(spblkDnVecDescr_t dnVecDescr, void **values);
  * Replaces the values pointer of a dense vector.
  */
 spblkStatus_t spblkDnVecSetValues(spblkDnVecDescr_t dnVecDescr, void *values);
+
+/**
+ * `spblkCreateDnMat` for read-only data.
+ */
+spblkStatus_t spblkCreateConstDnMat(spblkConstDnMatDescr_t *dnMatDescr,
+                                    int64_t rows,
+                                    int64_t cols,
+                                    int64_t ld,
+                                    const void *values,
+                                    spblkDataType_t valueType,
+                                    spblkOrder_t order);
+
+/**
+ * `spblkCreateDnVec` for read-only data.
+ */
+spblkStatus_t spblkCreateConstDnVec(spblkConstDnVecDescr_t *dnVecDescr,
+                                    int64_t size,
+                                    const void *values,
+                                    spblkDataType_t valueType);
+
+/**
+ * Reads the values pointer of a read-only dense matrix.
+ */
+spblkStatus_t spblkConstDnMatGetValues(spblkConstDnMatDescr_t dnMatDescr, const void **values);
+
+/**
+ * Reads the values pointer of a read-only dense vector.
+ */
+spblkStatus_t spblkConstDnVecGetValues(spblkConstDnVecDescr_t dnVecDescr, const void **values);
 
 /**
  * Creates a handle on the CUDA backend, or on the host backend when the environment
@@ -721,6 +901,71 @@ spblkStatus_t spblkCsrSetPointers(spblkSpMatDescr_t spMatDescr,
                                   void *csrRowOffsets,
                                   void *csrColInd,
                                   void *csrValues);
+
+/**
+ * `spblkCreateCsc` for read-only data.
+ */
+spblkStatus_t spblkCreateConstCsc(spblkConstSpMatDescr_t *spMatDescr,
+                                  int64_t rows,
+                                  int64_t cols,
+                                  int64_t nnz,
+                                  const void *cscColOffsets,
+                                  const void *cscRowInd,
+                                  const void *cscValues,
+                                  spblkIndexType_t cscColOffsetsType,
+                                  spblkIndexType_t cscRowIndType,
+                                  spblkIndexBase_t idxBase,
+                                  spblkDataType_t valueType);
+
+/**
+ * `spblkCreateCoo` for read-only data.
+ */
+spblkStatus_t spblkCreateConstCoo(spblkConstSpMatDescr_t *spMatDescr,
+                                  int64_t rows,
+                                  int64_t cols,
+                                  int64_t nnz,
+                                  const void *cooRowInd,
+                                  const void *cooColInd,
+                                  const void *cooValues,
+                                  spblkIndexType_t cooIdxType,
+                                  spblkIndexBase_t idxBase,
+                                  spblkDataType_t valueType);
+
+/**
+ * Reads the values pointer of a read-only descriptor.
+ */
+spblkStatus_t spblkConstSpMatGetValues(spblkConstSpMatDescr_t spMatDescr, const void **values);
+
+/**
+ * Reads everything a CSC descriptor holds.
+ */
+spblkStatus_t spblkCscGet(spblkSpMatDescr_t spMatDescr,
+                          int64_t *rows,
+                          int64_t *cols,
+                          int64_t *nnz,
+                          void **cscColOffsets,
+                          void **cscRowInd,
+                          void **cscValues,
+                          spblkIndexType_t *cscColOffsetsType,
+                          spblkIndexType_t *cscRowIndType,
+                          spblkIndexBase_t *idxBase,
+                          spblkDataType_t *valueType);
+
+/**
+ * Replaces a CSC descriptor's arrays.
+ */
+spblkStatus_t spblkCscSetPointers(spblkSpMatDescr_t spMatDescr,
+                                  void *cscColOffsets,
+                                  void *cscRowInd,
+                                  void *cscValues);
+
+/**
+ * Replaces a COO descriptor's arrays.
+ */
+spblkStatus_t spblkCooSetPointers(spblkSpMatDescr_t spMatDescr,
+                                  void *cooRows,
+                                  void *cooColumns,
+                                  void *cooValues);
 
 /**
  * Creates the state object that carries a product through the protocol.

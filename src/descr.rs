@@ -36,9 +36,17 @@ pub struct SpMat {
     pub value_type: DataType,
     /// Result of `spblkAnalyze`, invalidated when the pointers change.
     pub analysis: Option<Arc<crate::analysis::Plan>>,
+    /// The analysis' arrays in backend memory (CUDA), when the backend needs a copy.
+    pub analysis_upload: Option<Arc<Vec<crate::backend::DeviceBuffer>>>,
 }
 
 impl SpMat {
+    /// Drops the analysis (and its uploaded copy): the pattern or values it described changed.
+    pub fn drop_analysis(&mut self) {
+        self.analysis = None;
+        self.analysis_upload = None;
+    }
+
     pub fn format(&self) -> Format {
         match self.pattern {
             SparsePattern::Csr { .. } => Format::Csr,
@@ -99,18 +107,11 @@ impl SpMat {
             SparsePattern::Csc { col_offsets, row_ind } => {
                 (col_offsets, row_ind, "cscColOffsets", "cscRowInd", self.cols > 0)
             }
-            SparsePattern::Coo { row_ind, col_ind } => {
-                (row_ind, col_ind, "cooRowInd", "cooColInd", self.nnz > 0)
-            }
+            SparsePattern::Coo { row_ind, col_ind } => (row_ind, col_ind, "cooRowInd", "cooColInd", self.nnz > 0),
         };
         ensure!(!a.is_null() || !a_needed, arg, "has a NULL {an} array");
         ensure!(!b.is_null() || self.nnz == 0, arg, "has a NULL {bn} array with nnz = {}", self.nnz);
-        ensure!(
-            !self.values.is_null() || self.nnz == 0,
-            arg,
-            "has a NULL values array with nnz = {}",
-            self.nnz
-        );
+        ensure!(!self.values.is_null() || self.nnz == 0, arg, "has a NULL values array with nnz = {}", self.nnz);
         Ok(())
     }
 
@@ -187,12 +188,7 @@ pub struct DnVec {
 impl DnVec {
     pub fn validate(&self) -> Result<()> {
         ensure!(self.size >= 0, "size", "must be >= 0 (got {})", self.size);
-        ensure!(
-            !self.values.is_null() || self.size == 0,
-            "values",
-            "is NULL for a vector of size {}",
-            self.size
-        );
+        ensure!(!self.values.is_null() || self.size == 0, "values", "is NULL for a vector of size {}", self.size);
         Ok(())
     }
 

@@ -87,41 +87,35 @@ pub fn status_name(status: spblkStatus_t) -> &'static str {
 pub fn status_texts(status: spblkStatus_t) -> (&'static CStr, &'static CStr) {
     match status {
         SPBLK_STATUS_SUCCESS => (c"SPBLK_STATUS_SUCCESS", c"success"),
-        SPBLK_STATUS_NOT_INITIALIZED => (
-            c"SPBLK_STATUS_NOT_INITIALIZED",
-            c"the handle or descriptor is NULL, destroyed or was never created",
-        ),
+        SPBLK_STATUS_NOT_INITIALIZED => {
+            (c"SPBLK_STATUS_NOT_INITIALIZED", c"the handle or descriptor is NULL, destroyed or was never created")
+        }
         SPBLK_STATUS_ALLOC_FAILED => (c"SPBLK_STATUS_ALLOC_FAILED", c"resource allocation failed"),
         SPBLK_STATUS_INVALID_VALUE => (
             c"SPBLK_STATUS_INVALID_VALUE",
             c"an argument is invalid (NULL pointer, bad size, out-of-range enum or mismatched dimensions)",
         ),
-        SPBLK_STATUS_ARCH_MISMATCH => (
-            c"SPBLK_STATUS_ARCH_MISMATCH",
-            c"the device does not support the requested feature",
-        ),
+        SPBLK_STATUS_ARCH_MISMATCH => {
+            (c"SPBLK_STATUS_ARCH_MISMATCH", c"the device does not support the requested feature")
+        }
         SPBLK_STATUS_MAPPING_ERROR => (c"SPBLK_STATUS_MAPPING_ERROR", c"access to device memory failed"),
-        SPBLK_STATUS_EXECUTION_FAILED => (
-            c"SPBLK_STATUS_EXECUTION_FAILED",
-            c"a kernel or driver call failed to execute",
-        ),
+        SPBLK_STATUS_EXECUTION_FAILED => {
+            (c"SPBLK_STATUS_EXECUTION_FAILED", c"a kernel or driver call failed to execute")
+        }
         SPBLK_STATUS_INTERNAL_ERROR => (
             c"SPBLK_STATUS_INTERNAL_ERROR",
             c"an internal operation failed (a bug in spblk; see spblkGetLastErrorMessage)",
         ),
-        SPBLK_STATUS_MATRIX_TYPE_NOT_SUPPORTED => (
-            c"SPBLK_STATUS_MATRIX_TYPE_NOT_SUPPORTED",
-            c"the matrix type is not supported",
-        ),
+        SPBLK_STATUS_MATRIX_TYPE_NOT_SUPPORTED => {
+            (c"SPBLK_STATUS_MATRIX_TYPE_NOT_SUPPORTED", c"the matrix type is not supported")
+        }
         SPBLK_STATUS_ZERO_PIVOT => (c"SPBLK_STATUS_ZERO_PIVOT", c"a zero pivot was found"),
-        SPBLK_STATUS_NOT_SUPPORTED => (
-            c"SPBLK_STATUS_NOT_SUPPORTED",
-            c"the operation, type combination, format or backend is not supported",
-        ),
-        SPBLK_STATUS_INSUFFICIENT_RESOURCES => (
-            c"SPBLK_STATUS_INSUFFICIENT_RESOURCES",
-            c"the provided buffer or device resources are insufficient",
-        ),
+        SPBLK_STATUS_NOT_SUPPORTED => {
+            (c"SPBLK_STATUS_NOT_SUPPORTED", c"the operation, type combination, format or backend is not supported")
+        }
+        SPBLK_STATUS_INSUFFICIENT_RESOURCES => {
+            (c"SPBLK_STATUS_INSUFFICIENT_RESOURCES", c"the provided buffer or device resources are insufficient")
+        }
         _ => (c"SPBLK_STATUS_UNKNOWN", c"unknown status value"),
     }
 }

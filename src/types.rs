@@ -178,9 +178,6 @@ mod tests {
         use DataType::*;
         assert!(Precision::check(F16, F32, F32).is_ok());
         assert!(Precision::check(F32, F64, F64).is_err());
-        assert_eq!(
-            Precision::check(F16, F32, F16).unwrap_err().status,
-            SPBLK_STATUS_NOT_SUPPORTED
-        );
+        assert_eq!(Precision::check(F16, F32, F16).unwrap_err().status, SPBLK_STATUS_NOT_SUPPORTED);
     }
 }

@@ -1,13 +1,90 @@
-//! Host-side matrix analysis (1-SA blocking, ...): pure code, no GPU, no unsafe.
+//! Host-side matrix analysis (`spblkAnalyze`): pure code, no GPU, no unsafe. The results are
+//! immutable plans owned by the sparse-matrix descriptor.
+
+use half::{bf16, f16};
 
 pub mod one_sa;
 
-/// The result of `spblkAnalyze`, owned by the sparse-matrix descriptor.
+use one_sa::{OneSaParams, OneSaStats, Vbr};
+
+/// The result of `spblkAnalyze`, owned by the sparse-matrix descriptor and dropped when its
+/// pattern or values change.
 #[derive(Debug)]
-pub enum Plan {}
+pub enum Plan {
+    OneSa(OneSaPlan),
+}
 
 impl Plan {
     pub fn is_one_sa(&self) -> bool {
-        match *self {}
+        matches!(self, Plan::OneSa(_))
+    }
+    pub fn one_sa(&self) -> Option<&OneSaPlan> {
+        match self {
+            Plan::OneSa(p) => Some(p),
+        }
+    }
+}
+
+/// 1-SA blocking of a matrix: the VBR structure with values in the matrix's type, plus
+/// half-precision copies when asked for (tensor-core inputs).
+#[derive(Debug)]
+pub struct OneSaPlan {
+    pub params: OneSaParams,
+    pub vbr: VbrValues,
+    pub f16_copy: Option<Vbr<f16>>,
+    pub bf16_copy: Option<Vbr<bf16>>,
+}
+
+/// A VBR matrix in the value type of the analysed matrix.
+#[derive(Debug)]
+pub enum VbrValues {
+    F32(Vbr<f32>),
+    F64(Vbr<f64>),
+    F16(Vbr<f16>),
+    BF16(Vbr<bf16>),
+}
+
+impl VbrValues {
+    pub fn stats(&self) -> &OneSaStats {
+        match self {
+            VbrValues::F32(v) => &v.stats,
+            VbrValues::F64(v) => &v.stats,
+            VbrValues::F16(v) => &v.stats,
+            VbrValues::BF16(v) => &v.stats,
+        }
+    }
+    pub fn stats_mut(&mut self) -> &mut OneSaStats {
+        match self {
+            VbrValues::F32(v) => &mut v.stats,
+            VbrValues::F64(v) => &mut v.stats,
+            VbrValues::F16(v) => &mut v.stats,
+            VbrValues::BF16(v) => &mut v.stats,
+        }
+    }
+    pub fn perm(&self) -> &[usize] {
+        match self {
+            VbrValues::F32(v) => &v.perm,
+            VbrValues::F64(v) => &v.perm,
+            VbrValues::F16(v) => &v.perm,
+            VbrValues::BF16(v) => &v.perm,
+        }
+    }
+    /// Half-precision copy of the values (same structure).
+    pub fn to_f16(&self) -> Vbr<f16> {
+        match self {
+            VbrValues::F32(v) => v.map_values(f16::from_f32),
+            VbrValues::F64(v) => v.map_values(f16::from_f64),
+            VbrValues::F16(v) => v.clone(),
+            VbrValues::BF16(v) => v.map_values(|x| f16::from_f32(x.to_f32())),
+        }
+    }
+    /// bfloat16 copy of the values (same structure).
+    pub fn to_bf16(&self) -> Vbr<bf16> {
+        match self {
+            VbrValues::F32(v) => v.map_values(bf16::from_f32),
+            VbrValues::F64(v) => v.map_values(bf16::from_f64),
+            VbrValues::F16(v) => v.map_values(|x| bf16::from_f32(x.to_f32())),
+            VbrValues::BF16(v) => v.clone(),
+        }
     }
 }

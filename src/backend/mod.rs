@@ -166,7 +166,16 @@ pub trait Backend: Send + Sync {
 
     /// Copies `dst.len()` bytes from backend memory at `src` into host memory (blocking).
     fn read_bytes(&self, exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()>;
+
+    /// Copies host data into memory the backend's kernels can read, freed when the returned
+    /// object is dropped. `None`: the backend computes from host memory and needs no copy.
+    fn upload(&self, _exec: &Exec, _bytes: &[u8]) -> Result<Option<DeviceBuffer>> {
+        Ok(None)
+    }
 }
+
+/// Backend-owned memory holding an upload (for example a device allocation), released on drop.
+pub type DeviceBuffer = Box<dyn Any + Send + Sync>;
 
 /// Creates the backend for a handle. Never falls back: a CUDA request without a usable GPU
 /// is an error that says why.
@@ -189,4 +198,3 @@ fn create_cuda() -> Result<Arc<dyn Backend>> {
          use SPBLK_BACKEND_HOST or rebuild with nvcc available",
     ))
 }
-

@@ -149,3 +149,40 @@ pub fn non_null<T>(p: *const T, arg: &str) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_internal_error_with_a_message() {
+        let st = entry("spblkTest", || panic!("deliberate"));
+        assert_eq!(st, SPBLK_STATUS_INTERNAL_ERROR);
+        let msg = crate::error::last_message();
+        assert!(msg.starts_with("spblkTest:") && msg.contains("deliberate"), "{msg}");
+    }
+
+    #[test]
+    fn errors_set_the_message_and_success_keeps_it() {
+        assert_eq!(entry("spblkA", || Err(Error::invalid("x", "is bad"))), SPBLK_STATUS_INVALID_VALUE);
+        assert_eq!(crate::error::last_message(), "spblkA: argument 'x' is bad");
+        assert_eq!(entry("spblkB", || Ok(())), SPBLK_STATUS_SUCCESS);
+        assert_eq!(crate::error::last_message(), "spblkA: argument 'x' is bad");
+    }
+
+    #[test]
+    fn registry_rejects_stale_and_foreign_pointers() {
+        let p = register(5u32, Kind::DnVec);
+        // SAFETY: registered above as a u32 DnVec.
+        assert_eq!(unsafe { *lookup::<u32>(p, Kind::DnVec, "v", SPBLK_STATUS_INVALID_VALUE).unwrap() }, 5);
+        // SAFETY: lookups never dereference unregistered pointers.
+        let wrong = unsafe { lookup::<u32>(p, Kind::SpMat, "m", SPBLK_STATUS_INVALID_VALUE) };
+        assert_eq!(wrong.unwrap_err().status, SPBLK_STATUS_NOT_INITIALIZED);
+        // SAFETY: released once; the second release and lookup see a stale pointer.
+        unsafe {
+            assert!(release::<u32>(p, Kind::DnVec, "v").unwrap().is_some());
+            assert_eq!(release::<u32>(p, Kind::DnVec, "v").unwrap_err().status, SPBLK_STATUS_NOT_INITIALIZED);
+            assert!(lookup::<u32>(p, Kind::DnVec, "v", SPBLK_STATUS_INVALID_VALUE).is_err());
+        }
+    }
+}

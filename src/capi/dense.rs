@@ -22,6 +22,53 @@ pub(crate) unsafe fn dn_vec<'a>(p: spblkConstDnVecDescr_t, arg: &str) -> Result<
     unsafe { boundary::descr(p as *const c_void, Kind::DnVec, arg) }
 }
 
+fn create_dn_mat(
+    descr: *mut spblkDnMatDescr_t,
+    rows: i64,
+    cols: i64,
+    ld: i64,
+    values: *mut c_void,
+    value_type: spblkDataType_t,
+    order: spblkOrder_t,
+) -> Result<()> {
+    out(descr, "dnMatDescr")?;
+    let m = DnMat {
+        rows,
+        cols,
+        ld,
+        values,
+        value_type: DataType::decode(value_type, "valueType")?,
+        order: Order::decode(order, "order")?,
+    };
+    m.validate()?;
+    let p = boundary::register(m, Kind::DnMat) as spblkDnMatDescr_t;
+    // SAFETY: checked non-NULL.
+    unsafe { write(descr, p) };
+    Ok(())
+}
+
+fn create_dn_vec(
+    descr: *mut spblkDnVecDescr_t,
+    size: i64,
+    values: *mut c_void,
+    value_type: spblkDataType_t,
+) -> Result<()> {
+    out(descr, "dnVecDescr")?;
+    let v = DnVec { size, values, value_type: DataType::decode(value_type, "valueType")? };
+    v.validate()?;
+    let p = boundary::register(v, Kind::DnVec) as spblkDnVecDescr_t;
+    // SAFETY: checked non-NULL.
+    unsafe { write(descr, p) };
+    Ok(())
+}
+
+fn get_values(values: *mut c_void, dst: *mut *mut c_void) -> Result<()> {
+    out(dst, "values")?;
+    // SAFETY: checked non-NULL.
+    unsafe { write(dst, values) };
+    Ok(())
+}
+
 /// Creates a dense matrix descriptor; `ld` is at least rows (column-major) or cols (row-major).
 #[no_mangle]
 pub extern "C" fn spblkCreateDnMat(
@@ -33,22 +80,7 @@ pub extern "C" fn spblkCreateDnMat(
     valueType: spblkDataType_t,
     order: spblkOrder_t,
 ) -> spblkStatus_t {
-    entry("spblkCreateDnMat", || {
-        out(dnMatDescr, "dnMatDescr")?;
-        let m = DnMat {
-            rows,
-            cols,
-            ld,
-            values,
-            value_type: DataType::decode(valueType, "valueType")?,
-            order: Order::decode(order, "order")?,
-        };
-        m.validate()?;
-        let p = boundary::register(m, Kind::DnMat) as spblkDnMatDescr_t;
-        // SAFETY: checked non-NULL.
-        unsafe { write(dnMatDescr, p) };
-        Ok(())
-    })
+    entry("spblkCreateDnMat", || create_dn_mat(dnMatDescr, rows, cols, ld, values, valueType, order))
 }
 
 /// Destroys a dense matrix descriptor; NULL is a no-op.
@@ -100,10 +132,7 @@ pub extern "C" fn spblkDnMatGetValues(dnMatDescr: spblkDnMatDescr_t, values: *mu
     entry("spblkDnMatGetValues", || {
         // SAFETY: registry-checked.
         let m = unsafe { dn_mat(dnMatDescr, "dnMatDescr")? };
-        out(values, "values")?;
-        // SAFETY: checked non-NULL.
-        unsafe { write(values, m.values) };
-        Ok(())
+        get_values(m.values, values)
     })
 }
 
@@ -128,15 +157,7 @@ pub extern "C" fn spblkCreateDnVec(
     values: *mut c_void,
     valueType: spblkDataType_t,
 ) -> spblkStatus_t {
-    entry("spblkCreateDnVec", || {
-        out(dnVecDescr, "dnVecDescr")?;
-        let v = DnVec { size, values, value_type: DataType::decode(valueType, "valueType")? };
-        v.validate()?;
-        let p = boundary::register(v, Kind::DnVec) as spblkDnVecDescr_t;
-        // SAFETY: checked non-NULL.
-        unsafe { write(dnVecDescr, p) };
-        Ok(())
-    })
+    entry("spblkCreateDnVec", || create_dn_vec(dnVecDescr, size, values, valueType))
 }
 
 /// Destroys a dense vector descriptor; NULL is a no-op.
@@ -179,10 +200,7 @@ pub extern "C" fn spblkDnVecGetValues(dnVecDescr: spblkDnVecDescr_t, values: *mu
     entry("spblkDnVecGetValues", || {
         // SAFETY: registry-checked.
         let v = unsafe { dn_vec(dnVecDescr, "dnVecDescr")? };
-        out(values, "values")?;
-        // SAFETY: checked non-NULL.
-        unsafe { write(values, v.values) };
-        Ok(())
+        get_values(v.values, values)
     })
 }
 
@@ -196,5 +214,60 @@ pub extern "C" fn spblkDnVecSetValues(dnVecDescr: spblkDnVecDescr_t, values: *mu
         updated.validate()?;
         *v = updated;
         Ok(())
+    })
+}
+
+/// `spblkCreateDnMat` for read-only data.
+#[no_mangle]
+pub extern "C" fn spblkCreateConstDnMat(
+    dnMatDescr: *mut spblkConstDnMatDescr_t,
+    rows: i64,
+    cols: i64,
+    ld: i64,
+    values: *const c_void,
+    valueType: spblkDataType_t,
+    order: spblkOrder_t,
+) -> spblkStatus_t {
+    entry("spblkCreateConstDnMat", || {
+        create_dn_mat(dnMatDescr as *mut spblkDnMatDescr_t, rows, cols, ld, values as *mut c_void, valueType, order)
+    })
+}
+
+/// `spblkCreateDnVec` for read-only data.
+#[no_mangle]
+pub extern "C" fn spblkCreateConstDnVec(
+    dnVecDescr: *mut spblkConstDnVecDescr_t,
+    size: i64,
+    values: *const c_void,
+    valueType: spblkDataType_t,
+) -> spblkStatus_t {
+    entry("spblkCreateConstDnVec", || {
+        create_dn_vec(dnVecDescr as *mut spblkDnVecDescr_t, size, values as *mut c_void, valueType)
+    })
+}
+
+/// Reads the values pointer of a read-only dense matrix.
+#[no_mangle]
+pub extern "C" fn spblkConstDnMatGetValues(
+    dnMatDescr: spblkConstDnMatDescr_t,
+    values: *mut *const c_void,
+) -> spblkStatus_t {
+    entry("spblkConstDnMatGetValues", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { dn_mat(dnMatDescr, "dnMatDescr")? };
+        get_values(m.values, values as *mut *mut c_void)
+    })
+}
+
+/// Reads the values pointer of a read-only dense vector.
+#[no_mangle]
+pub extern "C" fn spblkConstDnVecGetValues(
+    dnVecDescr: spblkConstDnVecDescr_t,
+    values: *mut *const c_void,
+) -> spblkStatus_t {
+    entry("spblkConstDnVecGetValues", || {
+        // SAFETY: registry-checked.
+        let v = unsafe { dn_vec(dnVecDescr, "dnVecDescr")? };
+        get_values(v.values, values as *mut *mut c_void)
     })
 }

@@ -33,10 +33,9 @@ fn backend_from_env() -> Result<BackendKind> {
         Ok(v) => match v.trim().to_ascii_lowercase().as_str() {
             "" | "cuda" => Ok(BackendKind::Cuda),
             "host" => Ok(BackendKind::Host),
-            other => Err(Error::invalid(
-                "SPBLK_BACKEND (environment)",
-                format!("is '{other}'; expected 'cuda' or 'host'"),
-            )),
+            other => {
+                Err(Error::invalid("SPBLK_BACKEND (environment)", format!("is '{other}'; expected 'cuda' or 'host'")))
+            }
         },
     }
 }
@@ -140,7 +139,9 @@ pub extern "C" fn spblkGetProperty(type_: spblkLibraryPropertyType_t, value: *mu
             SPBLK_MAJOR_VERSION => VERSION_MAJOR,
             SPBLK_MINOR_VERSION => VERSION_MINOR,
             SPBLK_PATCH_LEVEL => VERSION_PATCH,
-            other => return Err(Error::invalid("type", format!("has out-of-range value {other} for libraryPropertyType"))),
+            other => {
+                return Err(Error::invalid("type", format!("has out-of-range value {other} for libraryPropertyType")))
+            }
         };
         out(value, "value")?;
         // SAFETY: checked non-NULL.

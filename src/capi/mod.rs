@@ -1,8 +1,13 @@
 //! The C API: the only place with `#[no_mangle]` functions. Every function decodes its
 //! integers with checked conversions, checks its pointers, runs inside `boundary::entry`
 //! (panics become `SPBLK_STATUS_INTERNAL_ERROR`) and writes out-parameters only on success.
-#![allow(non_snake_case)]
+#![allow(non_snake_case, non_camel_case_types)]
+// These functions are called from C, where every argument is checked for what can be checked
+// (NULL, liveness of handles and descriptors, enum ranges, sizes); that non-NULL pointers
+// point to memory of the declared size is the C caller's contract, as in cuSPARSE.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+pub mod analyze;
 pub mod boundary;
 pub mod convert;
 pub mod dense;

@@ -40,6 +40,7 @@ fn create(
         base: IndexBase::decode(base, "idxBase")?,
         value_type: DataType::decode(value_type, "valueType")?,
         analysis: None,
+        analysis_upload: None,
     };
     m.validate_shape()?;
     if m.nnz > 0 {
@@ -278,9 +279,49 @@ pub extern "C" fn spblkSpMatSetValues(spMatDescr: spblkSpMatDescr_t, values: *mu
         }
         m.values = values;
         // Packed VBR values are copies of the old values.
-        m.analysis = None;
+        m.drop_analysis();
         Ok(())
     })
+}
+
+/// The shared body of `spblkCsrGet` and `spblkCscGet`: checks every out-parameter, then
+/// writes them all.
+#[allow(clippy::too_many_arguments)]
+fn get_compressed(
+    m: &SpMat,
+    pattern: [*mut c_void; 2],
+    (rows, cols, nnz): (*mut i64, *mut i64, *mut i64),
+    arrays: [*mut *mut c_void; 3],
+    index_types: [*mut spblkIndexType_t; 2],
+    idx_base: *mut spblkIndexBase_t,
+    value_type: *mut spblkDataType_t,
+    names: [&str; 5],
+) -> Result<()> {
+    out(rows, "rows")?;
+    out(cols, "cols")?;
+    out(nnz, "nnz")?;
+    for (p, name) in arrays.iter().zip(&names[..3]) {
+        out(*p, name)?;
+    }
+    for (p, name) in index_types.iter().zip(&names[3..]) {
+        out(*p, name)?;
+    }
+    out(idx_base, "idxBase")?;
+    out(value_type, "valueType")?;
+    // SAFETY: all checked non-NULL.
+    unsafe {
+        write(rows, m.rows);
+        write(cols, m.cols);
+        write(nnz, m.nnz);
+        write(arrays[0], pattern[0]);
+        write(arrays[1], pattern[1]);
+        write(arrays[2], m.values);
+        write(index_types[0], m.offsets_type.to_c());
+        write(index_types[1], m.indices_type.to_c());
+        write(idx_base, m.base.to_c());
+        write(value_type, m.value_type.to_c());
+    }
+    Ok(())
 }
 
 /// Reads everything a CSR descriptor holds.
@@ -304,30 +345,18 @@ pub extern "C" fn spblkCsrGet(
         let SparsePattern::Csr { row_offsets, col_ind } = m.pattern else {
             return Err(Error::invalid("spMatDescr", format!("is {:?}, not CSR", m.format())));
         };
-        out(rows, "rows")?;
-        out(cols, "cols")?;
-        out(nnz, "nnz")?;
-        out(csrRowOffsets, "csrRowOffsets")?;
-        out(csrColInd, "csrColInd")?;
-        out(csrValues, "csrValues")?;
-        out(csrRowOffsetsType, "csrRowOffsetsType")?;
-        out(csrColIndType, "csrColIndType")?;
-        out(idxBase, "idxBase")?;
-        out(valueType, "valueType")?;
-        // SAFETY: all checked non-NULL.
-        unsafe {
-            write(rows, m.rows);
-            write(cols, m.cols);
-            write(nnz, m.nnz);
-            write(csrRowOffsets, row_offsets);
-            write(csrColInd, col_ind);
-            write(csrValues, m.values);
-            write(csrRowOffsetsType, m.offsets_type.to_c());
-            write(csrColIndType, m.indices_type.to_c());
-            write(idxBase, m.base.to_c());
-            write(valueType, m.value_type.to_c());
-        }
-        Ok(())
+        let names = ["csrRowOffsets", "csrColInd", "csrValues", "csrRowOffsetsType", "csrColIndType"];
+        let arrays = [csrRowOffsets, csrColInd, csrValues];
+        get_compressed(
+            m,
+            [row_offsets, col_ind],
+            (rows, cols, nnz),
+            arrays,
+            [csrRowOffsetsType, csrColIndType],
+            idxBase,
+            valueType,
+            names,
+        )
     })
 }
 
@@ -388,23 +417,179 @@ pub extern "C" fn spblkCsrSetPointers(
     entry("spblkCsrSetPointers", || {
         // SAFETY: registry-checked.
         let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
-        if !matches!(m.pattern, SparsePattern::Csr { .. }) {
-            return Err(Error::invalid("spMatDescr", format!("is {:?}, not CSR", m.format())));
-        }
-        if csrRowOffsets.is_null() && m.rows > 0 {
-            return Err(Error::invalid("csrRowOffsets", "is NULL"));
-        }
-        if m.nnz > 0 {
-            if csrColInd.is_null() {
-                return Err(Error::invalid("csrColInd", format!("is NULL with nnz = {}", m.nnz)));
-            }
-            if csrValues.is_null() {
-                return Err(Error::invalid("csrValues", format!("is NULL with nnz = {}", m.nnz)));
-            }
-        }
-        m.pattern = SparsePattern::Csr { row_offsets: csrRowOffsets, col_ind: csrColInd };
-        m.values = csrValues;
-        m.analysis = None;
+        let pattern = SparsePattern::Csr { row_offsets: csrRowOffsets, col_ind: csrColInd };
+        set_pointers(m, pattern, csrValues, ["csrRowOffsets", "csrColInd", "csrValues"])
+    })
+}
+
+/// `spblkCreateCsc` for read-only data.
+#[no_mangle]
+pub extern "C" fn spblkCreateConstCsc(
+    spMatDescr: *mut spblkConstSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    cscColOffsets: *const c_void,
+    cscRowInd: *const c_void,
+    cscValues: *const c_void,
+    cscColOffsetsType: spblkIndexType_t,
+    cscRowIndType: spblkIndexType_t,
+    idxBase: spblkIndexBase_t,
+    valueType: spblkDataType_t,
+) -> spblkStatus_t {
+    entry("spblkCreateConstCsc", || {
+        create(
+            spMatDescr as *mut spblkSpMatDescr_t,
+            rows,
+            cols,
+            nnz,
+            SparsePattern::Csc { col_offsets: cscColOffsets as *mut c_void, row_ind: cscRowInd as *mut c_void },
+            cscValues as *mut c_void,
+            (cscColOffsetsType, "cscColOffsetsType"),
+            (cscRowIndType, "cscRowIndType"),
+            idxBase,
+            valueType,
+        )
+    })
+}
+
+/// `spblkCreateCoo` for read-only data.
+#[no_mangle]
+pub extern "C" fn spblkCreateConstCoo(
+    spMatDescr: *mut spblkConstSpMatDescr_t,
+    rows: i64,
+    cols: i64,
+    nnz: i64,
+    cooRowInd: *const c_void,
+    cooColInd: *const c_void,
+    cooValues: *const c_void,
+    cooIdxType: spblkIndexType_t,
+    idxBase: spblkIndexBase_t,
+    valueType: spblkDataType_t,
+) -> spblkStatus_t {
+    entry("spblkCreateConstCoo", || {
+        create(
+            spMatDescr as *mut spblkSpMatDescr_t,
+            rows,
+            cols,
+            nnz,
+            SparsePattern::Coo { row_ind: cooRowInd as *mut c_void, col_ind: cooColInd as *mut c_void },
+            cooValues as *mut c_void,
+            (cooIdxType, "cooIdxType"),
+            (cooIdxType, "cooIdxType"),
+            idxBase,
+            valueType,
+        )
+    })
+}
+
+/// Reads the values pointer of a read-only descriptor.
+#[no_mangle]
+pub extern "C" fn spblkConstSpMatGetValues(
+    spMatDescr: spblkConstSpMatDescr_t,
+    values: *mut *const c_void,
+) -> spblkStatus_t {
+    entry("spblkConstSpMatGetValues", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        out(values, "values")?;
+        // SAFETY: checked non-NULL.
+        unsafe { write(values, m.values as *const c_void) };
         Ok(())
+    })
+}
+
+/// Reads everything a CSC descriptor holds.
+#[no_mangle]
+pub extern "C" fn spblkCscGet(
+    spMatDescr: spblkSpMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    nnz: *mut i64,
+    cscColOffsets: *mut *mut c_void,
+    cscRowInd: *mut *mut c_void,
+    cscValues: *mut *mut c_void,
+    cscColOffsetsType: *mut spblkIndexType_t,
+    cscRowIndType: *mut spblkIndexType_t,
+    idxBase: *mut spblkIndexBase_t,
+    valueType: *mut spblkDataType_t,
+) -> spblkStatus_t {
+    entry("spblkCscGet", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        let SparsePattern::Csc { col_offsets, row_ind } = m.pattern else {
+            return Err(Error::invalid("spMatDescr", format!("is {:?}, not CSC", m.format())));
+        };
+        let names = ["cscColOffsets", "cscRowInd", "cscValues", "cscColOffsetsType", "cscRowIndType"];
+        let arrays = [cscColOffsets, cscRowInd, cscValues];
+        get_compressed(
+            m,
+            [col_offsets, row_ind],
+            (rows, cols, nnz),
+            arrays,
+            [cscColOffsetsType, cscRowIndType],
+            idxBase,
+            valueType,
+            names,
+        )
+    })
+}
+
+/// Checks new arrays for a descriptor and installs them, dropping any analysis.
+fn set_pointers(m: &mut SpMat, pattern: SparsePattern, values: *mut c_void, names: [&str; 3]) -> Result<()> {
+    let (first, second, first_needed) = match pattern {
+        SparsePattern::Csr { row_offsets, col_ind } => (row_offsets, col_ind, m.rows > 0),
+        SparsePattern::Csc { col_offsets, row_ind } => (col_offsets, row_ind, m.cols > 0),
+        SparsePattern::Coo { row_ind, col_ind } => (row_ind, col_ind, m.nnz > 0),
+    };
+    if std::mem::discriminant(&pattern) != std::mem::discriminant(&m.pattern) {
+        return Err(Error::invalid("spMatDescr", format!("is {:?}, which these pointers do not fit", m.format())));
+    }
+    if first.is_null() && first_needed {
+        return Err(Error::invalid(names[0], "is NULL"));
+    }
+    if m.nnz > 0 {
+        if second.is_null() {
+            return Err(Error::invalid(names[1], format!("is NULL with nnz = {}", m.nnz)));
+        }
+        if values.is_null() {
+            return Err(Error::invalid(names[2], format!("is NULL with nnz = {}", m.nnz)));
+        }
+    }
+    m.pattern = pattern;
+    m.values = values;
+    m.drop_analysis();
+    Ok(())
+}
+
+/// Replaces a CSC descriptor's arrays.
+#[no_mangle]
+pub extern "C" fn spblkCscSetPointers(
+    spMatDescr: spblkSpMatDescr_t,
+    cscColOffsets: *mut c_void,
+    cscRowInd: *mut c_void,
+    cscValues: *mut c_void,
+) -> spblkStatus_t {
+    entry("spblkCscSetPointers", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        let pattern = SparsePattern::Csc { col_offsets: cscColOffsets, row_ind: cscRowInd };
+        set_pointers(m, pattern, cscValues, ["cscColOffsets", "cscRowInd", "cscValues"])
+    })
+}
+
+/// Replaces a COO descriptor's arrays.
+#[no_mangle]
+pub extern "C" fn spblkCooSetPointers(
+    spMatDescr: spblkSpMatDescr_t,
+    cooRows: *mut c_void,
+    cooColumns: *mut c_void,
+    cooValues: *mut c_void,
+) -> spblkStatus_t {
+    entry("spblkCooSetPointers", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        let pattern = SparsePattern::Coo { row_ind: cooRows, col_ind: cooColumns };
+        set_pointers(m, pattern, cooValues, ["cooRows", "cooColumns", "cooValues"])
     })
 }

@@ -138,21 +138,45 @@ pub extern "C" fn spblkSpGEMM_compute(
     externalBuffer2: *mut c_void,
 ) -> spblkStatus_t {
     entry("spblkSpGEMM_compute", || {
-        let nnz = with_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr, |h, args, st| {
-            if st.stage < SpgemmStage::WorkEstimated {
-                return Err(Error::invalid("spgemmDescr", "has no work estimation (call spblkSpGEMM_workEstimation with a buffer first)"));
-            }
-            let needed = h.backend.spgemm_compute_size(args, st)?;
-            if !sized_buffer(bufferSize2, externalBuffer2, needed, "bufferSize2")? {
-                return Ok(None);
-            }
-            // SAFETY: checked non-NULL by sized_buffer.
-            let given = unsafe { *bufferSize2 };
-            let nnz = h.backend.spgemm_compute(&h.exec(), args, st, externalBuffer2, given)?;
-            st.stage = SpgemmStage::Computed;
-            st.c_nnz = Some(nnz);
-            Ok(Some(nnz))
-        })?;
+        let nnz = with_call(
+            handle,
+            opA,
+            opB,
+            alpha,
+            matA,
+            matB,
+            beta,
+            matC,
+            computeType,
+            alg,
+            spgemmDescr,
+            |h, args, st| {
+                if st.stage < SpgemmStage::WorkEstimated {
+                    return Err(Error::invalid(
+                        "spgemmDescr",
+                        "has no work estimation (call spblkSpGEMM_workEstimation with a buffer first)",
+                    ));
+                }
+                let needed = h.backend.spgemm_compute_size(args, st)?;
+                if !sized_buffer(bufferSize2, externalBuffer2, needed, "bufferSize2")? {
+                    return Ok(None);
+                }
+                // SAFETY: checked non-NULL by sized_buffer.
+                let given = unsafe { *bufferSize2 };
+                let nnz = h.backend.spgemm_compute(&h.exec(), args, st, externalBuffer2, given)?;
+                let limit = args.c.offsets_type.max_value() - args.c.base.offset();
+                if nnz > limit {
+                    st.stage = SpgemmStage::WorkEstimated;
+                    return Err(Error::insufficient_resources(format!(
+                        "nnz(C) = {nnz} does not fit matC's {:?} indices (use 64-bit indices)",
+                        args.c.offsets_type
+                    )));
+                }
+                st.stage = SpgemmStage::Computed;
+                st.c_nnz = Some(nnz);
+                Ok(Some(nnz))
+            },
+        )?;
         if let Some(nnz) = nnz {
             // SAFETY: registry-checked (again: the copy used above is not the descriptor).
             unsafe { sp_mat(matC, "matC")? }.nnz = nnz;
@@ -180,7 +204,10 @@ pub extern "C" fn spblkSpGEMM_copy(
     entry("spblkSpGEMM_copy", || {
         with_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr, |h, args, st| {
             let (SpgemmStage::Computed, Some(nnz)) = (st.stage, st.c_nnz) else {
-                return Err(Error::invalid("spgemmDescr", "holds no computed product (call spblkSpGEMM_compute with a buffer first)"));
+                return Err(Error::invalid(
+                    "spgemmDescr",
+                    "holds no computed product (call spblkSpGEMM_compute with a buffer first)",
+                ));
             };
             ops::spgemm_output_ready(args.c, nnz)?;
             h.backend.spgemm_copy(&h.exec(), args, st)

@@ -162,3 +162,29 @@ pub const SPBLK_CSR2CSC_ALG1: spblkCsr2CscAlg_t = 1;
 pub type spblkBackend_t = u32;
 pub const SPBLK_BACKEND_CUDA: spblkBackend_t = 1;
 pub const SPBLK_BACKEND_HOST: spblkBackend_t = 2;
+
+/// Which analysis `spblkAnalyze` runs.
+pub type spblkAnalysisAlg_t = u32;
+/// 1-SA row grouping into variable-row blocks (VBR) for `SPBLK_SPMM_ALG_VBR`.
+pub const SPBLK_ANALYSIS_1SA: spblkAnalysisAlg_t = 1;
+/// Adaptive sparse tiling (reserved; not available yet).
+pub const SPBLK_ANALYSIS_ASPT: spblkAnalysisAlg_t = 2;
+/// Row decomposition (reserved; not available yet).
+pub const SPBLK_ANALYSIS_RODE: spblkAnalysisAlg_t = 3;
+
+/// Similarity of a row's column-block pattern to a group's.
+pub type spblkSimilarity_t = u32;
+pub const SPBLK_SIMILARITY_JACCARD: spblkSimilarity_t = 0;
+pub const SPBLK_SIMILARITY_COSINE: spblkSimilarity_t = 1;
+
+/// When 1-SA merges a row into a group.
+pub type spblkMergeRule_t = u32;
+/// similarity ≥ tau.
+pub const SPBLK_MERGE_PLAIN: spblkMergeRule_t = 0;
+/// similarity ≥ tau and the merged pattern has at most λ0/(1−tau/2) blocks (guarantees
+/// in-block density ≥ tau/(2·blockWidth)).
+pub const SPBLK_MERGE_TWO_STEP: spblkMergeRule_t = 1;
+
+/// Flags for `halfCopies`.
+pub const SPBLK_VBR_COPY_F16: u32 = 1;
+pub const SPBLK_VBR_COPY_BF16: u32 = 2;

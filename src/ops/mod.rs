@@ -11,6 +11,8 @@ use crate::ensure;
 use crate::error::{Error, Result};
 use crate::types::{Action, DataType, Format, IndexBase, Operation, PointerMode, Precision};
 
+pub mod analyze;
+
 /// Decodes opA/opB: N and T are computed; C on real types is rejected as cuSPARSE does
 /// since CUDA 11.5.
 fn operation(v: u32, arg: &str) -> Result<Operation> {
@@ -73,8 +75,16 @@ pub fn spmv_args<'a>(
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
     match alg {
-        SPBLK_SPMV_ALG_DEFAULT | SPBLK_SPMV_COO_ALG1 | SPBLK_SPMV_CSR_ALG1 | SPBLK_SPMV_CSR_ALG2 | SPBLK_SPMV_COO_ALG2 => {}
-        SPBLK_SPMV_SELL_ALG1 => return Err(Error::not_supported("SPBLK_SPMV_SELL_ALG1 needs the Sliced-ELL format, which spblk does not provide")),
+        SPBLK_SPMV_ALG_DEFAULT
+        | SPBLK_SPMV_COO_ALG1
+        | SPBLK_SPMV_CSR_ALG1
+        | SPBLK_SPMV_CSR_ALG2
+        | SPBLK_SPMV_COO_ALG2 => {}
+        SPBLK_SPMV_SELL_ALG1 => {
+            return Err(Error::not_supported(
+                "SPBLK_SPMV_SELL_ALG1 needs the Sliced-ELL format, which spblk does not provide",
+            ))
+        }
         other => return Err(Error::invalid("alg", format!("has out-of-range value {other} for spblkSpMVAlg_t"))),
     }
     sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo])?;
@@ -228,15 +238,7 @@ pub fn spgemm_args<'a>(
     c.validate_shape()?;
     c.uniform_index_type("matC")?;
     ensure!(a.cols == b.rows, "matB", "has {} rows but matA has {} columns", b.rows, a.cols);
-    ensure!(
-        c.rows == a.rows && c.cols == b.cols,
-        "matC",
-        "is {}x{} but A·B is {}x{}",
-        c.rows,
-        c.cols,
-        a.rows,
-        b.cols
-    );
+    ensure!(c.rows == a.rows && c.cols == b.cols, "matC", "is {}x{} but A·B is {}x{}", c.rows, c.cols, a.rows, b.cols);
     ensure!(b.value_type == a.value_type, "matB", "has value type {:?} but matA has {:?}", b.value_type, a.value_type);
     ensure!(c.value_type == a.value_type, "matC", "has value type {:?} but matA has {:?}", c.value_type, a.value_type);
     ensure!(

@@ -13,6 +13,7 @@ pub mod convert;
 pub mod elem;
 pub mod products;
 pub mod spgemm;
+pub mod vbr;
 pub mod views;
 
 /// The CPU implementation; stateless.
@@ -45,6 +46,12 @@ impl Backend for HostBackend {
     }
 
     fn spmm(&self, _exec: &Exec, args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
+        if args.alg == crate::capi::types::SPBLK_SPMM_ALG_VBR {
+            return with_precision!(args.precision, In, Out, T => {
+                // SAFETY: as in spmv.
+                unsafe { vbr::spmm::<In, Out, T>(args) }
+            });
+        }
         let ity = args.a.uniform_index_type("matA")?;
         with_index_type!(ity, I => with_precision!(args.precision, In, Out, T => {
             // SAFETY: as in spmv.
@@ -116,11 +123,9 @@ impl Backend for HostBackend {
     }
 
     fn spgemm_copy(&self, _exec: &Exec, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()> {
-        let product = state
-            .data
-            .as_ref()
-            .and_then(|d| d.downcast_ref::<spgemm::HostProduct>())
-            .ok_or_else(|| Error::invalid("spgemmDescr", "holds no computed product (call spblkSpGEMM_compute first)"))?;
+        let product = state.data.as_ref().and_then(|d| d.downcast_ref::<spgemm::HostProduct>()).ok_or_else(|| {
+            Error::invalid("spgemmDescr", "holds no computed product (call spblkSpGEMM_compute first)")
+        })?;
         let ity = args.c.uniform_index_type("matC")?;
         with_index_type!(ity, I => {
             // SAFETY: ops checked that C's arrays are present; host memory sized by the caller.

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::ffi::c_void;
 
 use super::elem::{Elem, Index, SharedMut};
-use crate::descr::{DnMat, SparsePattern, SpMat};
+use crate::descr::{DnMat, SpMat, SparsePattern};
 use crate::error::{Error, Result};
 use crate::types::{Operation, Order};
 
@@ -78,10 +78,7 @@ pub(super) fn check_compressed<I: Index>(ptr: &[I], idx: &[I], minor: usize, bas
 fn check_indices<I: Index>(idx: &[I], bound: usize, base: i64, what: &str) -> Result<()> {
     let hi = bound as i64 + base;
     if let Some(bad) = idx.iter().find(|j| j.to_i64() < base || j.to_i64() >= hi) {
-        return Err(Error::invalid(
-            what,
-            format!("has index {} outside [{base}, {hi})", bad.to_i64()),
-        ));
+        return Err(Error::invalid(what, format!("has index {} outside [{base}, {hi})", bad.to_i64())));
     }
     Ok(())
 }
@@ -119,7 +116,8 @@ pub unsafe fn csr_of_op<'a, I: Index + Clone, V: Elem + Clone>(
     let val: &[V] = unsafe { user_slice(a.values, nnz, what)? };
     let transpose = op != Operation::NonTranspose;
     match a.pattern {
-        SparsePattern::Csr { row_offsets, col_ind } | SparsePattern::Csc { col_offsets: row_offsets, row_ind: col_ind } => {
+        SparsePattern::Csr { row_offsets, col_ind }
+        | SparsePattern::Csc { col_offsets: row_offsets, row_ind: col_ind } => {
             let is_csc = matches!(a.pattern, SparsePattern::Csc { .. });
             // Stored as CSR of `stored` = A (CSR) or A^T (CSC).
             let (srows, scols) = if is_csc { (cols, rows) } else { (rows, cols) };

@@ -1,0 +1,587 @@
+//! spblk-bench: spblk's CUDA backend against cuSPARSE, same inputs, same process, same
+//! stream. See `--help` and docs/benchmarks.md.
+
+mod cases;
+mod check;
+mod cusp;
+mod gen;
+mod gpu;
+mod libs;
+mod mtx;
+mod report;
+mod spb;
+mod stats;
+
+use std::io::Write as _;
+use std::time::Instant;
+
+use cases::{Ctx, Mat, Op, Record, Settings};
+use gen::Spec;
+use libs::{Api, Dt};
+
+const USAGE: &str = "\
+spblk-bench: times spblk's CUDA backend against cuSPARSE on the same inputs, in one process,
+on one stream, and checks that both give the same results.
+
+USAGE:
+  spblk-bench [--quick | --full] [--mtx PATH...] [--gen SPEC...] [OPTIONS]
+
+MATRIX SETS (with no --mtx/--gen and no set, --quick is run):
+  --quick              fixed set sized to exceed a 50 MB L2 (about 40 s on an H200)
+  --full               larger and more varied set (several minutes more)
+  --mtx PATH...        Matrix Market files, or directories of *.mtx (pattern only; values are drawn fresh)
+  --gen SPEC...        generated matrices, SPEC one of:
+{SPECS}
+
+OPTIONS:
+  --ops LIST           operations, comma-separated: spmv,spmm,sddmm,spgemm,csr2csc (default: all;
+                       filters the sets' own per-matrix lists)
+  --repeat N           timed calls per library and case, median reported (default 20; SpGEMM uses
+                       fewer when slow: about 2 s per library, at least 3)
+  --warmup N           untimed calls before timing (default 5)
+  --spmm-n LIST        SpMM dense widths N (default 32,128); B and C row-major
+  --sddmm-k LIST       SDDMM inner dimensions K (default 32,128); A row-major, B column-major
+  --spmv-types LIST    SpMV value types (default f32,f64)
+  --spgemm-max-products N   skip SpGEMM where A·A has more scalar products (default 4e8 quick, 2e9 full)
+  --no-preprocess      do not call the *_preprocess functions (default: both libraries get them)
+  --baseline-only      cuSPARSE only (checks the harness and cuSPARSE against host references)
+  --seed N             seed of the random values (default 1; generators have their own seed= key)
+  --tol-f32 X          relative tolerance for f32 results (default 1e-4), scaled by sum length / 1024
+  --tol-f64 X          same for f64 (default 1e-10)
+  --device N           GPU ordinal (default 0)
+  --cusparse-lib PATH  libcusparse.so.12 file or directory (default: loader path, then usual places)
+  --l2-mb X            L2 size used to decide input rotation (default: the device's; 50 in --dry-run)
+  --out DIR            write results.csv, results.json and table.txt into DIR
+  --dry-run            generate the matrices and print sizes only; needs no GPU
+  -h, --help           this text
+
+EXIT STATUS:
+  0 all cases ran and agreed; 1 results disagree (MISMATCH); 2 no usable GPU;
+  3 some library call failed (ERROR) but nothing disagreed; 64 bad command line.
+";
+
+/// The matrix sets. Each entry: spec and the operations run on it.
+const ALL_BUT_SPGEMM: &[Op] = &[Op::Spmv, Op::Spmm, Op::Sddmm, Op::Csr2csc];
+const ALL: &[Op] = &[Op::Spmv, Op::Spmm, Op::Sddmm, Op::Spgemm, Op::Csr2csc];
+const SPGEMM: &[Op] = &[Op::Spgemm];
+
+const QUICK: &[(&str, &[Op])] = &[
+    ("rmat:scale=20,ef=16", ALL_BUT_SPGEMM),
+    ("poisson3d:n=128", ALL),
+    ("block:n=65536,delta=32,theta=0.05,rho=0.3", ALL_BUT_SPGEMM),
+    ("powerlaw:n=2^20,alpha=2.2,min=4,max=65536", ALL_BUT_SPGEMM),
+    ("uniform:n=2^20,deg=32", ALL_BUT_SPGEMM),
+    ("rmat:scale=16,ef=8", SPGEMM),
+    ("uniform:n=2^20,deg=8", SPGEMM),
+    ("block:n=16384,delta=32,theta=0.02,rho=0.3", SPGEMM),
+    ("powerlaw:n=2^20,alpha=2.2,min=2,max=4096", SPGEMM),
+];
+
+const FULL: &[(&str, &[Op])] = &[
+    ("rmat:scale=18,ef=16", ALL),
+    ("rmat:scale=20,ef=16", ALL_BUT_SPGEMM),
+    ("rmat:scale=20,ef=64", ALL_BUT_SPGEMM),
+    ("rmat:scale=22,ef=8", ALL_BUT_SPGEMM),
+    ("poisson2d:n=2048", ALL),
+    ("poisson3d:n=128", ALL),
+    ("poisson3d:n=160", ALL_BUT_SPGEMM),
+    ("block:n=65536,delta=32,theta=0.05,rho=0.3", ALL_BUT_SPGEMM),
+    ("block:n=131072,delta=64,theta=0.01,rho=0.1", ALL_BUT_SPGEMM),
+    ("block:n=65536,delta=16,theta=0.02,rho=0.5", ALL_BUT_SPGEMM),
+    ("block:n=65536,delta=64,theta=0.002,rho=0.8", ALL),
+    ("uniform:n=2^20,deg=8", ALL),
+    ("uniform:n=2^20,deg=32", ALL_BUT_SPGEMM),
+    ("uniform:n=2^20,deg=128", ALL_BUT_SPGEMM),
+    ("powerlaw:n=2^20,alpha=2.2,min=4,max=65536", ALL),
+    ("powerlaw:n=2^20,alpha=1.8,min=2,max=262144", ALL_BUT_SPGEMM),
+    ("rmat:scale=16,ef=8", SPGEMM),
+    ("rmat:scale=18,ef=4", SPGEMM),
+    ("uniform:n=2^18,deg=8", SPGEMM),
+    ("block:n=16384,delta=32,theta=0.02,rho=0.3", SPGEMM),
+    ("powerlaw:n=2^18,alpha=2.2,min=2,max=4096", SPGEMM),
+    ("poisson2d:n=1024", SPGEMM),
+];
+
+struct Opts {
+    quick: bool,
+    full: bool,
+    mtx: Vec<String>,
+    gen: Vec<String>,
+    ops: Option<Vec<Op>>,
+    dry_run: bool,
+    baseline_only: bool,
+    device: i32,
+    cusparse_lib: Option<String>,
+    l2_mb: Option<f64>,
+    out: Option<String>,
+    max_products: Option<u64>,
+    set: Settings,
+}
+
+fn list<T>(v: &str, f: impl Fn(&str) -> Result<T, String>) -> Result<Vec<T>, String> {
+    v.split(',').filter(|s| !s.is_empty()).map(|s| f(s.trim())).collect()
+}
+
+fn parse_num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
+    v.parse().or_else(|_| {
+        // Accept 4e8-style integers.
+        v.parse::<f64>()
+            .ok()
+            .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+            .and_then(|f| format!("{f:.0}").parse().ok())
+            .ok_or_else(|| format!("{flag}: '{v}' is not a valid number"))
+    })
+}
+
+fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
+    let mut o = Opts {
+        quick: false,
+        full: false,
+        mtx: Vec::new(),
+        gen: Vec::new(),
+        ops: None,
+        dry_run: false,
+        baseline_only: false,
+        device: 0,
+        cusparse_lib: None,
+        l2_mb: None,
+        out: None,
+        max_products: None,
+        set: Settings {
+            repeat: 20,
+            warmup: 5,
+            seed: 1,
+            preprocess: true,
+            spmm_n: vec![32, 128],
+            sddmm_k: vec![32, 128],
+            spmv_types: vec![Dt::F32, Dt::F64],
+            spgemm_max_products: 0,
+            tol_f32: 1e-4,
+            tol_f64: 1e-10,
+            l2_bytes: 50 << 20,
+            copy_bw: f64::NAN,
+        },
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        let mut value = || -> Result<String, String> {
+            i += 1;
+            args.get(i).cloned().ok_or_else(|| format!("{a} needs a value"))
+        };
+        match a {
+            "-h" | "--help" => return Ok(None),
+            "--quick" => o.quick = true,
+            "--full" => o.full = true,
+            "--dry-run" => o.dry_run = true,
+            "--baseline-only" => o.baseline_only = true,
+            "--no-preprocess" => o.set.preprocess = false,
+            "--mtx" | "--gen" => {
+                let mut n = 0;
+                while i + 1 < args.len() && !args[i + 1].starts_with("--") {
+                    i += 1;
+                    n += 1;
+                    if a == "--mtx" {
+                        o.mtx.push(args[i].clone());
+                    } else {
+                        o.gen.push(args[i].clone());
+                    }
+                }
+                if n == 0 {
+                    return Err(format!("{a} needs at least one value"));
+                }
+            }
+            "--ops" => o.ops = Some(list(&value()?, Op::parse)?),
+            "--repeat" => o.set.repeat = parse_num::<usize>(a, &value()?)?.max(1),
+            "--warmup" => o.set.warmup = parse_num(a, &value()?)?,
+            "--seed" => o.set.seed = parse_num(a, &value()?)?,
+            "--device" => o.device = parse_num(a, &value()?)?,
+            "--spmm-n" => o.set.spmm_n = list(&value()?, |s| parse_num("--spmm-n", s))?,
+            "--sddmm-k" => o.set.sddmm_k = list(&value()?, |s| parse_num("--sddmm-k", s))?,
+            "--spmv-types" => {
+                o.set.spmv_types = list(&value()?, |s| match s {
+                    "f32" => Ok(Dt::F32),
+                    "f64" => Ok(Dt::F64),
+                    _ => Err(format!("--spmv-types: '{s}' is not f32 or f64")),
+                })?
+            }
+            "--spgemm-max-products" => o.max_products = Some(parse_num(a, &value()?)?),
+            "--tol-f32" => o.set.tol_f32 = parse_num(a, &value()?)?,
+            "--tol-f64" => o.set.tol_f64 = parse_num(a, &value()?)?,
+            "--cusparse-lib" => o.cusparse_lib = Some(value()?),
+            "--l2-mb" => o.l2_mb = Some(parse_num(a, &value()?)?),
+            "--out" => o.out = Some(value()?),
+            other => return Err(format!("unknown argument '{other}' (see --help)")),
+        }
+        i += 1;
+    }
+    if o.set.spmm_n.iter().chain(&o.set.sddmm_k).any(|&x| x <= 0) {
+        return Err("--spmm-n and --sddmm-k values must be positive".into());
+    }
+    if !o.quick && !o.full && o.mtx.is_empty() && o.gen.is_empty() {
+        o.quick = true;
+    }
+    o.set.spgemm_max_products = o.max_products.unwrap_or(if o.full { 2_000_000_000 } else { 400_000_000 });
+    Ok(Some(o))
+}
+
+/// The matrices to run, in order, with their operations (not yet generated).
+fn plan(o: &Opts) -> Result<Vec<(Spec, Vec<Op>)>, String> {
+    let wanted = |ops: &[Op]| -> Vec<Op> {
+        ops.iter().copied().filter(|op| o.ops.as_ref().is_none_or(|w| w.contains(op))).collect()
+    };
+    let mut v = Vec::new();
+    let mut add_set = |set: &[(&str, &[Op])]| -> Result<(), String> {
+        for (text, ops) in set {
+            v.push((Spec::parse(text)?, wanted(ops)));
+        }
+        Ok(())
+    };
+    if o.quick {
+        add_set(QUICK)?;
+    }
+    if o.full {
+        add_set(FULL)?;
+    }
+    for g in &o.gen {
+        v.push((Spec::parse(g)?, wanted(ALL)));
+    }
+    for m in &o.mtx {
+        let path = std::path::Path::new(m);
+        if path.is_dir() {
+            let mut files: Vec<String> = std::fs::read_dir(path)
+                .map_err(|e| format!("{m}: {e}"))?
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "mtx"))
+                .map(|p| p.display().to_string())
+                .collect();
+            files.sort();
+            if files.is_empty() {
+                return Err(format!("{m}: no .mtx files"));
+            }
+            for f in files {
+                v.push((Spec::Mtx { path: f }, wanted(ALL)));
+            }
+        } else {
+            v.push((Spec::Mtx { path: m.clone() }, wanted(ALL)));
+        }
+    }
+    v.retain(|(_, ops)| !ops.is_empty());
+    if v.is_empty() {
+        return Err("no matrix has any of the requested operations".into());
+    }
+    Ok(v)
+}
+
+fn build(spec: &Spec, ops: &[Op]) -> Result<Mat, String> {
+    let t = Instant::now();
+    let p = spec.build()?;
+    Ok(Mat { spec: spec.clone(), name: spec.name(), p, ops: ops.to_vec(), gen_s: t.elapsed().as_secs_f64() })
+}
+
+fn human(bytes: f64) -> String {
+    if bytes >= 1e9 {
+        format!("{:.2} GB", bytes / 1e9)
+    } else {
+        format!("{:.1} MB", bytes / 1e6)
+    }
+}
+
+fn mat_line(m: &Mat) -> String {
+    let p = &m.p;
+    let mean = p.nnz() as f64 / p.rows.max(1) as f64;
+    let min = (0..p.rows).map(|i| p.row_len(i)).min().unwrap_or(0);
+    format!(
+        "{}: {}×{}, nnz {}, row length min {} mean {:.1} max {} (generated in {:.1} s) [{}]",
+        m.name,
+        p.rows,
+        p.cols,
+        p.nnz(),
+        min,
+        mean,
+        p.max_row_len(),
+        m.gen_s,
+        m.spec.text()
+    )
+}
+
+fn dry_run(o: &Opts, plan: &[(Spec, Vec<Op>)]) -> i32 {
+    let set = &o.set;
+    println!(
+        "dry run: {} matrices; input rotation sized for an L2 of {:.0} MB; no GPU is used",
+        plan.len(),
+        set.l2_bytes as f64 / 1048576.0
+    );
+    for (spec, ops) in plan {
+        let m = match build(spec, ops) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("spblk-bench: {e}");
+                return 64;
+            }
+        };
+        if let Err(e) = m.p.validate() {
+            eprintln!("spblk-bench: {}: invalid pattern: {e}", m.name);
+            return 1;
+        }
+        println!("{}", mat_line(&m));
+        for &op in &m.ops {
+            for (dt, w, label) in cases::variants(op, set) {
+                if op == Op::Spgemm {
+                    if m.p.rows != m.p.cols {
+                        println!("  {:8} {:12} skipped: not square", op.name(), label);
+                        continue;
+                    }
+                    let prods = m.p.products_squared();
+                    let skip =
+                        if prods > set.spgemm_max_products { " (over --spgemm-max-products: skipped)" } else { "" };
+                    println!(
+                        "  {:8} {:12} {} products, {:.2} GFLOP, A {}{skip}",
+                        op.name(),
+                        label,
+                        prods,
+                        2.0 * prods as f64 / 1e9,
+                        human(cases::min_bytes(op, &m.p, dt, w) as f64)
+                    );
+                    continue;
+                }
+                let bytes = cases::min_bytes(op, &m.p, dt, w);
+                let fl = cases::flops(op, &m.p, w);
+                println!(
+                    "  {:8} {:12} {:>10} min bytes, {:>8.2} GFLOP, {} input cop{}",
+                    op.name(),
+                    label,
+                    human(bytes as f64),
+                    fl / 1e9,
+                    set.copies(bytes),
+                    if set.copies(bytes) == 1 { "y" } else { "ies" }
+                );
+            }
+        }
+    }
+    0
+}
+
+fn progress_line(i: usize, r: &Record) -> String {
+    let t = |l: &cases::LibResult| if l.ran { format!("{:.4} ms", l.median_ms) } else { "-".into() };
+    let status = if !r.verdict.ok {
+        format!("MISMATCH: {}", r.verdict.msg)
+    } else if r.failed() {
+        format!("ERROR (see the end); check: {}", r.verdict.msg)
+    } else {
+        r.verdict.msg.clone()
+    };
+    let ratio = r.ratio();
+    format!(
+        "[{i:3}] {:8} {:10} {:40} spblk {:>12}  cuSPARSE {:>12}  ratio {:>5}  {status}",
+        r.op.name(),
+        r.variant,
+        r.matrix,
+        t(&r.spblk),
+        t(&r.cusparse),
+        if ratio.is_finite() { format!("{ratio:.2}") } else { "-".into() },
+    )
+}
+
+fn main() {
+    std::process::exit(real_main());
+}
+
+fn real_main() -> i32 {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut o = match parse_args(&args) {
+        Ok(Some(o)) => o,
+        Ok(None) => {
+            print!("{}", USAGE.replace("{SPECS}", gen::SPEC_HELP));
+            return 0;
+        }
+        Err(e) => {
+            eprintln!("spblk-bench: {e}");
+            return 64;
+        }
+    };
+    let plan = match plan(&o) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("spblk-bench: {e}");
+            return 64;
+        }
+    };
+    if o.dry_run {
+        if let Some(mb) = o.l2_mb {
+            o.set.l2_bytes = (mb * 1048576.0) as usize;
+        }
+        return dry_run(&o, &plan);
+    }
+
+    let started = Instant::now();
+    let gpu = match gpu::Gpu::open(o.device) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!(
+                "spblk-bench: no usable GPU: {e}.\n\
+                 This benchmark needs an NVIDIA GPU with its driver; `spblk-bench --dry-run` generates \
+                 the matrices and prints their sizes without one."
+            );
+            return 2;
+        }
+    };
+    o.set.l2_bytes = o.l2_mb.map(|mb| (mb * 1048576.0) as usize).unwrap_or(gpu.l2_bytes.max(1 << 20));
+
+    let mut any_error = false;
+    let spblk = if o.baseline_only {
+        None
+    } else {
+        match spb::Spblk::new(&gpu) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("spblk-bench: ERROR: spblk's CUDA backend is not usable: {e}");
+                eprintln!("spblk-bench: continuing with cuSPARSE only; every case will show the spblk error");
+                any_error = true;
+                None
+            }
+        }
+    };
+    let spblk_err = (!o.baseline_only && spblk.is_none())
+        .then(|| "spblk's CUDA backend is not usable (see the start of the log)".to_string());
+    let cusparse = match cusp::Cusparse::new(&gpu, o.cusparse_lib.as_deref()) {
+        Ok(c) => Some(c),
+        Err(e) => {
+            eprintln!("spblk-bench: ERROR: cuSPARSE is not usable: {e}");
+            any_error = true;
+            None
+        }
+    };
+    if spblk.is_none() && cusparse.is_none() {
+        eprintln!("spblk-bench: neither library can run");
+        return 3;
+    }
+    let (copy_bw, copy_bytes) = match gpu.copy_bandwidth() {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("spblk-bench: measuring copy bandwidth failed: {e}");
+            return 3;
+        }
+    };
+    o.set.copy_bw = copy_bw;
+    let info = report::RunInfo {
+        command: std::iter::once("spblk-bench".to_string()).chain(args.iter().cloned()).collect::<Vec<_>>().join(" "),
+        device: format!("{} (cc {}.{})", gpu.name, gpu.cc.0, gpu.cc.1),
+        driver_version: gpu.driver_version,
+        sms: gpu.sms,
+        l2_bytes: gpu.l2_bytes,
+        total_mem: gpu.total_mem,
+        copy_bw,
+        copy_bytes,
+        nominal_bw: gpu.nominal_bw,
+        spblk: match &spblk {
+            Some(s) => format!("version {} (CUDA backend)", s.version),
+            None if o.baseline_only => "not run (--baseline-only)".into(),
+            None => "NOT USABLE".into(),
+        },
+        cusparse: match &cusparse {
+            Some(c) => format!("version {} from {}", c.version, c.origin),
+            None => "NOT USABLE".into(),
+        },
+        settings: format!(
+            "repeat {}, warmup {}, seed {}, preprocess {}, spmm N {:?}, sddmm K {:?}, tol f32 {:e} f64 {:e}, rotation L2 {} B, spgemm max products {}",
+            o.set.repeat,
+            o.set.warmup,
+            o.set.seed,
+            o.set.preprocess,
+            o.set.spmm_n,
+            o.set.sddmm_k,
+            o.set.tol_f32,
+            o.set.tol_f64,
+            o.set.l2_bytes,
+            o.set.spgemm_max_products
+        ),
+    };
+    println!(
+        "device: {}; {} SMs; L2 {} B; {:.1} GiB",
+        info.device,
+        gpu.sms,
+        gpu.l2_bytes,
+        gpu.total_mem as f64 / (1u64 << 30) as f64
+    );
+    println!(
+        "copy bandwidth: {:.0} GB/s measured (device-to-device, {} MiB, read+write); nominal {:.0} GB/s",
+        copy_bw / 1e9,
+        copy_bytes >> 20,
+        gpu.nominal_bw / 1e9
+    );
+    println!("spblk: {}\ncuSPARSE: {}", info.spblk, info.cusparse);
+
+    let mut libs: Vec<&dyn Api> = Vec::new();
+    if let Some(s) = &spblk {
+        libs.push(s);
+    }
+    if let Some(c) = &cusparse {
+        libs.push(c);
+    }
+    let ctx = Ctx { gpu: &gpu, libs, set: &o.set };
+    let mut records: Vec<Record> = Vec::new();
+    let mut n = 0;
+    for (spec, ops) in &plan {
+        let m = match build(spec, ops) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("spblk-bench: {e}");
+                any_error = true;
+                continue;
+            }
+        };
+        println!("matrix {}", mat_line(&m));
+        let _ = std::io::stdout().flush();
+        let mut recs = cases::run_matrix(&ctx, &m, |r| {
+            n += 1;
+            println!("{}", progress_line(n, r));
+            let _ = std::io::stdout().flush();
+        });
+        if let Some(e) = &spblk_err {
+            for r in &mut recs {
+                r.spblk.error.get_or_insert_with(|| e.clone());
+            }
+        }
+        records.extend(recs);
+    }
+
+    let table = report::table(&info, &records);
+    if let Some(dir) = &o.out {
+        let write = || -> std::io::Result<()> {
+            std::fs::create_dir_all(dir)?;
+            std::fs::write(format!("{dir}/results.csv"), report::csv(&records, copy_bw))?;
+            std::fs::write(format!("{dir}/results.json"), report::json(&info, &records))?;
+            std::fs::write(format!("{dir}/table.txt"), &table)?;
+            Ok(())
+        };
+        match write() {
+            Ok(()) => println!("results written to {dir}/results.csv, results.json, table.txt"),
+            Err(e) => {
+                eprintln!("spblk-bench: writing results to {dir}: {e}");
+                any_error = true;
+            }
+        }
+    }
+    println!("\n{table}");
+    let mismatches = records.iter().filter(|r| !r.verdict.ok).count();
+    let errors = records.iter().filter(|r| r.failed()).count();
+    println!(
+        "{} cases in {:.0} s: {} mismatches, {} with errors",
+        records.len(),
+        started.elapsed().as_secs_f64(),
+        mismatches,
+        errors
+    );
+    if mismatches > 0 {
+        println!("RESULT: MISMATCH (spblk and cuSPARSE disagree, or one disagrees with the host reference)");
+        1
+    } else if errors > 0 || any_error {
+        println!("RESULT: ERROR (some calls failed; see the ERROR lines)");
+        3
+    } else {
+        println!("RESULT: OK");
+        0
+    }
+}

@@ -1,0 +1,140 @@
+//! `spblkAnalyze`: reads a CSR matrix's pattern and values through the backend (host or
+//! device memory alike), runs the requested analysis on the host, and returns the plan the
+//! descriptor will own.
+
+use std::time::Instant;
+
+use half::{bf16, f16};
+
+use crate::analysis::one_sa::{self, CsrPattern, OneSaParams};
+use crate::analysis::{OneSaPlan, Plan, VbrValues};
+use crate::backend::{Backend, DeviceBuffer, Exec};
+use crate::descr::{SpMat, SparsePattern};
+use crate::error::{Error, Result};
+use crate::types::{DataType, IndexType};
+
+/// What to analyse for, decoded from the C parameters.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Request {
+    OneSa { params: OneSaParams, f16_copy: bool, bf16_copy: bool },
+}
+
+/// Reads `len` indices of type `ity` from backend memory, as zero-based usize.
+fn read_indices(
+    backend: &dyn Backend,
+    exec: &Exec,
+    ptr: *const std::ffi::c_void,
+    len: usize,
+    ity: IndexType,
+    base: i64,
+) -> Result<Vec<i64>> {
+    let mut bytes = vec![0u8; len * ity.size()];
+    backend.read_bytes(exec, ptr, &mut bytes)?;
+    let raw: Vec<i64> = match ity {
+        IndexType::I32 => bytes.chunks_exact(4).map(|c| i32::from_ne_bytes(c.try_into().unwrap()) as i64).collect(),
+        IndexType::I64 => bytes.chunks_exact(8).map(|c| i64::from_ne_bytes(c.try_into().unwrap())).collect(),
+        IndexType::U16 => return Err(Error::not_supported("16-bit indices")),
+    };
+    Ok(raw.into_iter().map(|v| v - base).collect())
+}
+
+/// A zero-based CSR pattern copied to the host and checked (offsets monotone and ending at
+/// nnz, columns in range): the analysis trusts nothing it reads.
+fn host_pattern(backend: &dyn Backend, exec: &Exec, a: &SpMat) -> Result<(Vec<usize>, Vec<usize>)> {
+    let SparsePattern::Csr { row_offsets, col_ind } = a.pattern else {
+        return Err(Error::not_supported(format!(
+            "argument 'matA': spblkAnalyze needs CSR, got {:?} (convert first)",
+            a.format()
+        )));
+    };
+    let (rows, cols, nnz, base) = (a.rows as usize, a.cols as usize, a.nnz as usize, a.base.offset());
+    let ptr =
+        if rows > 0 { read_indices(backend, exec, row_offsets, rows + 1, a.offsets_type, base)? } else { vec![0] };
+    let col = read_indices(backend, exec, col_ind, nnz, a.indices_type, base)?;
+    if ptr[0] != 0 || ptr[rows] != nnz as i64 || ptr.windows(2).any(|w| w[1] < w[0]) {
+        return Err(Error::invalid("matA", "has row offsets that are not monotone from base to nnz + base"));
+    }
+    if col.iter().any(|&c| c < 0 || c >= cols as i64) {
+        return Err(Error::invalid("matA", "has column indices outside [base, cols + base)"));
+    }
+    Ok((ptr.into_iter().map(|v| v as usize).collect(), col.into_iter().map(|v| v as usize).collect()))
+}
+
+fn read_values<V: Copy + Default>(backend: &dyn Backend, exec: &Exec, a: &SpMat) -> Result<Vec<V>> {
+    let n = a.nnz as usize;
+    let mut out = vec![V::default(); n];
+    // SAFETY: `out` is n initialized elements of a plain numeric type; viewing them as bytes
+    // to fill them is sound for every bit pattern of f32/f64/f16/bf16.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u8, n * std::mem::size_of::<V>()) };
+    backend.read_bytes(exec, a.values, bytes)?;
+    Ok(out)
+}
+
+/// A plan and, for backends that compute from their own memory, its arrays uploaded there.
+pub struct Analysis {
+    pub plan: Plan,
+    pub upload: Option<Vec<DeviceBuffer>>,
+}
+
+fn bytes_of<T: Copy>(v: &[T]) -> &[u8] {
+    // SAFETY: plain numeric data (usize, f32, f64, f16, bf16) viewed as its bytes.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
+}
+
+/// Uploads the VBR arrays (group_ptr, block_ptr, block_col, value_offset, perm as 64-bit
+/// integers, then the values and any half copies) in that order.
+fn upload_vbr(backend: &dyn Backend, exec: &Exec, plan: &OneSaPlan) -> Result<Option<Vec<DeviceBuffer>>> {
+    fn parts<V: Copy>(v: &one_sa::Vbr<V>) -> [&[usize]; 5] {
+        [&v.group_ptr, &v.block_ptr, &v.block_col, &v.value_offset, &v.perm]
+    }
+    let (indices, values) = match &plan.vbr {
+        VbrValues::F32(v) => (parts(v), bytes_of(&v.values)),
+        VbrValues::F64(v) => (parts(v), bytes_of(&v.values)),
+        VbrValues::F16(v) => (parts(v), bytes_of(&v.values)),
+        VbrValues::BF16(v) => (parts(v), bytes_of(&v.values)),
+    };
+    let mut blobs: Vec<&[u8]> = indices.iter().map(|a| bytes_of(a)).collect();
+    blobs.push(values);
+    blobs.extend(plan.f16_copy.as_ref().map(|v| bytes_of(&v.values)));
+    blobs.extend(plan.bf16_copy.as_ref().map(|v| bytes_of(&v.values)));
+    let mut uploaded = Vec::with_capacity(blobs.len());
+    for b in blobs {
+        match backend.upload(exec, b)? {
+            Some(buffer) => uploaded.push(buffer),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(uploaded))
+}
+
+pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) -> Result<Analysis> {
+    a.validate_shape()?;
+    a.require_arrays("matA")?;
+    match request {
+        Request::OneSa { params, f16_copy, bf16_copy } => {
+            params.validate().map_err(|why| Error::invalid("params", why))?;
+            let start = Instant::now();
+            let (row_ptr, col_idx) = host_pattern(backend, exec, a)?;
+            let p = CsrPattern { rows: a.rows as usize, cols: a.cols as usize, row_ptr: &row_ptr, col_idx: &col_idx };
+            let vbr = match a.value_type {
+                DataType::F32 => VbrValues::F32(one_sa::analyze(&p, &read_values::<f32>(backend, exec, a)?, &params)),
+                DataType::F64 => VbrValues::F64(one_sa::analyze(&p, &read_values::<f64>(backend, exec, a)?, &params)),
+                DataType::F16 => VbrValues::F16(one_sa::analyze(&p, &read_values::<f16>(backend, exec, a)?, &params)),
+                DataType::BF16 => {
+                    VbrValues::BF16(one_sa::analyze(&p, &read_values::<bf16>(backend, exec, a)?, &params))
+                }
+                other => return Err(Error::not_supported(format!("spblkAnalyze with value type {other:?}"))),
+            };
+            let mut plan = OneSaPlan {
+                params,
+                f16_copy: f16_copy.then(|| vbr.to_f16()),
+                bf16_copy: bf16_copy.then(|| vbr.to_bf16()),
+                vbr,
+            };
+            let upload = upload_vbr(backend, exec, &plan)?;
+            // Report the whole call (reading and uploading included), not only the grouping.
+            plan.vbr.stats_mut().analysis_seconds = start.elapsed().as_secs_f64();
+            Ok(Analysis { plan: Plan::OneSa(plan), upload })
+        }
+    }
+}

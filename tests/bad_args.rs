@@ -1,0 +1,938 @@
+//! Every exported function with each pointer argument NULL in turn and each enum argument
+//! out of range: the status must be the documented one, the message must name the argument,
+//! out-parameters must stay untouched, and nothing may crash. Destroyed handles and
+//! descriptors must be reported as NOT_INITIALIZED.
+
+mod common;
+
+use common::*;
+use spblk::capi::convert::*;
+use spblk::capi::dense::*;
+use spblk::capi::handle::*;
+use spblk::capi::products::*;
+use spblk::capi::sp_mat::*;
+use spblk::capi::spgemm::*;
+use spblk::capi::types::*;
+use std::ffi::c_void;
+use std::ptr::null_mut;
+
+const NI: u32 = SPBLK_STATUS_NOT_INITIALIZED;
+const IV: u32 = SPBLK_STATUS_INVALID_VALUE;
+const OK: u32 = SPBLK_STATUS_SUCCESS;
+/// An out-of-range value for every enum.
+const BAD: u32 = 99;
+
+/// `v`, or NULL when bit `i` of `mask` is set.
+fn n<T>(mask: u64, i: u32, v: *mut T) -> *mut T {
+    if mask & (1 << i) != 0 {
+        null_mut()
+    } else {
+        v
+    }
+}
+/// [`n`] for const pointers.
+fn nc<T>(mask: u64, i: u32, v: *const T) -> *const T {
+    n(mask, i, v as *mut T)
+}
+/// `v`, or [`BAD`] when `bad == i`.
+fn e(bad: Option<u32>, i: u32, v: u32) -> u32 {
+    if bad == Some(i) {
+        BAD
+    } else {
+        v
+    }
+}
+
+/// Calls `f(mask, bad_enum)` with
+/// each pointer in `ptrs` (index → expected status, argument name) NULL in turn, and with
+/// each of `enums` (index, argument name) out of range. The valid call runs last, so its
+/// out-parameters hold its results afterwards.
+fn check(name: &str, ptrs: &[(u32, u32, &str)], enums: &[(u32, &str)], mut f: impl FnMut(u64, Option<u32>) -> u32) {
+    for &(i, want, arg) in ptrs {
+        let st = f(1 << i, None);
+        assert_eq!(st, want, "{name}: argument {i} ({arg}) NULL gave {st}, want {want}: {}", last_error());
+        let msg = last_error();
+        assert!(msg.starts_with(name) && msg.contains(arg), "{name}: message '{msg}' must name '{arg}'");
+    }
+    for &(i, arg) in enums {
+        let st = f(0, Some(i));
+        assert!(
+            st == IV || st == SPBLK_STATUS_NOT_SUPPORTED,
+            "{name}: argument {i} ({arg}) = {BAD} gave {st}: {}",
+            last_error()
+        );
+        assert!(last_error().contains(arg), "{name}: message '{}' must name '{arg}'", last_error());
+    }
+    let st = f(0, None);
+    assert_eq!(st, OK, "{name}: valid call failed: {}", last_error());
+}
+
+struct Fixture {
+    h: spblkHandle_t,
+    a: SparseArrays,
+    coo: SparseArrays,
+    sa: spblkSpMatDescr_t,
+    x: Buf,
+    y: Buf,
+    vx: spblkDnVecDescr_t,
+    vy: spblkDnVecDescr_t,
+    b: Dense,
+    c: Dense,
+    db: spblkDnMatDescr_t,
+    dc: spblkDnMatDescr_t,
+}
+
+fn fixture() -> Fixture {
+    let mut r = rng(11);
+    let h = host_handle();
+    let m = random_matrix(&mut r, 6, 6, Kind::Uniform);
+    let mut a = SparseArrays::new(&m, SPBLK_FORMAT_CSR, SPBLK_INDEX_32I, 0, SPBLK_R_32F);
+    let coo = SparseArrays::new(&m, SPBLK_FORMAT_COO, SPBLK_INDEX_32I, 0, SPBLK_R_32F);
+    let sa = a.descr();
+    let (mut x, mut y) = (values_buf(SPBLK_R_32F, &[1.0; 6]), values_buf(SPBLK_R_32F, &[1.0; 6]));
+    let (mut vx, mut vy) = (null_mut(), null_mut());
+    assert_eq!(spblkCreateDnVec(&mut vx, 6, x.ptr(), SPBLK_R_32F), OK);
+    assert_eq!(spblkCreateDnVec(&mut vy, 6, y.ptr(), SPBLK_R_32F), OK);
+    let mut b = Dense::new(&mut r, 6, 3, SPBLK_ORDER_ROW, SPBLK_R_32F, 0, None);
+    let mut c = Dense::new(&mut r, 6, 3, SPBLK_ORDER_ROW, SPBLK_R_32F, 0, None);
+    let (db, dc) = (b.descr(), c.descr());
+    Fixture { h, a, coo, sa, x, y, vx, vy, b, c, db, dc }
+}
+
+static ONE: f32 = 1.0;
+fn one() -> *mut c_void {
+    &ONE as *const f32 as *mut c_void
+}
+
+#[test]
+fn handle_functions() {
+    let mut fx = fixture();
+    let h = fx.h;
+    // spblkCreate's backend depends on the machine (tests/backend_choice.rs covers it); here
+    // only its NULL out-parameter is checked.
+    assert_eq!(spblkCreate(null_mut()), IV);
+    assert!(last_error().contains("handle"));
+    // spblkCreate picks CUDA unless SPBLK_BACKEND=host; either way a NULL out-param is the error.
+    let mut made: spblkHandle_t = null_mut();
+    check("spblkCreateWithBackend", &[(0, IV, "handle")], &[(1, "backend")], |m, bad| {
+        spblkCreateWithBackend(n(m, 0, &mut made), e(bad, 1, SPBLK_BACKEND_HOST))
+    });
+    assert_eq!(spblkDestroy(made), OK);
+    let mut backend = 77u32;
+    check("spblkGetBackend", &[(0, NI, "handle"), (1, IV, "backend")], &[], |m, _| {
+        spblkGetBackend(n(m, 0, h), n(m, 1, &mut backend))
+    });
+    assert_eq!(backend, SPBLK_BACKEND_HOST);
+    check("spblkSetStream", &[(0, NI, "handle")], &[], |m, _| spblkSetStream(n(m, 0, h), null_mut()));
+    let mut s: spblkStream_t = 0x99 as spblkStream_t;
+    check("spblkGetStream", &[(0, NI, "handle"), (1, IV, "streamId")], &[], |m, _| {
+        spblkGetStream(n(m, 0, h), n(m, 1, &mut s))
+    });
+    let mut v = -5;
+    check("spblkGetVersion", &[(0, NI, "handle"), (1, IV, "version")], &[], |m, _| {
+        spblkGetVersion(n(m, 0, h), n(m, 1, &mut v))
+    });
+    assert_eq!(v, 100);
+    check("spblkGetProperty", &[(1, IV, "value")], &[(0, "type")], |m, bad| {
+        spblkGetProperty(e(bad, 0, SPBLK_MINOR_VERSION), n(m, 1, &mut v))
+    });
+    assert_eq!(v, 1);
+    check("spblkSetPointerMode", &[(0, NI, "handle")], &[(1, "mode")], |m, bad| {
+        spblkSetPointerMode(n(m, 0, h), e(bad, 1, SPBLK_POINTER_MODE_HOST))
+    });
+    let mut mode = 7u32;
+    check("spblkGetPointerMode", &[(0, NI, "handle"), (1, IV, "mode")], &[], |m, _| {
+        spblkGetPointerMode(n(m, 0, h), n(m, 1, &mut mode))
+    });
+    assert_eq!(mode, SPBLK_POINTER_MODE_HOST);
+    // Unknown statuses still give static, non-NULL strings.
+    for st in [0u32, 3, 11, 12, 99, u32::MAX] {
+        assert!(!spblkGetErrorName(st).is_null() && !spblkGetErrorString(st).is_null());
+    }
+    // GetLastErrorMessage: NULL `written` is rejected and does not replace the message.
+    let before = last_error();
+    assert_eq!(spblkGetLastErrorMessage(null_mut(), 0, null_mut()), IV);
+    assert_eq!(last_error(), before);
+    let mut len = 0usize;
+    assert_eq!(spblkGetLastErrorMessage(null_mut(), 0, &mut len), OK);
+    assert_eq!(len, before.len());
+    let mut tiny = [0x55u8; 4];
+    assert_eq!(spblkGetLastErrorMessage(tiny.as_mut_ptr() as *mut _, 4, &mut len), OK);
+    assert_eq!((len, tiny[3]), (3, 0), "truncated and NUL-terminated");
+    drop_fixture(&mut fx);
+}
+
+#[test]
+fn destroyed_objects_are_not_initialized() {
+    let h = host_handle();
+    assert_eq!(spblkDestroy(h), OK);
+    let mut v = 0;
+    assert_eq!(spblkGetVersion(h, &mut v), NI);
+    assert_eq!(spblkDestroy(h), NI, "double destroy must be detected");
+    assert_eq!(spblkDestroy(null_mut()), NI);
+    let mut x = values_buf(SPBLK_R_32F, &[1.0; 3]);
+    let mut d = null_mut();
+    assert_eq!(spblkCreateDnVec(&mut d, 3, x.ptr(), SPBLK_R_32F), OK);
+    assert_eq!(spblkDestroyDnVec(d), OK);
+    let mut size = 0;
+    assert_eq!(spblkDnVecGet(d, &mut size, &mut null_mut(), &mut 0), NI);
+    assert!(last_error().contains("dnVecDescr"));
+    assert_eq!(spblkDestroyDnVec(d), NI);
+    // NULL descriptors are no-ops for destroy functions, as in cuSPARSE.
+    assert_eq!(spblkDestroySpMat(null_mut()), OK);
+    assert_eq!(spblkDestroyDnMat(null_mut()), OK);
+    assert_eq!(spblkDestroyDnVec(null_mut()), OK);
+    assert_eq!(spblkSpGEMM_destroyDescr(null_mut()), OK);
+    // A descriptor of the wrong kind is rejected, not reinterpreted.
+    let mut dv = null_mut();
+    assert_eq!(spblkCreateDnVec(&mut dv, 3, x.ptr(), SPBLK_R_32F), OK);
+    let mut rows = 0;
+    assert_eq!(spblkSpMatGetSize(dv as spblkConstSpMatDescr_t, &mut rows, &mut rows.clone(), &mut 0), NI);
+    assert_eq!(spblkDestroyDnVec(dv), OK);
+}
+
+#[test]
+fn sparse_descriptor_functions() {
+    let mut fx = fixture();
+    let (r, c, z) = (6i64, 6i64, fx.a.nnz as i64);
+    let (off, col, val) = (fx.a.major.ptr(), fx.a.minor.ptr(), fx.a.values.ptr());
+    let mut d: spblkSpMatDescr_t = 0x10 as spblkSpMatDescr_t;
+    let mut made = Vec::new();
+    for (name, csc) in [("spblkCreateCsr", false), ("spblkCreateCsc", true)] {
+        check(
+            name,
+            // NULL offsets are accepted (clients set them later); NULL indices/values with nnz > 0 are not.
+            &[(0, IV, "spMatDescr"), (2, IV, if csc { "cscRowInd" } else { "csrColInd" }), (3, IV, "values")],
+            &[(4, "OffsetsType"), (5, "Type"), (6, "idxBase"), (7, "valueType")],
+            |m, bad| {
+                let f = if csc { spblkCreateCsc } else { spblkCreateCsr };
+                f(
+                    n(m, 0, &mut d),
+                    r,
+                    c,
+                    z,
+                    n(m, 1, off),
+                    n(m, 2, col),
+                    n(m, 3, val),
+                    e(bad, 4, 2),
+                    e(bad, 5, 2),
+                    e(bad, 6, 0),
+                    e(bad, 7, 0),
+                )
+            },
+        );
+        made.push(d);
+    }
+    let mut cd: spblkConstSpMatDescr_t = null_mut();
+    check(
+        "spblkCreateConstCsr",
+        &[(0, IV, "spMatDescr"), (2, IV, "csrColInd"), (3, IV, "values")],
+        &[(4, "csrRowOffsetsType"), (5, "csrColIndType"), (6, "idxBase"), (7, "valueType")],
+        |m, bad| {
+            spblkCreateConstCsr(
+                n(m, 0, &mut cd),
+                r,
+                c,
+                z,
+                n(m, 1, off),
+                n(m, 2, col),
+                n(m, 3, val),
+                e(bad, 4, 2),
+                e(bad, 5, 2),
+                e(bad, 6, 0),
+                e(bad, 7, 0),
+            )
+        },
+    );
+    made.push(cd as spblkSpMatDescr_t);
+    let (ri, ci, cv) = (fx.coo.major.ptr(), fx.coo.minor.ptr(), fx.coo.values.ptr());
+    check(
+        "spblkCreateCoo",
+        &[(0, IV, "spMatDescr"), (1, IV, "cooRowInd"), (2, IV, "cooColInd"), (3, IV, "values")],
+        &[(4, "cooIdxType"), (5, "idxBase"), (6, "valueType")],
+        |m, bad| {
+            spblkCreateCoo(
+                n(m, 0, &mut d),
+                r,
+                c,
+                z,
+                n(m, 1, ri),
+                n(m, 2, ci),
+                n(m, 3, cv),
+                e(bad, 4, 2),
+                e(bad, 5, 0),
+                e(bad, 6, 0),
+            )
+        },
+    );
+    made.push(d);
+    // Sizes: negative, nnz > rows*cols, index type too narrow.
+    for (rr, cc, zz) in [(-1, 6, 0), (6, -1, 0), (6, 6, -1), (2, 2, 5)] {
+        let mut keep: spblkSpMatDescr_t = 0x77 as _;
+        assert_eq!(spblkCreateCsr(&mut keep, rr, cc, zz, off, col, val, 2, 2, 0, 0), IV, "{rr} {cc} {zz}");
+        assert_eq!(keep, 0x77 as _, "out-param written on failure");
+    }
+    let coo = made.pop().unwrap();
+    let sa = fx.sa;
+    let (mut rr, mut cc, mut zz) = (0i64, 0i64, 0i64);
+    check(
+        "spblkSpMatGetSize",
+        &[(0, IV, "spMatDescr"), (1, IV, "rows"), (2, IV, "cols"), (3, IV, "nnz")],
+        &[],
+        |m, _| spblkSpMatGetSize(n(m, 0, sa), n(m, 1, &mut rr), n(m, 2, &mut cc), n(m, 3, &mut zz)),
+    );
+    assert_eq!((rr, cc, zz), (r, c, z));
+    let mut fmt = 0u32;
+    check("spblkSpMatGetFormat", &[(0, IV, "spMatDescr"), (1, IV, "format")], &[], |m, _| {
+        spblkSpMatGetFormat(n(m, 0, sa), n(m, 1, &mut fmt))
+    });
+    assert_eq!(fmt, SPBLK_FORMAT_CSR);
+    let mut base = 9u32;
+    check("spblkSpMatGetIndexBase", &[(0, IV, "spMatDescr"), (1, IV, "idxBase")], &[], |m, _| {
+        spblkSpMatGetIndexBase(n(m, 0, sa), n(m, 1, &mut base))
+    });
+    let mut vp: *mut c_void = null_mut();
+    check("spblkSpMatGetValues", &[(0, IV, "spMatDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkSpMatGetValues(n(m, 0, sa), n(m, 1, &mut vp))
+    });
+    assert_eq!(vp, val);
+    check("spblkSpMatSetValues", &[(0, IV, "spMatDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkSpMatSetValues(n(m, 0, sa), n(m, 1, val))
+    });
+    check(
+        "spblkCsrSetPointers",
+        &[(0, IV, "spMatDescr"), (1, IV, "csrRowOffsets"), (2, IV, "csrColInd"), (3, IV, "csrValues")],
+        &[],
+        |m, _| spblkCsrSetPointers(n(m, 0, sa), n(m, 1, off), n(m, 2, col), n(m, 3, val)),
+    );
+    let (mut p1, mut p2, mut p3) = (null_mut(), null_mut(), null_mut());
+    let (mut t1, mut t2, mut t3, mut t4) = (0u32, 0u32, 0u32, 0u32);
+    let names = [
+        "spMatDescr",
+        "rows",
+        "cols",
+        "nnz",
+        "csrRowOffsets",
+        "csrColInd",
+        "csrValues",
+        "csrRowOffsetsType",
+        "csrColIndType",
+        "idxBase",
+        "valueType",
+    ];
+    let ptrs: Vec<(u32, u32, &str)> = names.iter().enumerate().map(|(i, s)| (i as u32, IV, *s)).collect();
+    check("spblkCsrGet", &ptrs, &[], |m, _| {
+        spblkCsrGet(
+            n(m, 0, sa),
+            n(m, 1, &mut rr),
+            n(m, 2, &mut cc),
+            n(m, 3, &mut zz),
+            n(m, 4, &mut p1),
+            n(m, 5, &mut p2),
+            n(m, 6, &mut p3),
+            n(m, 7, &mut t1),
+            n(m, 8, &mut t2),
+            n(m, 9, &mut t3),
+            n(m, 10, &mut t4),
+        )
+    });
+    assert_eq!((p1, p2, p3, t1, t4), (off, col, val, SPBLK_INDEX_32I, SPBLK_R_32F));
+    let names =
+        ["spMatDescr", "rows", "cols", "nnz", "cooRowInd", "cooColInd", "cooValues", "idxType", "idxBase", "valueType"];
+    let ptrs: Vec<(u32, u32, &str)> = names.iter().enumerate().map(|(i, s)| (i as u32, IV, *s)).collect();
+    check("spblkCooGet", &ptrs, &[], |m, _| {
+        spblkCooGet(
+            n(m, 0, coo),
+            n(m, 1, &mut rr),
+            n(m, 2, &mut cc),
+            n(m, 3, &mut zz),
+            n(m, 4, &mut p1),
+            n(m, 5, &mut p2),
+            n(m, 6, &mut p3),
+            n(m, 7, &mut t1),
+            n(m, 8, &mut t2),
+            n(m, 9, &mut t3),
+        )
+    });
+    assert_eq!((p1, p2), (ri, ci));
+    // Format mismatch: CooGet on CSR and CsrGet on COO are rejected without writing.
+    let mut untouched: *mut c_void = 0x5 as _;
+    assert_eq!(
+        spblkCooGet(sa, &mut rr, &mut cc, &mut zz, &mut untouched, &mut p2, &mut p3, &mut t1, &mut t2, &mut t3),
+        IV
+    );
+    assert_eq!(untouched, 0x5 as _);
+    made.push(coo);
+    for d in made {
+        assert_eq!(spblkDestroySpMat(d), OK);
+    }
+    drop_fixture(&mut fx);
+}
+
+#[test]
+fn dense_descriptor_functions() {
+    let mut fx = fixture();
+    let vals = fx.b.buf.ptr();
+    let mut d: spblkDnMatDescr_t = null_mut();
+    let mut made = Vec::new();
+    check(
+        "spblkCreateDnMat",
+        &[(0, IV, "dnMatDescr"), (1, IV, "values")],
+        &[(2, "valueType"), (3, "order")],
+        |m, bad| spblkCreateDnMat(n(m, 0, &mut d), 6, 3, 3, n(m, 1, vals), e(bad, 2, 0), e(bad, 3, SPBLK_ORDER_ROW)),
+    );
+    made.push(d);
+    // ld too small for the order.
+    assert_eq!(spblkCreateDnMat(&mut d, 6, 3, 2, vals, 0, SPBLK_ORDER_ROW), IV);
+    assert!(last_error().contains("ld"));
+    assert_eq!(spblkCreateDnMat(&mut d, 6, 3, 5, vals, 0, SPBLK_ORDER_COL), IV);
+    let db = fx.db;
+    let (mut r, mut c, mut ld, mut vp, mut t, mut o) = (0i64, 0i64, 0i64, null_mut(), 0u32, 0u32);
+    let names = ["dnMatDescr", "rows", "cols", "ld", "values", "type", "order"];
+    let ptrs: Vec<(u32, u32, &str)> = names.iter().enumerate().map(|(i, s)| (i as u32, IV, *s)).collect();
+    check("spblkDnMatGet", &ptrs, &[], |m, _| {
+        spblkDnMatGet(
+            n(m, 0, db),
+            n(m, 1, &mut r),
+            n(m, 2, &mut c),
+            n(m, 3, &mut ld),
+            n(m, 4, &mut vp),
+            n(m, 5, &mut t),
+            n(m, 6, &mut o),
+        )
+    });
+    assert_eq!((r, c, ld, vp, o), (6, 3, 3, vals, SPBLK_ORDER_ROW));
+    check("spblkDnMatGetValues", &[(0, IV, "dnMatDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkDnMatGetValues(n(m, 0, db), n(m, 1, &mut vp))
+    });
+    check("spblkDnMatSetValues", &[(0, IV, "dnMatDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkDnMatSetValues(n(m, 0, db), n(m, 1, vals))
+    });
+    let xv = fx.x.ptr();
+    let mut v: spblkDnVecDescr_t = null_mut();
+    check("spblkCreateDnVec", &[(0, IV, "dnVecDescr"), (1, IV, "values")], &[(2, "valueType")], |m, bad| {
+        spblkCreateDnVec(n(m, 0, &mut v), 6, n(m, 1, xv), e(bad, 2, 0))
+    });
+    assert_eq!(spblkDestroyDnVec(v), OK);
+    assert_eq!(spblkCreateDnVec(&mut v, -1, xv, 0), IV);
+    let vx = fx.vx;
+    let (mut size, mut ty) = (0i64, 0u32);
+    check(
+        "spblkDnVecGet",
+        &[(0, IV, "dnVecDescr"), (1, IV, "size"), (2, IV, "values"), (3, IV, "valueType")],
+        &[],
+        |m, _| spblkDnVecGet(n(m, 0, vx), n(m, 1, &mut size), n(m, 2, &mut vp), n(m, 3, &mut ty)),
+    );
+    assert_eq!((size, vp), (6, xv));
+    check("spblkDnVecGetValues", &[(0, IV, "dnVecDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkDnVecGetValues(n(m, 0, vx), n(m, 1, &mut vp))
+    });
+    check("spblkDnVecSetValues", &[(0, IV, "dnVecDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkDnVecSetValues(n(m, 0, vx), n(m, 1, xv))
+    });
+    for d in made {
+        assert_eq!(spblkDestroyDnMat(d), OK);
+    }
+    drop_fixture(&mut fx);
+}
+
+#[test]
+fn spmv_spmm_sddmm_functions() {
+    let mut fx = fixture();
+    let (h, sa, vx, vy, db, dc) = (fx.h, fx.sa, fx.vx, fx.vy, fx.db, fx.dc);
+    let mut size = 12345usize;
+    // (handle, alpha, matA, vecX, beta, vecY, bufferSize) and enums (opA, computeType, alg).
+    let ptrs =
+        [(0, NI, "handle"), (1, IV, "alpha"), (2, IV, "matA"), (3, IV, "vecX"), (4, IV, "beta"), (5, IV, "vecY")];
+    let enums = [(10, "opA"), (11, "computeType"), (12, "alg")];
+    let mut with_size = ptrs.to_vec();
+    with_size.push((6, IV, "bufferSize"));
+    check("spblkSpMV_bufferSize", &with_size, &enums, |m, b| {
+        spblkSpMV_bufferSize(
+            n(m, 0, h),
+            e(b, 10, 0),
+            n(m, 1, one()),
+            n(m, 2, sa),
+            n(m, 3, vx),
+            n(m, 4, one()),
+            n(m, 5, vy),
+            e(b, 11, 0),
+            e(b, 12, 0),
+            n(m, 6, &mut size),
+        )
+    });
+    assert_ne!(size, 12345);
+    for (name, f) in [
+        ("spblkSpMV_preprocess", spblkSpMV_preprocess as unsafe extern "C" fn(_, _, _, _, _, _, _, _, _, _) -> _),
+        ("spblkSpMV", spblkSpMV),
+    ] {
+        check(
+            name,
+            &ptrs,
+            &enums,
+            // SAFETY: the function pointers are the library's own exported functions.
+            |m, b| unsafe {
+                f(
+                    n(m, 0, h),
+                    e(b, 10, 0),
+                    n(m, 1, one()),
+                    n(m, 2, sa),
+                    n(m, 3, vx),
+                    n(m, 4, one()),
+                    n(m, 5, vy),
+                    e(b, 11, 0),
+                    e(b, 12, 0),
+                    null_mut(),
+                )
+            },
+        );
+    }
+    // Dimension mismatch: x of the wrong length.
+    let mut short = values_buf(SPBLK_R_32F, &[1.0; 5]);
+    let mut vs = null_mut();
+    assert_eq!(spblkCreateDnVec(&mut vs, 5, short.ptr(), 0), OK);
+    assert_eq!(spblkSpMV(h, 0, one(), sa, vs, one(), vy, 0, 0, null_mut()), IV);
+    assert!(last_error().contains("vecX"), "{}", last_error());
+    // Conjugate transpose on real types and f64 compute with f32 data are NOT_SUPPORTED.
+    assert_eq!(spblkSpMV(h, 2, one(), sa, vx, one(), vy, 0, 0, null_mut()), SPBLK_STATUS_NOT_SUPPORTED);
+    assert_eq!(spblkSpMV(h, 0, one(), sa, vx, one(), vy, SPBLK_R_64F, 0, null_mut()), SPBLK_STATUS_NOT_SUPPORTED);
+    assert_eq!(spblkDestroyDnVec(vs), OK);
+
+    let ptrs =
+        [(0, NI, "handle"), (1, IV, "alpha"), (2, IV, "matA"), (3, IV, "matB"), (4, IV, "beta"), (5, IV, "matC")];
+    let enums = [(10, "opA"), (11, "opB"), (12, "computeType"), (13, "alg")];
+    let mut with_size = ptrs.to_vec();
+    with_size.push((6, IV, "bufferSize"));
+    check("spblkSpMM_bufferSize", &with_size, &enums, |m, b| {
+        spblkSpMM_bufferSize(
+            n(m, 0, h),
+            e(b, 10, 0),
+            e(b, 11, 0),
+            n(m, 1, one()),
+            n(m, 2, sa),
+            n(m, 3, db),
+            n(m, 4, one()),
+            n(m, 5, dc),
+            e(b, 12, 0),
+            e(b, 13, 0),
+            n(m, 6, &mut size),
+        )
+    });
+    for (name, f) in [
+        ("spblkSpMM_preprocess", spblkSpMM_preprocess as unsafe extern "C" fn(_, _, _, _, _, _, _, _, _, _, _) -> _),
+        ("spblkSpMM", spblkSpMM),
+    ] {
+        check(
+            name,
+            &ptrs,
+            &enums,
+            // SAFETY: the library's own exported functions.
+            |m, b| unsafe {
+                f(
+                    n(m, 0, h),
+                    e(b, 10, 0),
+                    e(b, 11, 0),
+                    n(m, 1, one()),
+                    n(m, 2, sa),
+                    n(m, 3, db),
+                    n(m, 4, one()),
+                    n(m, 5, dc),
+                    e(b, 12, 0),
+                    e(b, 13, 0),
+                    null_mut(),
+                )
+            },
+        );
+    }
+    // C of the wrong shape (B is 6x3 but C would need 6x3: pass B as C with opB = T → 6x6).
+    assert_eq!(spblkSpMM(h, 0, 1, one(), sa, db, one(), dc, 0, 0, null_mut()), IV);
+    assert!(last_error().contains("matB") || last_error().contains("matC"), "{}", last_error());
+    // VBR without an analysis.
+    assert_eq!(spblkSpMM(h, 0, 0, one(), sa, db, one(), dc, 0, SPBLK_SPMM_ALG_VBR, null_mut()), IV);
+
+    // SDDMM: C (sparse, 6x6) = A (6x3) · Bᵀ where B is 6x3 → use opB = T.
+    let ptrs =
+        [(0, NI, "handle"), (1, IV, "alpha"), (2, IV, "matA"), (3, IV, "matB"), (4, IV, "beta"), (5, IV, "matC")];
+    let mut with_size = ptrs.to_vec();
+    with_size.push((6, IV, "bufferSize"));
+    check("spblkSDDMM_bufferSize", &with_size, &enums, |m, b| {
+        spblkSDDMM_bufferSize(
+            n(m, 0, h),
+            e(b, 10, 0),
+            e(b, 11, 1),
+            n(m, 1, one()),
+            n(m, 2, db),
+            n(m, 3, dc),
+            n(m, 4, one()),
+            n(m, 5, sa),
+            e(b, 12, 0),
+            e(b, 13, 0),
+            n(m, 6, &mut size),
+        )
+    });
+    for (name, f) in [
+        ("spblkSDDMM_preprocess", spblkSDDMM_preprocess as unsafe extern "C" fn(_, _, _, _, _, _, _, _, _, _, _) -> _),
+        ("spblkSDDMM", spblkSDDMM),
+    ] {
+        check(
+            name,
+            &ptrs,
+            &enums,
+            // SAFETY: the library's own exported functions.
+            |m, b| unsafe {
+                f(
+                    n(m, 0, h),
+                    e(b, 10, 0),
+                    e(b, 11, 1),
+                    n(m, 1, one()),
+                    n(m, 2, db),
+                    n(m, 3, dc),
+                    n(m, 4, one()),
+                    n(m, 5, sa),
+                    e(b, 12, 0),
+                    e(b, 13, 0),
+                    null_mut(),
+                )
+            },
+        );
+    }
+    drop_fixture(&mut fx);
+}
+
+#[test]
+fn spgemm_and_conversion_functions() {
+    let mut fx = fixture();
+    let (h, sa) = (fx.h, fx.sa);
+    let mut off = index_buf(SPBLK_INDEX_32I, &[0; 7]);
+    let mut dc = null_mut();
+    assert_eq!(spblkCreateCsr(&mut dc, 6, 6, 0, off.ptr(), null_mut(), null_mut(), 2, 2, 0, 0), OK);
+    let mut g: spblkSpGEMMDescr_t = 0x31 as _;
+    check("spblkSpGEMM_createDescr", &[(0, IV, "descr")], &[], |m, _| spblkSpGEMM_createDescr(n(m, 0, &mut g)));
+    // Protocol order: compute and copy before workEstimation are rejected.
+    let mut s = 0usize;
+    assert_eq!(spblkSpGEMM_compute(h, 0, 0, one(), sa, sa, one(), dc, 0, 0, g, &mut s, null_mut()), IV);
+    assert_eq!(spblkSpGEMM_copy(h, 0, 0, one(), sa, sa, one(), dc, 0, 0, g), IV);
+    let ptrs = [
+        (0, NI, "handle"),
+        (1, IV, "alpha"),
+        (2, IV, "matA"),
+        (3, IV, "matB"),
+        (4, IV, "beta"),
+        (5, IV, "matC"),
+        (6, IV, "spgemmDescr"),
+        (7, IV, "bufferSize1"),
+    ];
+    let enums = [(10, "opA"), (11, "opB"), (12, "computeType"), (13, "alg")];
+    let mut buf = vec![0u8; 64];
+    let bp = buf.as_mut_ptr() as *mut c_void;
+    check("spblkSpGEMM_workEstimation", &ptrs, &enums, |m, b| {
+        s = 64;
+        spblkSpGEMM_workEstimation(
+            n(m, 0, h),
+            e(b, 10, 0),
+            e(b, 11, 0),
+            n(m, 1, one()),
+            n(m, 2, sa),
+            n(m, 3, sa),
+            n(m, 4, one()),
+            n(m, 5, dc),
+            e(b, 12, 0),
+            e(b, 13, 0),
+            n(m, 6, g),
+            n(m, 7, &mut s),
+            bp,
+        )
+    });
+    let mut ptrs2 = ptrs.to_vec();
+    ptrs2[7] = (7, IV, "bufferSize2");
+    check("spblkSpGEMM_compute", &ptrs2, &enums, |m, b| {
+        s = 64;
+        spblkSpGEMM_compute(
+            n(m, 0, h),
+            e(b, 10, 0),
+            e(b, 11, 0),
+            n(m, 1, one()),
+            n(m, 2, sa),
+            n(m, 3, sa),
+            n(m, 4, one()),
+            n(m, 5, dc),
+            e(b, 12, 0),
+            e(b, 13, 0),
+            n(m, 6, g),
+            n(m, 7, &mut s),
+            bp,
+        )
+    });
+    // A too-small buffer is INSUFFICIENT_RESOURCES.
+    let mut tiny = 0usize;
+    assert_eq!(
+        spblkSpGEMM_compute(h, 0, 0, one(), sa, sa, one(), dc, 0, 0, g, &mut tiny, bp),
+        SPBLK_STATUS_INSUFFICIENT_RESOURCES
+    );
+    // copy before CsrSetPointers (NULL columns) is rejected.
+    let mut nnz = 0i64;
+    assert_eq!(spblkSpMatGetSize(dc, &mut 0, &mut 0, &mut nnz), OK);
+    assert!(nnz > 0);
+    assert_eq!(spblkSpGEMM_copy(h, 0, 0, one(), sa, sa, one(), dc, 0, 0, g), IV);
+    let mut col = index_buf(SPBLK_INDEX_32I, &vec![0; nnz as usize]);
+    let mut val = values_buf(SPBLK_R_32F, &vec![0.0; nnz as usize]);
+    assert_eq!(spblkCsrSetPointers(dc, off.ptr(), col.ptr(), val.ptr()), OK);
+    check("spblkSpGEMM_copy", &ptrs[..7], &enums, |m, b| {
+        spblkSpGEMM_copy(
+            n(m, 0, h),
+            e(b, 10, 0),
+            e(b, 11, 0),
+            n(m, 1, one()),
+            n(m, 2, sa),
+            n(m, 3, sa),
+            n(m, 4, one()),
+            n(m, 5, dc),
+            e(b, 12, 0),
+            e(b, 13, 0),
+            n(m, 6, g),
+        )
+    });
+    // Transposes are NOT_SUPPORTED for SpGEMM, as in cuSPARSE.
+    assert_eq!(spblkSpGEMM_copy(h, 1, 0, one(), sa, sa, one(), dc, 0, 0, g), SPBLK_STATUS_NOT_SUPPORTED);
+    check("spblkSpGEMM_destroyDescr", &[], &[], |_, _| spblkSpGEMM_destroyDescr(g));
+    assert_eq!(spblkDestroySpMat(dc), OK);
+
+    // csr2csc: (csrVal, csrRowPtr, csrColInd, cscVal, cscColPtr, cscRowInd, bufferSize).
+    let nz = fx.a.nnz as i32;
+    let (v, rp, ci) = (fx.a.values.ptr(), fx.a.major.ptr() as *mut i32, fx.a.minor.ptr() as *mut i32);
+    let mut cv = values_buf(SPBLK_R_32F, &vec![0.0; nz as usize]);
+    let mut cp = index_buf(SPBLK_INDEX_32I, &[0; 7]);
+    let mut cr = index_buf(SPBLK_INDEX_32I, &vec![0; nz as usize]);
+    let (cvp, cpp, crp) = (cv.ptr(), cp.ptr() as *mut i32, cr.ptr() as *mut i32);
+    let ptrs = [
+        (0, NI, "handle"),
+        (1, IV, "csrVal"),
+        (2, IV, "csrRowPtr"),
+        (3, IV, "csrColInd"),
+        (4, IV, "cscVal"),
+        (5, IV, "cscColPtr"),
+        (6, IV, "cscRowInd"),
+    ];
+    let enums = [(10, "valType"), (11, "copyValues"), (12, "idxBase"), (13, "alg")];
+    let mut with_size = ptrs.to_vec();
+    with_size.push((7, IV, "bufferSize"));
+    check("spblkCsr2cscEx2_bufferSize", &with_size, &enums, |m, b| {
+        spblkCsr2cscEx2_bufferSize(
+            n(m, 0, h),
+            6,
+            6,
+            nz,
+            n(m, 1, v),
+            n(m, 2, rp),
+            n(m, 3, ci),
+            n(m, 4, cvp),
+            n(m, 5, cpp),
+            n(m, 6, crp),
+            e(b, 10, 0),
+            e(b, 11, 1),
+            e(b, 12, 0),
+            e(b, 13, 1),
+            n(m, 7, &mut s),
+        )
+    });
+    let mut work = vec![0u8; s];
+    let wp = work.as_mut_ptr() as *mut c_void;
+    check("spblkCsr2cscEx2", &ptrs, &enums, |m, b| {
+        spblkCsr2cscEx2(
+            n(m, 0, h),
+            6,
+            6,
+            nz,
+            n(m, 1, v),
+            n(m, 2, rp),
+            n(m, 3, ci),
+            n(m, 4, cvp),
+            n(m, 5, cpp),
+            n(m, 6, crp),
+            e(b, 10, 0),
+            e(b, 11, 1),
+            e(b, 12, 0),
+            e(b, 13, 1),
+            wp,
+        )
+    });
+    assert_eq!(spblkCsr2cscEx2(h, -1, 6, nz, v, rp, ci, cvp, cpp, crp, 0, 1, 0, 1, wp), IV);
+    drop_fixture(&mut fx);
+}
+
+fn drop_fixture(fx: &mut Fixture) {
+    assert_eq!(spblkDestroySpMat(fx.sa), OK);
+    assert_eq!(spblkDestroyDnVec(fx.vx), OK);
+    assert_eq!(spblkDestroyDnVec(fx.vy), OK);
+    assert_eq!(spblkDestroyDnMat(fx.db), OK);
+    assert_eq!(spblkDestroyDnMat(fx.dc), OK);
+    assert_eq!(spblkDestroy(fx.h), OK);
+    let _ = (&mut fx.x, &mut fx.y, &mut fx.b, &mut fx.c);
+}
+
+#[test]
+fn analysis_functions() {
+    use spblk::capi::analyze::*;
+    let mut fx = fixture();
+    let (h, sa) = (fx.h, fx.sa);
+    let size = std::mem::size_of::<spblkAnalysisParams>();
+    let mut p = spblkAnalysisParams {
+        structSize: 0,
+        blockWidth: 0,
+        tau: 0.0,
+        similarity: 0,
+        mergeRule: 0,
+        maxGroupHeight: 0,
+        halfCopies: 0,
+    };
+    check("spblkAnalysisParamsInit", &[(0, IV, "params")], &[], |m, _| spblkAnalysisParamsInit(n(m, 0, &mut p), size));
+    assert_eq!(spblkAnalysisParamsInit(&mut p, 2), IV, "structSize smaller than its own field");
+    let pp = &mut p as *mut spblkAnalysisParams;
+    // params may be NULL (defaults), so only handle and matA are required pointers.
+    check("spblkAnalyze", &[(0, NI, "handle"), (1, IV, "matA")], &[(10, "alg")], |m, b| {
+        spblkAnalyze(n(m, 0, h), n(m, 1, sa), e(b, 10, SPBLK_ANALYSIS_1SA), pp)
+    });
+    p.similarity = BAD;
+    assert_eq!(spblkAnalyze(h, sa, SPBLK_ANALYSIS_1SA, &p), IV);
+    p.similarity = 0;
+    p.mergeRule = BAD;
+    assert_eq!(spblkAnalyze(h, sa, SPBLK_ANALYSIS_1SA, &p), IV);
+    let mut info = spblkAnalysisInfo { structSize: std::mem::size_of::<spblkAnalysisInfo>(), ..Default::default() };
+    check("spblkAnalysisGetInfo", &[(0, IV, "matA"), (1, IV, "info")], &[], |m, _| {
+        spblkAnalysisGetInfo(n(m, 0, sa), n(m, 1, &mut info))
+    });
+    let mut perm = vec![0i64; 6];
+    check("spblkAnalysisGetPermutation", &[(0, IV, "matA"), (1, IV, "perm")], &[], |m, _| {
+        spblkAnalysisGetPermutation(n(m, 0, sa), n(m, 1, perm.as_mut_ptr()))
+    });
+    drop_fixture(&mut fx);
+}
+
+#[test]
+fn const_and_csc_coo_descriptor_functions() {
+    let mut fx = fixture();
+    let mut r = rng(12);
+    let m = random_matrix(&mut r, 6, 6, Kind::Uniform);
+    let mut csc = SparseArrays::new(&m, SPBLK_FORMAT_CSC, SPBLK_INDEX_64I, 1, SPBLK_R_64F);
+    let (off, idx, val) = (csc.major.ptr(), csc.minor.ptr(), csc.values.ptr());
+    let z = csc.nnz as i64;
+    let mut d: spblkConstSpMatDescr_t = null_mut();
+    check(
+        "spblkCreateConstCsc",
+        &[(0, IV, "spMatDescr"), (2, IV, "cscRowInd"), (3, IV, "values")],
+        &[(4, "cscColOffsetsType"), (5, "cscRowIndType"), (6, "idxBase"), (7, "valueType")],
+        |m, b| {
+            spblkCreateConstCsc(
+                n(m, 0, &mut d),
+                6,
+                6,
+                z,
+                n(m, 1, off),
+                n(m, 2, idx),
+                n(m, 3, val),
+                e(b, 4, 3),
+                e(b, 5, 3),
+                e(b, 6, 1),
+                e(b, 7, 1),
+            )
+        },
+    );
+    let dm = d as spblkSpMatDescr_t;
+    let (mut rr, mut cc, mut zz, mut p1, mut p2, mut p3) = (0i64, 0i64, 0i64, null_mut(), null_mut(), null_mut());
+    let (mut t1, mut t2, mut t3, mut t4) = (0u32, 0u32, 0u32, 0u32);
+    let names = [
+        "spMatDescr",
+        "rows",
+        "cols",
+        "nnz",
+        "cscColOffsets",
+        "cscRowInd",
+        "cscValues",
+        "cscColOffsetsType",
+        "cscRowIndType",
+        "idxBase",
+        "valueType",
+    ];
+    let ptrs: Vec<(u32, u32, &str)> = names.iter().enumerate().map(|(i, s)| (i as u32, IV, *s)).collect();
+    check("spblkCscGet", &ptrs, &[], |m, _| {
+        spblkCscGet(
+            n(m, 0, dm),
+            n(m, 1, &mut rr),
+            n(m, 2, &mut cc),
+            n(m, 3, &mut zz),
+            n(m, 4, &mut p1),
+            n(m, 5, &mut p2),
+            n(m, 6, &mut p3),
+            n(m, 7, &mut t1),
+            n(m, 8, &mut t2),
+            n(m, 9, &mut t3),
+            n(m, 10, &mut t4),
+        )
+    });
+    assert_eq!((p1, p2, p3, t1, t3, t4), (off, idx, val, SPBLK_INDEX_64I, 1, SPBLK_R_64F));
+    check(
+        "spblkCscSetPointers",
+        &[(0, IV, "spMatDescr"), (1, IV, "cscColOffsets"), (2, IV, "cscRowInd"), (3, IV, "cscValues")],
+        &[],
+        |m, _| spblkCscSetPointers(n(m, 0, dm), n(m, 1, off), n(m, 2, idx), n(m, 3, val)),
+    );
+    // A CSC descriptor does not take CSR or COO pointers.
+    assert_eq!(spblkCsrSetPointers(dm, off, idx, val), IV);
+    assert_eq!(spblkCooSetPointers(dm, off, idx, val), IV);
+    let mut cv: *const c_void = null_mut();
+    check("spblkConstSpMatGetValues", &[(0, IV, "spMatDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkConstSpMatGetValues(nc(m, 0, d), n(m, 1, &mut cv))
+    });
+    assert_eq!(cv, val as *const c_void);
+    let (ri, ci, cov) = (fx.coo.major.ptr(), fx.coo.minor.ptr(), fx.coo.values.ptr());
+    let cz = fx.coo.nnz as i64;
+    let mut dc: spblkConstSpMatDescr_t = null_mut();
+    check(
+        "spblkCreateConstCoo",
+        &[(0, IV, "spMatDescr"), (1, IV, "cooRowInd"), (2, IV, "cooColInd"), (3, IV, "values")],
+        &[(4, "cooIdxType"), (5, "idxBase"), (6, "valueType")],
+        |m, b| {
+            spblkCreateConstCoo(
+                n(m, 0, &mut dc),
+                6,
+                6,
+                cz,
+                n(m, 1, ri),
+                n(m, 2, ci),
+                n(m, 3, cov),
+                e(b, 4, 2),
+                e(b, 5, 0),
+                e(b, 6, 0),
+            )
+        },
+    );
+    check(
+        "spblkCooSetPointers",
+        &[(0, IV, "spMatDescr"), (1, IV, "cooRows"), (2, IV, "cooColumns"), (3, IV, "cooValues")],
+        &[],
+        |m, _| spblkCooSetPointers(n(m, 0, dc as spblkSpMatDescr_t), n(m, 1, ri), n(m, 2, ci), n(m, 3, cov)),
+    );
+    let bv = fx.b.buf.ptr();
+    let mut dd: spblkConstDnMatDescr_t = null_mut();
+    check(
+        "spblkCreateConstDnMat",
+        &[(0, IV, "dnMatDescr"), (1, IV, "values")],
+        &[(2, "valueType"), (3, "order")],
+        |m, b| spblkCreateConstDnMat(n(m, 0, &mut dd), 6, 3, 3, n(m, 1, bv), e(b, 2, 0), e(b, 3, SPBLK_ORDER_ROW)),
+    );
+    check("spblkConstDnMatGetValues", &[(0, IV, "dnMatDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkConstDnMatGetValues(nc(m, 0, dd), n(m, 1, &mut cv))
+    });
+    let mut dv: spblkConstDnVecDescr_t = null_mut();
+    check("spblkCreateConstDnVec", &[(0, IV, "dnVecDescr"), (1, IV, "values")], &[(2, "valueType")], |m, b| {
+        spblkCreateConstDnVec(n(m, 0, &mut dv), 6, n(m, 1, bv), e(b, 2, 0))
+    });
+    check("spblkConstDnVecGetValues", &[(0, IV, "dnVecDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkConstDnVecGetValues(nc(m, 0, dv), n(m, 1, &mut cv))
+    });
+    assert_eq!(cv, bv as *const c_void);
+    for s in [spblkDestroySpMat(d), spblkDestroySpMat(dc), spblkDestroyDnMat(dd), spblkDestroyDnVec(dv)] {
+        assert_eq!(s, OK);
+    }
+    drop_fixture(&mut fx);
+}
