@@ -48,10 +48,7 @@ impl Dev {
         unsafe {
             cu(sys::cuMemAlloc_v2(&mut p, bytes), "cuMemAlloc");
             if !v.is_empty() {
-                cu(
-                    sys::cuMemcpyHtoD_v2(p, v.as_ptr() as *const c_void, std::mem::size_of_val(v)),
-                    "HtoD",
-                );
+                cu(sys::cuMemcpyHtoD_v2(p, v.as_ptr() as *const c_void, std::mem::size_of_val(v)), "HtoD");
             }
         }
         self.0.push(p);
@@ -64,14 +61,7 @@ impl Dev {
         let mut v = vec![T::default(); n];
         // SAFETY: p holds at least n elements (allocated by `put`).
         unsafe {
-            cu(
-                sys::cuMemcpyDtoH_v2(
-                    v.as_mut_ptr() as *mut c_void,
-                    p as u64,
-                    n * std::mem::size_of::<T>(),
-                ),
-                "DtoH",
-            )
+            cu(sys::cuMemcpyDtoH_v2(v.as_mut_ptr() as *mut c_void, p as u64, n * std::mem::size_of::<T>()), "DtoH")
         };
         v
     }
@@ -163,25 +153,17 @@ fn large_inputs_are_correct_and_timed() {
     let mut dev = Dev(Vec::new());
     let mut r = StdRng::seed_from_u64(11);
     let (one, zero) = (1.0f32, 0.0f32);
-    let (alpha, beta) = (
-        &one as *const f32 as *const c_void,
-        &zero as *const f32 as *const c_void,
-    );
+    let (alpha, beta) = (&one as *const f32 as *const c_void, &zero as *const f32 as *const c_void);
 
     // Copy bandwidth (bytes read + written), the ceiling for the memory-bound operations.
     let big = 1usize << 30;
     let (src, dst) = (dev.zeros(big), dev.zeros(big));
     // SAFETY: two device buffers of `big` bytes.
     let copy_ms = time_ms(10, || unsafe {
-        cu(
-            sys::cuMemcpyDtoDAsync_v2(dst as u64, src as u64, big, std::ptr::null_mut()),
-            "copy",
-        )
+        cu(sys::cuMemcpyDtoDAsync_v2(dst as u64, src as u64, big, std::ptr::null_mut()), "copy")
     });
     let copy_gbs = 2.0 * big as f64 / copy_ms / 1e6;
-    say(format!(
-        "PERF copy            {copy_ms:8.3} ms  {copy_gbs:7.0} GB/s (device-to-device, read+write)"
-    ));
+    say(format!("PERF copy            {copy_ms:8.3} ms  {copy_gbs:7.0} GB/s (device-to-device, read+write)"));
 
     // SpMV on a uniform and a power-law matrix, 2^20 x 2^20.
     let m = 1usize << 20;
@@ -196,13 +178,7 @@ fn large_inputs_are_correct_and_timed() {
         };
         let nnz = col.len();
         let x: Vec<f32> = (0..m).map(|_| r.gen_range(-1.0f32..1.0)).collect();
-        let (dp, dc, dv, dx, dy) = (
-            dev.put(&ptr),
-            dev.put(&col),
-            dev.put(&val),
-            dev.put(&x),
-            dev.zeros(m * 4),
-        );
+        let (dp, dc, dv, dx, dy) = (dev.put(&ptr), dev.put(&col), dev.put(&val), dev.put(&x), dev.zeros(m * 4));
         let mut a = std::ptr::null_mut();
         ok(
             spblkCreateCsr(
@@ -224,27 +200,15 @@ fn large_inputs_are_correct_and_timed() {
         ok(spblkCreateDnVec(&mut vx, m as i64, dx, SPBLK_R_32F), "x");
         ok(spblkCreateDnVec(&mut vy, m as i64, dy, SPBLK_R_32F), "y");
         let mut size = 0;
-        ok(
-            spblkSpMV_bufferSize(h, 0, alpha, a, vx, beta, vy, SPBLK_R_32F, 0, &mut size),
-            "size",
-        );
+        ok(spblkSpMV_bufferSize(h, 0, alpha, a, vx, beta, vy, SPBLK_R_32F, 0, &mut size), "size");
         let buf = dev.zeros(size);
-        let ms = time_ms(20, || {
-            ok(
-                spblkSpMV(h, 0, alpha, a, vx, beta, vy, SPBLK_R_32F, 0, buf),
-                "spmv",
-            )
-        });
+        let ms = time_ms(20, || ok(spblkSpMV(h, 0, alpha, a, vx, beta, vy, SPBLK_R_32F, 0, buf), "spmv"));
         let y: Vec<f32> = dev.get(dy, m);
         for _ in 0..2000 {
             let i = r.gen_range(0..m);
             let (s, abs) = row_dot(&ptr, &col, &val, &x, i);
             let len = (ptr[i + 1] - ptr[i]) as f64;
-            assert!(
-                (y[i] as f64 - s).abs() <= 1e-6 * (len + 1.0) * abs + 1e-30,
-                "{name}: row {i}: {} vs {s}",
-                y[i]
-            );
+            assert!((y[i] as f64 - s).abs() <= 1e-6 * (len + 1.0) * abs + 1e-30, "{name}: row {i}: {} vs {s}", y[i]);
         }
         // Bytes that must move: values and columns once, offsets, y; x at least once.
         let bytes = nnz as f64 * 8.0 + (m as f64 + 1.0) * 4.0 + 2.0 * m as f64 * 4.0;
@@ -256,11 +220,7 @@ fn large_inputs_are_correct_and_timed() {
         ));
         // csr2csc of the same structure and values.
         if avg == 0 {
-            let (cp, ri, cv) = (
-                dev.zeros((m + 1) * 4),
-                dev.zeros(nnz * 4),
-                dev.zeros(nnz * 4),
-            );
+            let (cp, ri, cv) = (dev.zeros((m + 1) * 4), dev.zeros(nnz * 4), dev.zeros(nnz * 4));
             let (mi, zi) = (m as i32, nnz as i32);
             let mut size = 0;
             ok(
@@ -307,10 +267,7 @@ fn large_inputs_are_correct_and_timed() {
                 )
             });
             let colptr: Vec<i32> = dev.get(cp, m + 1);
-            assert_eq!(
-                colptr[m] as usize, nnz,
-                "csr2csc: column offsets end at nnz"
-            );
+            assert_eq!(colptr[m] as usize, nnz, "csr2csc: column offsets end at nnz");
             say(format!(
                 "PERF csr2csc         {ms:8.3} ms  {:7.1} Gnnz/s (radix sort on 20-bit keys)",
                 nnz as f64 / ms / 1e6
@@ -347,42 +304,12 @@ fn large_inputs_are_correct_and_timed() {
         let b: Vec<f32> = (0..m * n).map(|_| r.gen_range(-1.0f32..1.0)).collect();
         let (db, dcm) = (dev.put(&b), dev.zeros(m * n * 4));
         let (mut mb, mut mc) = (std::ptr::null_mut(), std::ptr::null_mut());
-        ok(
-            spblkCreateDnMat(
-                &mut mb,
-                m as i64,
-                n as i64,
-                n as i64,
-                db,
-                SPBLK_R_32F,
-                SPBLK_ORDER_ROW,
-            ),
-            "B",
-        );
-        ok(
-            spblkCreateDnMat(
-                &mut mc,
-                m as i64,
-                n as i64,
-                n as i64,
-                dcm,
-                SPBLK_R_32F,
-                SPBLK_ORDER_ROW,
-            ),
-            "C",
-        );
+        ok(spblkCreateDnMat(&mut mb, m as i64, n as i64, n as i64, db, SPBLK_R_32F, SPBLK_ORDER_ROW), "B");
+        ok(spblkCreateDnMat(&mut mc, m as i64, n as i64, n as i64, dcm, SPBLK_R_32F, SPBLK_ORDER_ROW), "C");
         let mut size = 0;
-        ok(
-            spblkSpMM_bufferSize(h, 0, 0, alpha, a, mb, beta, mc, SPBLK_R_32F, 0, &mut size),
-            "size",
-        );
+        ok(spblkSpMM_bufferSize(h, 0, 0, alpha, a, mb, beta, mc, SPBLK_R_32F, 0, &mut size), "size");
         let buf = dev.zeros(size);
-        let ms = time_ms(10, || {
-            ok(
-                spblkSpMM(h, 0, 0, alpha, a, mb, beta, mc, SPBLK_R_32F, 0, buf),
-                "spmm",
-            )
-        });
+        let ms = time_ms(10, || ok(spblkSpMM(h, 0, 0, alpha, a, mb, beta, mc, SPBLK_R_32F, 0, buf), "spmm"));
         let c: Vec<f32> = dev.get(dcm, m * n);
         for _ in 0..500 {
             let (i, j) = (r.gen_range(0..m), r.gen_range(0..n));
@@ -392,15 +319,10 @@ fn large_inputs_are_correct_and_timed() {
                 s += t;
                 abs += t.abs();
             }
-            assert!(
-                (c[i * n + j] as f64 - s).abs() <= 1e-6 * 50.0 * abs + 1e-30,
-                "spmm n={n}: ({i},{j})"
-            );
+            assert!((c[i * n + j] as f64 - s).abs() <= 1e-6 * 50.0 * abs + 1e-30, "spmm n={n}: ({i},{j})");
         }
         let gflops = 2.0 * nnz as f64 * n as f64 / ms / 1e6;
-        say(format!(
-            "PERF spmm n={n:<4}      {ms:8.3} ms  {gflops:7.0} GFLOP/s  nnz {nnz}"
-        ));
+        say(format!("PERF spmm n={n:<4}      {ms:8.3} ms  {gflops:7.0} GFLOP/s  nnz {nnz}"));
         spblkDestroyDnMat(mb);
         spblkDestroyDnMat(mc);
     }
@@ -410,65 +332,19 @@ fn large_inputs_are_correct_and_timed() {
     let da_: Vec<f32> = (0..m * k).map(|_| r.gen_range(-1.0f32..1.0)).collect();
     let (d_a, d_b) = (dev.put(&da_), dev.put(&da_));
     let (mut ma, mut mb) = (std::ptr::null_mut(), std::ptr::null_mut());
-    ok(
-        spblkCreateDnMat(
-            &mut ma,
-            m as i64,
-            k as i64,
-            k as i64,
-            d_a,
-            SPBLK_R_32F,
-            SPBLK_ORDER_ROW,
-        ),
-        "A",
-    );
-    ok(
-        spblkCreateDnMat(
-            &mut mb,
-            k as i64,
-            m as i64,
-            k as i64,
-            d_b,
-            SPBLK_R_32F,
-            SPBLK_ORDER_COL,
-        ),
-        "B",
-    );
-    let ms = time_ms(10, || {
-        ok(
-            spblkSDDMM(
-                h,
-                0,
-                0,
-                alpha,
-                ma,
-                mb,
-                beta,
-                a,
-                SPBLK_R_32F,
-                0,
-                std::ptr::null_mut(),
-            ),
-            "sddmm",
-        )
-    });
+    ok(spblkCreateDnMat(&mut ma, m as i64, k as i64, k as i64, d_a, SPBLK_R_32F, SPBLK_ORDER_ROW), "A");
+    ok(spblkCreateDnMat(&mut mb, k as i64, m as i64, k as i64, d_b, SPBLK_R_32F, SPBLK_ORDER_COL), "B");
+    let ms =
+        time_ms(10, || ok(spblkSDDMM(h, 0, 0, alpha, ma, mb, beta, a, SPBLK_R_32F, 0, std::ptr::null_mut()), "sddmm"));
     let out: Vec<f32> = dev.get(dv, nnz);
     for _ in 0..500 {
         let p = r.gen_range(0..nnz);
         let i = ptr.partition_point(|&q| q as usize <= p) - 1;
         let j = col[p] as usize;
-        let s: f64 = (0..k)
-            .map(|l| da_[i * k + l] as f64 * da_[j * k + l] as f64)
-            .sum();
-        assert!(
-            (out[p] as f64 - s).abs() <= 1e-5 * k as f64,
-            "sddmm entry {p}"
-        );
+        let s: f64 = (0..k).map(|l| da_[i * k + l] as f64 * da_[j * k + l] as f64).sum();
+        assert!((out[p] as f64 - s).abs() <= 1e-5 * k as f64, "sddmm entry {p}");
     }
-    say(format!(
-        "PERF sddmm k={k}       {ms:8.3} ms  {:7.0} GFLOP/s  nnz {nnz}",
-        2.0 * (nnz * k) as f64 / ms / 1e6
-    ));
+    say(format!("PERF sddmm k={k}       {ms:8.3} ms  {:7.0} GFLOP/s  nnz {nnz}", 2.0 * (nnz * k) as f64 / ms / 1e6));
     spblkDestroyDnMat(ma);
     spblkDestroyDnMat(mb);
     spblkDestroySpMat(a);
@@ -521,87 +397,22 @@ fn large_inputs_are_correct_and_timed() {
         let t0 = std::time::Instant::now();
         let (mut s1, mut s2) = (0usize, 0usize);
         ok(
-            spblkSpGEMM_workEstimation(
-                h,
-                0,
-                0,
-                alpha,
-                a,
-                a,
-                beta,
-                c,
-                SPBLK_R_32F,
-                0,
-                d,
-                &mut s1,
-                std::ptr::null_mut(),
-            ),
+            spblkSpGEMM_workEstimation(h, 0, 0, alpha, a, a, beta, c, SPBLK_R_32F, 0, d, &mut s1, std::ptr::null_mut()),
             "we",
         );
         let b1 = dev.zeros(s1);
+        ok(spblkSpGEMM_workEstimation(h, 0, 0, alpha, a, a, beta, c, SPBLK_R_32F, 0, d, &mut s1, b1), "we");
         ok(
-            spblkSpGEMM_workEstimation(
-                h,
-                0,
-                0,
-                alpha,
-                a,
-                a,
-                beta,
-                c,
-                SPBLK_R_32F,
-                0,
-                d,
-                &mut s1,
-                b1,
-            ),
-            "we",
-        );
-        ok(
-            spblkSpGEMM_compute(
-                h,
-                0,
-                0,
-                alpha,
-                a,
-                a,
-                beta,
-                c,
-                SPBLK_R_32F,
-                0,
-                d,
-                &mut s2,
-                std::ptr::null_mut(),
-            ),
+            spblkSpGEMM_compute(h, 0, 0, alpha, a, a, beta, c, SPBLK_R_32F, 0, d, &mut s2, std::ptr::null_mut()),
             "compute",
         );
         let b2 = dev.zeros(s2);
-        ok(
-            spblkSpGEMM_compute(
-                h,
-                0,
-                0,
-                alpha,
-                a,
-                a,
-                beta,
-                c,
-                SPBLK_R_32F,
-                0,
-                d,
-                &mut s2,
-                b2,
-            ),
-            "compute",
-        );
+        ok(spblkSpGEMM_compute(h, 0, 0, alpha, a, a, beta, c, SPBLK_R_32F, 0, d, &mut s2, b2), "compute");
         let (mut rr, mut cc) = (0, 0);
         ok(spblkSpMatGetSize(c, &mut rr, &mut cc, &mut c_nnz), "size");
         let (ccol, cval) = (dev.zeros(c_nnz as usize * 4), dev.zeros(c_nnz as usize * 4));
         ok(spblkCsrSetPointers(c, coff, ccol, cval), "set");
-        ok(
-            spblkSpGEMM_copy(h, 0, 0, alpha, a, a, beta, c, SPBLK_R_32F, 0, d),
-            "copy",
-        );
+        ok(spblkSpGEMM_copy(h, 0, 0, alpha, a, a, beta, c, SPBLK_R_32F, 0, d), "copy");
         // SAFETY: waits for the copy.
         unsafe { cu(sys::cuCtxSynchronize(), "sync") };
         times.push(t0.elapsed().as_secs_f64() * 1e3);
@@ -617,11 +428,7 @@ fn large_inputs_are_correct_and_timed() {
                 }
                 want.sort_unstable();
                 want.dedup();
-                assert_eq!(
-                    &cols[off[i] as usize..off[i + 1] as usize],
-                    &want[..],
-                    "spgemm row {i}"
-                );
+                assert_eq!(&cols[off[i] as usize..off[i + 1] as usize], &want[..], "spgemm row {i}");
             }
         }
         ok(spblkSpGEMM_destroyDescr(d), "destroy");

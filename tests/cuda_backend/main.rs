@@ -73,22 +73,14 @@ impl SpmvCase {
 
 impl Clone for SpmvCase {
     fn clone(&self) -> Self {
-        SpmvCase {
-            a: self.a.clone(),
-            x: self.x.clone(),
-            y: self.y.clone(),
-            ..*self
-        }
+        SpmvCase { a: self.a.clone(), x: self.x.clone(), y: self.y.clone(), ..*self }
     }
 }
 
 fn dn_vec(side: &mut Side, bytes: &[u8], t: spblkDataType_t) -> (spblkDnVecDescr_t, *mut c_void) {
     let p = side.put(bytes);
     let mut d = std::ptr::null_mut();
-    ok(
-        spblkCreateDnVec(&mut d, (bytes.len() / vsize(t)) as i64, p, t),
-        "spblkCreateDnVec",
-    );
+    ok(spblkCreateDnVec(&mut d, (bytes.len() / vsize(t)) as i64, p, t), "spblkCreateDnVec");
     (d, p)
 }
 
@@ -102,21 +94,12 @@ fn run_spmv(side: &mut Side, c: &SpmvCase) -> Vec<u8> {
     let h = side.handle;
     let alg = SPBLK_SPMV_ALG_DEFAULT;
     let mut size = 0usize;
-    ok(
-        spblkSpMV_bufferSize(h, c.op, alpha, a, x, beta, y, c.compute, alg, &mut size),
-        "spblkSpMV_bufferSize",
-    );
+    ok(spblkSpMV_bufferSize(h, c.op, alpha, a, x, beta, y, c.compute, alg, &mut size), "spblkSpMV_bufferSize");
     let buf = side.buffer(size);
     if c.preprocess {
-        ok(
-            spblkSpMV_preprocess(h, c.op, alpha, a, x, beta, y, c.compute, alg, buf),
-            "spblkSpMV_preprocess",
-        );
+        ok(spblkSpMV_preprocess(h, c.op, alpha, a, x, beta, y, c.compute, alg, buf), "spblkSpMV_preprocess");
     }
-    ok(
-        spblkSpMV(h, c.op, alpha, a, x, beta, y, c.compute, alg, buf),
-        "spblkSpMV",
-    );
+    ok(spblkSpMV(h, c.op, alpha, a, x, beta, y, c.compute, alg, buf), "spblkSpMV");
     let out = side.get(yp, c.y.len());
     spblkDestroySpMat(a);
     spblkDestroyDnVec(x);
@@ -130,16 +113,7 @@ fn check_spmv(what: &str, c: &SpmvCase, entries: &[(usize, usize)]) {
     let want = decode(&run_spmv(&mut host, c), c.out);
     let got = decode(&run_spmv(&mut gpu, c), c.out);
     let scale = decode(&run_spmv(&mut host, &c.abs()), c.out);
-    compare(
-        what,
-        &got,
-        &want,
-        &scale,
-        terms(entries, c.op),
-        c.out,
-        c.compute,
-        c.exact,
-    );
+    compare(what, &got, &want, &scale, terms(entries, c.op), c.out, c.compute, c.exact);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -163,22 +137,14 @@ fn spmv_case(
     let a = Sp::new(r, format, m, n, &entries, &vals, ity, base, vin);
     let (xl, yl) = if op == N { (n, m) } else { (m, n) };
     let x = encode(&some_values(r, xl, exact), vin);
-    let y = if beta_zero {
-        encode(&vec![f64::NAN; yl], out)
-    } else {
-        encode(&some_values(r, yl, exact), out)
-    };
+    let y = if beta_zero { encode(&vec![f64::NAN; yl], out) } else { encode(&some_values(r, yl, exact), out) };
     let case = SpmvCase {
         op,
         a,
         x,
         y,
         alpha: some_scalar(r, 0.5, 2.0, exact),
-        beta: if beta_zero {
-            0.0
-        } else {
-            some_scalar(r, -1.0, 1.0, exact)
-        },
+        beta: if beta_zero { 0.0 } else { some_scalar(r, -1.0, 1.0, exact) },
         out,
         compute,
         device_scalars,
@@ -200,11 +166,8 @@ fn spmv_matches_host() {
             for op in [N, T] {
                 for ity in [SPBLK_INDEX_32I, SPBLK_INDEX_64I] {
                     k += 1;
-                    let (m, n) = if k % 7 == 0 {
-                        (0, r.gen_range(0..9))
-                    } else {
-                        (r.gen_range(1..70), r.gen_range(1..70))
-                    };
+                    let (m, n) =
+                        if k % 7 == 0 { (0, r.gen_range(0..9)) } else { (r.gen_range(1..70), r.gen_range(1..70)) };
                     let shape = shapes(k);
                     let (c, e) = spmv_case(
                         &mut r,
@@ -223,7 +186,11 @@ fn spmv_matches_host() {
                     if quick_skip(k) {
                         continue;
                     }
-                    check_spmv(&format!("spmv case {k} {prec:?} fmt {format} op {op} idx {ity} {m}x{n} {shape:?}"), &c, &e);
+                    check_spmv(
+                        &format!("spmv case {k} {prec:?} fmt {format} op {op} idx {ity} {m}x{n} {shape:?}"),
+                        &c,
+                        &e,
+                    );
                 }
             }
         }
@@ -239,52 +206,24 @@ fn spmv_long_rows_are_correct_and_deterministic() {
     }
     let mut r = rng(2);
     let mut i = 0usize;
-    for (k, prec) in [PRECISIONS[0], PRECISIONS[1], PRECISIONS[4]]
-        .into_iter()
-        .enumerate()
-    {
-        for (format, op) in [
-            (SPBLK_FORMAT_CSR, N),
-            (SPBLK_FORMAT_CSR, T),
-            (SPBLK_FORMAT_COO, N),
-        ] {
-            for (m, n, shape) in [
-                (300, 9000, Shape::DenseRow),
-                (2000, 6000, Shape::PowerLaw),
-                (40, 3000, Shape::Uniform(1500)),
-            ] {
+    for (k, prec) in [PRECISIONS[0], PRECISIONS[1], PRECISIONS[4]].into_iter().enumerate() {
+        for (format, op) in [(SPBLK_FORMAT_CSR, N), (SPBLK_FORMAT_CSR, T), (SPBLK_FORMAT_COO, N)] {
+            for (m, n, shape) in
+                [(300, 9000, Shape::DenseRow), (2000, 6000, Shape::PowerLaw), (40, 3000, Shape::Uniform(1500))]
+            {
                 i += 1;
                 if quick_skip(i) {
                     continue;
                 }
-                let ity = if k % 2 == 0 {
-                    SPBLK_INDEX_32I
-                } else {
-                    SPBLK_INDEX_64I
-                };
-                let (c, e) = spmv_case(
-                    &mut r,
-                    format,
-                    op,
-                    m,
-                    n,
-                    shape,
-                    ity,
-                    (k % 2) as u32,
-                    prec,
-                    false,
-                    k == 1,
-                    i % 2 == 0,
-                );
+                let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
+                let (c, e) =
+                    spmv_case(&mut r, format, op, m, n, shape, ity, (k % 2) as u32, prec, false, k == 1, i % 2 == 0);
                 let what = format!("long rows {prec:?} fmt {format} op {op} {m}x{n} {shape:?}");
                 check_spmv(&what, &c, &e);
                 let mut gpu = Side::new(Kind::Cuda);
                 let first = run_spmv(&mut gpu, &c);
                 for _ in 0..3 {
-                    assert!(
-                        run_spmv(&mut gpu, &c) == first,
-                        "{what}: results differ between runs"
-                    );
+                    assert!(run_spmv(&mut gpu, &c) == first, "{what}: results differ between runs");
                 }
             }
         }
@@ -320,24 +259,12 @@ fn run_spmm(side: &mut Side, c: &SpmmCase) -> Vec<u8> {
     let (h, alg) = (side.handle, SPBLK_SPMM_ALG_DEFAULT);
     let mut size = 0usize;
     ok(
-        spblkSpMM_bufferSize(
-            h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, &mut size,
-        ),
+        spblkSpMM_bufferSize(h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, &mut size),
         "spblkSpMM_bufferSize",
     );
     let buf = side.buffer(size);
-    ok(
-        spblkSpMM_preprocess(
-            h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, buf,
-        ),
-        "spblkSpMM_preprocess",
-    );
-    ok(
-        spblkSpMM(
-            h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, buf,
-        ),
-        "spblkSpMM",
-    );
+    ok(spblkSpMM_preprocess(h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, buf), "spblkSpMM_preprocess");
+    ok(spblkSpMM(h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, buf), "spblkSpMM");
     let out = side.get(cp, c.c.data.len());
     spblkDestroySpMat(a);
     spblkDestroyDnMat(b);
@@ -388,31 +315,13 @@ fn spmm_matches_host() {
                 }
                 let exact = k % 5 < 2;
                 let format = [SPBLK_FORMAT_CSR, SPBLK_FORMAT_CSC, SPBLK_FORMAT_COO][k % 3];
-                let ity = if (k / 3) % 2 == 0 {
-                    SPBLK_INDEX_32I
-                } else {
-                    SPBLK_INDEX_64I
-                };
-                let (am, an) = if k % 11 == 0 {
-                    (0, 5)
-                } else {
-                    (r.gen_range(1..50), r.gen_range(1..50))
-                };
+                let ity = if (k / 3) % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
+                let (am, an) = if k % 11 == 0 { (0, 5) } else { (r.gen_range(1..50), r.gen_range(1..50)) };
                 let n = widths[k % widths.len()];
                 let shape = shapes(k);
                 let entries = pattern(&mut r, am, an, shape);
                 let vals = some_values(&mut r, entries.len(), exact);
-                let a = Sp::new(
-                    &mut r,
-                    format,
-                    am,
-                    an,
-                    &entries,
-                    &vals,
-                    ity,
-                    (k % 2) as u32,
-                    vin,
-                );
+                let a = Sp::new(&mut r, format, am, an, &entries, &vals, ity, (k % 2) as u32, vin);
                 let (m, kk) = if op_a == N { (am, an) } else { (an, am) };
                 let b = if op_b == N {
                     Dn::random(&mut r, kk, n, ob, vin, exact)
@@ -431,16 +340,14 @@ fn spmm_matches_host() {
                     b,
                     c: cm,
                     alpha: some_scalar(&mut r, 0.5, 2.0, exact),
-                    beta: if beta_zero {
-                        0.0
-                    } else {
-                        some_scalar(&mut r, -1.0, 1.0, exact)
-                    },
+                    beta: if beta_zero { 0.0 } else { some_scalar(&mut r, -1.0, 1.0, exact) },
                     compute,
                     device_scalars: k % 4 < 2,
                     exact,
                 };
-                let what = format!("spmm case {k} ({vin},{out}) fmt {format} op {op_a}{op_b} order {ob}{oc} {am}x{an} n {n} {shape:?}");
+                let what = format!(
+                    "spmm case {k} ({vin},{out}) fmt {format} op {op_a}{op_b} order {ob}{oc} {am}x{an} n {n} {shape:?}"
+                );
                 let mut host = Side::new(Kind::Host);
                 let mut gpu = Side::new(Kind::Cuda);
                 let want = run_spmm(&mut host, &case);
@@ -499,24 +406,12 @@ fn run_sddmm(side: &mut Side, c: &SddmmCase) -> Vec<u8> {
     let (h, alg) = (side.handle, SPBLK_SDDMM_ALG_DEFAULT);
     let mut size = 0usize;
     ok(
-        spblkSDDMM_bufferSize(
-            h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, &mut size,
-        ),
+        spblkSDDMM_bufferSize(h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, &mut size),
         "spblkSDDMM_bufferSize",
     );
     let buf = side.buffer(size);
-    ok(
-        spblkSDDMM_preprocess(
-            h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, buf,
-        ),
-        "spblkSDDMM_preprocess",
-    );
-    ok(
-        spblkSDDMM(
-            h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, buf,
-        ),
-        "spblkSDDMM",
-    );
+    ok(spblkSDDMM_preprocess(h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, buf), "spblkSDDMM_preprocess");
+    ok(spblkSDDMM(h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, buf), "spblkSDDMM");
     let out = side.get(pv, c.c.v.len());
     spblkDestroyDnMat(a);
     spblkDestroyDnMat(b);
@@ -545,36 +440,15 @@ fn sddmm_matches_host() {
                     continue;
                 }
                 let exact = k % 5 < 2;
-                let ity = if k % 2 == 0 {
-                    SPBLK_INDEX_32I
-                } else {
-                    SPBLK_INDEX_64I
-                };
-                let (m, n) = if k % 13 == 0 {
-                    (0, 4)
-                } else {
-                    (r.gen_range(1..60), r.gen_range(1..60))
-                };
+                let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
+                let (m, n) = if k % 13 == 0 { (0, 4) } else { (r.gen_range(1..60), r.gen_range(1..60)) };
                 let depth = depths[k % depths.len()];
                 let shape = shapes(k);
                 let entries = pattern(&mut r, m, n, shape);
                 let beta_zero = k % 3 == 0;
-                let cvals = if beta_zero {
-                    vec![f64::NAN; entries.len()]
-                } else {
-                    some_values(&mut r, entries.len(), exact)
-                };
-                let c = Sp::new(
-                    &mut r,
-                    SPBLK_FORMAT_CSR,
-                    m,
-                    n,
-                    &entries,
-                    &cvals,
-                    ity,
-                    ((k / 2) % 2) as u32,
-                    out,
-                );
+                let cvals =
+                    if beta_zero { vec![f64::NAN; entries.len()] } else { some_values(&mut r, entries.len(), exact) };
+                let c = Sp::new(&mut r, SPBLK_FORMAT_CSR, m, n, &entries, &cvals, ity, ((k / 2) % 2) as u32, out);
                 let a = if op_a == N {
                     Dn::random(&mut r, m, depth, oa, vin, exact)
                 } else {
@@ -592,15 +466,12 @@ fn sddmm_matches_host() {
                     b,
                     c,
                     alpha: some_scalar(&mut r, 0.5, 2.0, exact),
-                    beta: if beta_zero {
-                        0.0
-                    } else {
-                        some_scalar(&mut r, -1.0, 1.0, exact)
-                    },
+                    beta: if beta_zero { 0.0 } else { some_scalar(&mut r, -1.0, 1.0, exact) },
                     compute,
                     device_scalars: k % 4 >= 2,
                 };
-                let what = format!("sddmm case {k} ({vin},{out}) op {op_a}{op_b} order {oa}{ob} {m}x{n} k {depth} {shape:?}");
+                let what =
+                    format!("sddmm case {k} ({vin},{out}) op {op_a}{op_b} order {oa}{ob} {m}x{n} k {depth} {shape:?}");
                 let mut host = Side::new(Kind::Host);
                 let mut gpu = Side::new(Kind::Cuda);
                 let want = decode(&run_sddmm(&mut host, &case), out);
@@ -691,54 +562,24 @@ fn run_spgemm(
     assert!(size1 >= 1, "buffer 1 size must be at least 1");
     let buf1 = side.buffer(size1);
     ok(
-        spblkSpGEMM_workEstimation(
-            h, N, N, alpha, ma, mb, beta_p, mc, compute, alg, d, &mut size1, buf1,
-        ),
+        spblkSpGEMM_workEstimation(h, N, N, alpha, ma, mb, beta_p, mc, compute, alg, d, &mut size1, buf1),
         "workEstimation",
     );
     let mut size2 = 0usize;
     ok(
-        spblkSpGEMM_compute(
-            h,
-            N,
-            N,
-            alpha,
-            ma,
-            mb,
-            beta_p,
-            mc,
-            compute,
-            alg,
-            d,
-            &mut size2,
-            std::ptr::null_mut(),
-        ),
+        spblkSpGEMM_compute(h, N, N, alpha, ma, mb, beta_p, mc, compute, alg, d, &mut size2, std::ptr::null_mut()),
         "compute (size)",
     );
     assert!(size2 >= 1, "buffer 2 size must be at least 1");
     let buf2 = side.buffer(size2);
-    ok(
-        spblkSpGEMM_compute(
-            h, N, N, alpha, ma, mb, beta_p, mc, compute, alg, d, &mut size2, buf2,
-        ),
-        "compute",
-    );
+    ok(spblkSpGEMM_compute(h, N, N, alpha, ma, mb, beta_p, mc, compute, alg, d, &mut size2, buf2), "compute");
     let (mut rows, mut cols, mut nnz) = (0i64, 0i64, 0i64);
-    ok(
-        spblkSpMatGetSize(mc, &mut rows, &mut cols, &mut nnz),
-        "spblkSpMatGetSize",
-    );
+    ok(spblkSpMatGetSize(mc, &mut rows, &mut cols, &mut nnz), "spblkSpMatGetSize");
     let nnz = nnz as usize;
     let c_col = side.put(&vec![0u8; nnz * isz]);
     let c_val = side.put(&c_init(nnz));
-    ok(
-        spblkCsrSetPointers(mc, c_off, c_col, c_val),
-        "spblkCsrSetPointers",
-    );
-    ok(
-        spblkSpGEMM_copy(h, N, N, alpha, ma, mb, beta_p, mc, compute, alg, d),
-        "spblkSpGEMM_copy",
-    );
+    ok(spblkCsrSetPointers(mc, c_off, c_col, c_val), "spblkCsrSetPointers");
+    ok(spblkSpGEMM_copy(h, N, N, alpha, ma, mb, beta_p, mc, compute, alg, d), "spblkSpGEMM_copy");
     let p = Product {
         offsets: idx_decode(&side.get(c_off, (m + 1) * isz), a.ity),
         cols: idx_decode(&side.get(c_col, nnz * isz), a.ity),
@@ -770,21 +611,13 @@ fn spgemm_matches_host_exactly() {
     ];
     let mut k = 0usize;
     for vt in [SPBLK_R_32F, SPBLK_R_64F, SPBLK_R_16F, SPBLK_R_16BF] {
-        let compute = if vt == SPBLK_R_64F {
-            SPBLK_R_64F
-        } else {
-            SPBLK_R_32F
-        };
+        let compute = if vt == SPBLK_R_64F { SPBLK_R_64F } else { SPBLK_R_32F };
         for &(m, kk, n, sa, sb) in &sizes {
             k += 1;
             if quick_skip(k) {
                 continue;
             }
-            let ity = if k % 2 == 0 {
-                SPBLK_INDEX_32I
-            } else {
-                SPBLK_INDEX_64I
-            };
+            let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
             let base = ((k / 2) % 2) as u32;
             let ea = pattern(&mut r, m, kk, sa);
             let eb = pattern(&mut r, kk, n, sb);
@@ -802,42 +635,16 @@ fn spgemm_matches_host_exactly() {
                     encode(&values(&mut rng(seed), nnz), vt)
                 }
             };
-            let what = format!(
-                "spgemm case {k} type {vt} idx {ity} base {base} {m}x{kk}x{n} {sa:?} {sb:?}"
-            );
+            let what = format!("spgemm case {k} type {vt} idx {ity} base {base} {m}x{kk}x{n} {sa:?} {sb:?}");
             let device = k % 4 < 2;
-            let want = run_spgemm(
-                &mut Side::new(Kind::Host),
-                &a,
-                &b,
-                compute,
-                alpha,
-                beta,
-                device,
-                &c_init,
-            );
-            let got = run_spgemm(
-                &mut Side::new(Kind::Cuda),
-                &a,
-                &b,
-                compute,
-                alpha,
-                beta,
-                device,
-                &c_init,
-            );
+            let want = run_spgemm(&mut Side::new(Kind::Host), &a, &b, compute, alpha, beta, device, &c_init);
+            let got = run_spgemm(&mut Side::new(Kind::Cuda), &a, &b, compute, alpha, beta, device, &c_init);
             assert_eq!(got.offsets, want.offsets, "{what}: row offsets");
-            assert_eq!(
-                got.cols, want.cols,
-                "{what}: column indices (sorted within rows)"
-            );
+            assert_eq!(got.cols, want.cols, "{what}: column indices (sorted within rows)");
             for i in 0..m {
-                let row = &got.cols[(got.offsets[i] - base as i64) as usize
-                    ..(got.offsets[i + 1] - base as i64) as usize];
-                assert!(
-                    row.windows(2).all(|w| w[0] < w[1]),
-                    "{what}: row {i} not sorted"
-                );
+                let row =
+                    &got.cols[(got.offsets[i] - base as i64) as usize..(got.offsets[i + 1] - base as i64) as usize];
+                assert!(row.windows(2).all(|w| w[0] < w[1]), "{what}: row {i} not sorted");
             }
             let (gv, wv) = (decode(&got.vals, vt), decode(&want.vals, vt));
             for (i, (g, w)) in gv.iter().zip(&wv).enumerate() {
@@ -868,10 +675,7 @@ fn spgemm_matches_host_exactly() {
                 let host_defect = vt == SPBLK_R_16BF
                     && *g == half::bf16::from_f32(x as f32).to_f64()
                     && *w == half::bf16::from_f64(x).to_f64();
-                assert!(
-                    host_defect,
-                    "{what}: value {i}: got {g}, want {w} (sums must match bit for bit)"
-                );
+                assert!(host_defect, "{what}: value {i}: got {g}, want {w} (sums must match bit for bit)");
             }
         }
     }
@@ -896,9 +700,7 @@ fn explain_spgemm(
     old: f64,
     compute: spblkDataType_t,
 ) -> f64 {
-    let i = (0..offsets.len() - 1)
-        .find(|&i| offsets[i + 1] - base > e as i64)
-        .unwrap();
+    let i = (0..offsets.len() - 1).find(|&i| offsets[i + 1] - base > e as i64).unwrap();
     let j = (cols[e] - base) as usize;
     let mut products = 0;
     let mut terms = Vec::new();
@@ -927,11 +729,7 @@ fn explain_spgemm(
         sum = r(sum + r(t));
     }
     let v = r(r(alpha) * sum);
-    let out = if beta == 0.0 {
-        v
-    } else {
-        r(v + r(r(beta) * old))
-    };
+    let out = if beta == 0.0 { v } else { r(v + r(r(beta) * old)) };
     eprintln!(
         "{what}: entry {e} (row {i}, col {j}): row has {products} products; {} terms {terms:?}; \
          expansion-order result {out:e} (before output rounding), old C {old}",
@@ -950,13 +748,7 @@ fn csr2csc_matches_host_exactly() {
     }
     let mut r = rng(6);
     let mut k = 0usize;
-    for vt in [
-        SPBLK_R_32F,
-        SPBLK_R_64F,
-        SPBLK_R_16F,
-        SPBLK_R_8I,
-        SPBLK_C_64F,
-    ] {
+    for vt in [SPBLK_R_32F, SPBLK_R_64F, SPBLK_R_16F, SPBLK_R_8I, SPBLK_C_64F] {
         for action in [SPBLK_ACTION_NUMERIC, SPBLK_ACTION_SYMBOLIC] {
             for (m, n, shape) in [
                 (70, 50, Shape::Uniform(4)),
@@ -972,26 +764,14 @@ fn csr2csc_matches_host_exactly() {
                 let base = (k % 2) as u32;
                 let e = pattern(&mut r, m, n, shape);
                 let nnz = e.len();
-                let a = Sp::new(
-                    &mut r,
-                    SPBLK_FORMAT_CSR,
-                    m,
-                    n,
-                    &e,
-                    &vec![0.0; nnz],
-                    SPBLK_INDEX_32I,
-                    base,
-                    SPBLK_R_32F,
-                );
+                let a =
+                    Sp::new(&mut r, SPBLK_FORMAT_CSR, m, n, &e, &vec![0.0; nnz], SPBLK_INDEX_32I, base, SPBLK_R_32F);
                 let vals: Vec<u8> = (0..nnz * vsize(vt)).map(|_| r.gen()).collect();
                 let sentinel = vec![0xA5u8; nnz * vsize(vt)];
                 let run = |side: &mut Side| {
                     let (rp, ci, cv) = (side.put(&a.a), side.put(&a.b), side.put(&vals));
-                    let (cp, ri, cvo) = (
-                        side.put(&vec![0u8; (n + 1) * 4]),
-                        side.put(&vec![0u8; nnz * 4]),
-                        side.put(&sentinel),
-                    );
+                    let (cp, ri, cvo) =
+                        (side.put(&vec![0u8; (n + 1) * 4]), side.put(&vec![0u8; nnz * 4]), side.put(&sentinel));
                     let mut size = 0usize;
                     let (mi, ni, zi) = (m as i32, n as i32, nnz as i32);
                     ok(
@@ -1035,11 +815,7 @@ fn csr2csc_matches_host_exactly() {
                         ),
                         "spblkCsr2cscEx2",
                     );
-                    (
-                        side.get(cp, (n + 1) * 4),
-                        side.get(ri, nnz * 4),
-                        side.get(cvo, nnz * vsize(vt)),
-                    )
+                    (side.get(cp, (n + 1) * 4), side.get(ri, nnz * 4), side.get(cvo, nnz * vsize(vt)))
                 };
                 let what = format!("csr2csc case {k} type {vt} action {action} {m}x{n} {shape:?}");
                 let want = run(&mut Side::new(Kind::Host));
@@ -1064,14 +840,9 @@ fn every_registered_kernel_loads_on_the_gpu() {
         return;
     }
     let dev = spblk::backend::cuda::context::device_for_this_thread().expect("device");
-    assert_eq!(
-        dev.module.kernel_count(),
-        spblk::backend::cuda::kernels::all().len()
-    );
+    assert_eq!(dev.module.kernel_count(), spblk::backend::cuda::kernels::all().len());
     for name in spblk::backend::cuda::kernels::all() {
-        dev.module
-            .function(&name)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        dev.module.function(&name).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
 
@@ -1107,18 +878,10 @@ fn spmv_is_capturable_in_a_cuda_graph() {
     let mut stream: sys::CUstream = std::ptr::null_mut();
     // SAFETY: out-pointer to a local; context current (Side::new).
     assert_eq!(
-        unsafe {
-            sys::cuStreamCreate(
-                &mut stream,
-                sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,
-            )
-        },
+        unsafe { sys::cuStreamCreate(&mut stream, sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,) },
         sys::CUresult::CUDA_SUCCESS
     );
-    ok(
-        spblk::capi::handle::spblkSetStream(gpu.handle, stream as spblkStream_t),
-        "spblkSetStream",
-    );
+    ok(spblk::capi::handle::spblkSetStream(gpu.handle, stream as spblkStream_t), "spblkSetStream");
     gpu.set_pointer_mode(true);
     let a = c.a.descr(&mut gpu);
     let (x, _) = dn_vec(&mut gpu, &c.x, c.a.vt);
@@ -1127,10 +890,7 @@ fn spmv_is_capturable_in_a_cuda_graph() {
     let beta = gpu.scalar(true, &scalar_bytes(c.beta, c.compute));
     let mut size = 0usize;
     let h = gpu.handle;
-    ok(
-        spblkSpMV_bufferSize(h, c.op, alpha, a, x, beta, y, c.compute, 0, &mut size),
-        "bufferSize",
-    );
+    ok(spblkSpMV_bufferSize(h, c.op, alpha, a, x, beta, y, c.compute, 0, &mut size), "bufferSize");
     let buf = gpu.buffer(size);
     gpu.sync();
     let mut graph: sys::CUgraph = std::ptr::null_mut();
@@ -1138,10 +898,7 @@ fn spmv_is_capturable_in_a_cuda_graph() {
     // SAFETY: capture on our stream; thread-local mode so other test threads are unaffected.
     unsafe {
         assert_eq!(
-            sys::cuStreamBeginCapture_v2(
-                stream,
-                sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
-            ),
+            sys::cuStreamBeginCapture_v2(stream, sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
             sys::CUresult::CUDA_SUCCESS
         );
     }
@@ -1149,37 +906,16 @@ fn spmv_is_capturable_in_a_cuda_graph() {
     let message = last_message();
     // SAFETY: ends the capture begun above.
     let end = unsafe { sys::cuStreamEndCapture(stream, &mut graph) };
-    assert_eq!(
-        status, SPBLK_STATUS_SUCCESS,
-        "spblkSpMV under capture: {message}"
-    );
+    assert_eq!(status, SPBLK_STATUS_SUCCESS, "spblkSpMV under capture: {message}");
     assert_eq!(end, sys::CUresult::CUDA_SUCCESS, "capture was invalidated");
     // SAFETY: instantiate and replay the captured graph, then wait for it.
     unsafe {
-        assert_eq!(
-            sys::cuGraphInstantiateWithFlags(&mut exec, graph, 0),
-            sys::CUresult::CUDA_SUCCESS
-        );
-        assert_eq!(
-            sys::cuGraphLaunch(exec, stream),
-            sys::CUresult::CUDA_SUCCESS
-        );
-        assert_eq!(
-            sys::cuStreamSynchronize(stream),
-            sys::CUresult::CUDA_SUCCESS
-        );
+        assert_eq!(sys::cuGraphInstantiateWithFlags(&mut exec, graph, 0), sys::CUresult::CUDA_SUCCESS);
+        assert_eq!(sys::cuGraphLaunch(exec, stream), sys::CUresult::CUDA_SUCCESS);
+        assert_eq!(sys::cuStreamSynchronize(stream), sys::CUresult::CUDA_SUCCESS);
     }
     let got = decode(&gpu.get(yp, c.y.len()), c.out);
-    compare(
-        "spmv replayed from a graph",
-        &got,
-        &want,
-        &scale,
-        terms(&entries, c.op),
-        c.out,
-        c.compute,
-        c.exact,
-    );
+    compare("spmv replayed from a graph", &got, &want, &scale, terms(&entries, c.op), c.out, c.compute, c.exact);
     // SAFETY: destroys what was created above.
     unsafe {
         sys::cuGraphExecDestroy(exec);
@@ -1188,10 +924,7 @@ fn spmv_is_capturable_in_a_cuda_graph() {
     spblkDestroySpMat(a);
     spblkDestroyDnVec(x);
     spblkDestroyDnVec(y);
-    ok(
-        spblk::capi::handle::spblkSetStream(gpu.handle, std::ptr::null_mut()),
-        "spblkSetStream",
-    );
+    ok(spblk::capi::handle::spblkSetStream(gpu.handle, std::ptr::null_mut()), "spblkSetStream");
     // SAFETY: nothing uses the stream any more.
     unsafe { sys::cuStreamDestroy_v2(stream) };
 }

@@ -15,10 +15,7 @@ use spblk::capi::types::*;
 
 /// The random stream of a test; `SPBLK_TEST_SEED=n` shifts every test to other inputs.
 pub fn rng(seed: u64) -> StdRng {
-    let shift: u64 = std::env::var("SPBLK_TEST_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let shift: u64 = std::env::var("SPBLK_TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
     StdRng::seed_from_u64(seed.wrapping_add(shift.wrapping_mul(1_000_003)))
 }
 
@@ -47,11 +44,7 @@ pub fn gpu(test: &str) -> bool {
     let status = spblkCreateWithBackend(&mut h, SPBLK_BACKEND_CUDA);
     if status != SPBLK_STATUS_SUCCESS {
         use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: {test}: no usable CUDA backend ({})",
-            last_message()
-        );
+        let _ = writeln!(std::io::stderr(), "SKIPPED: {test}: no usable CUDA backend ({})", last_message());
         return false;
     }
     ok(spblkDestroy(h), "spblkDestroy");
@@ -72,10 +65,7 @@ fn make_current() {
         let mut dev = 0;
         assert_eq!(sys::cuDeviceGet(&mut dev, 0), sys::CUresult::CUDA_SUCCESS);
         let mut ctx = std::ptr::null_mut();
-        assert_eq!(
-            sys::cuDevicePrimaryCtxRetain(&mut ctx, dev),
-            sys::CUresult::CUDA_SUCCESS
-        );
+        assert_eq!(sys::cuDevicePrimaryCtxRetain(&mut ctx, dev), sys::CUresult::CUDA_SUCCESS);
         assert_eq!(sys::cuCtxSetCurrent(ctx), sys::CUresult::CUDA_SUCCESS);
     }
 }
@@ -107,12 +97,7 @@ impl Side {
         if kind == Kind::Cuda {
             make_current();
         }
-        Side {
-            kind,
-            handle: h,
-            host: Vec::new(),
-            dev: Vec::new(),
-        }
+        Side { kind, handle: h, host: Vec::new(), dev: Vec::new() }
     }
 
     /// Memory holding `bytes` (at least 16 bytes, so pointers are never NULL).
@@ -122,13 +107,7 @@ impl Side {
             Kind::Host => {
                 let mut v = vec![0u64; len.div_ceil(8)];
                 // SAFETY: v holds at least bytes.len() bytes.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        bytes.as_ptr(),
-                        v.as_mut_ptr() as *mut u8,
-                        bytes.len(),
-                    )
-                };
+                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), v.as_mut_ptr() as *mut u8, bytes.len()) };
                 let p = v.as_mut_ptr() as *mut c_void;
                 self.host.push(v);
                 p
@@ -166,33 +145,19 @@ impl Side {
         }
         match self.kind {
             // SAFETY: p came from `put` with at least len bytes.
-            Kind::Host => unsafe {
-                std::ptr::copy_nonoverlapping(p as *const u8, out.as_mut_ptr(), len)
-            },
+            Kind::Host => unsafe { std::ptr::copy_nonoverlapping(p as *const u8, out.as_mut_ptr(), len) },
             Kind::Cuda => {
                 // SAFETY: as above, device memory; the copy waits for the legacy stream.
-                let r =
-                    unsafe { sys::cuMemcpyDtoH_v2(out.as_mut_ptr() as *mut c_void, p as u64, len) };
-                assert_eq!(
-                    r,
-                    sys::CUresult::CUDA_SUCCESS,
-                    "cuMemcpyDtoH failed: a kernel may have faulted"
-                );
+                let r = unsafe { sys::cuMemcpyDtoH_v2(out.as_mut_ptr() as *mut c_void, p as u64, len) };
+                assert_eq!(r, sys::CUresult::CUDA_SUCCESS, "cuMemcpyDtoH failed: a kernel may have faulted");
             }
         }
         out
     }
 
     pub fn set_pointer_mode(&self, device: bool) {
-        let mode = if device {
-            SPBLK_POINTER_MODE_DEVICE
-        } else {
-            SPBLK_POINTER_MODE_HOST
-        };
-        ok(
-            spblkSetPointerMode(self.handle, mode),
-            "spblkSetPointerMode",
-        );
+        let mode = if device { SPBLK_POINTER_MODE_DEVICE } else { SPBLK_POINTER_MODE_HOST };
+        ok(spblkSetPointerMode(self.handle, mode), "spblkSetPointerMode");
     }
 
     /// alpha/beta for the current pointer mode: host memory, or this side's memory.
@@ -209,11 +174,7 @@ impl Side {
     pub fn sync(&self) {
         if self.kind == Kind::Cuda {
             // SAFETY: plain driver call.
-            assert_eq!(
-                unsafe { sys::cuCtxSynchronize() },
-                sys::CUresult::CUDA_SUCCESS,
-                "a kernel failed"
-            );
+            assert_eq!(unsafe { sys::cuCtxSynchronize() }, sys::CUresult::CUDA_SUCCESS, "a kernel failed");
         }
     }
 }
@@ -290,14 +251,8 @@ pub fn idx_bytes(v: &[i64], ity: spblkIndexType_t) -> Vec<u8> {
 
 pub fn idx_decode(b: &[u8], ity: spblkIndexType_t) -> Vec<i64> {
     match ity {
-        SPBLK_INDEX_32I => b
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes(c.try_into().unwrap()) as i64)
-            .collect(),
-        _ => b
-            .chunks_exact(8)
-            .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
-            .collect(),
+        SPBLK_INDEX_32I => b.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap()) as i64).collect(),
+        _ => b.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect(),
     }
 }
 
@@ -504,27 +459,20 @@ impl Sp {
         use spblk::capi::sp_mat::*;
         let mut d: spblkSpMatDescr_t = std::ptr::null_mut();
         let s = match self.format {
-            SPBLK_FORMAT_CSR => spblkCreateCsr(
-                &mut d, self.rows, self.cols, self.nnz, a, b, v, self.ity, self.ity, self.base,
-                self.vt,
-            ),
-            SPBLK_FORMAT_CSC => spblkCreateCsc(
-                &mut d, self.rows, self.cols, self.nnz, a, b, v, self.ity, self.ity, self.base,
-                self.vt,
-            ),
-            _ => spblkCreateCoo(
-                &mut d, self.rows, self.cols, self.nnz, a, b, v, self.ity, self.base, self.vt,
-            ),
+            SPBLK_FORMAT_CSR => {
+                spblkCreateCsr(&mut d, self.rows, self.cols, self.nnz, a, b, v, self.ity, self.ity, self.base, self.vt)
+            }
+            SPBLK_FORMAT_CSC => {
+                spblkCreateCsc(&mut d, self.rows, self.cols, self.nnz, a, b, v, self.ity, self.ity, self.base, self.vt)
+            }
+            _ => spblkCreateCoo(&mut d, self.rows, self.cols, self.nnz, a, b, v, self.ity, self.base, self.vt),
         };
         ok(s, "create sparse descriptor");
         d
     }
 
     pub fn with_abs_values(&self) -> Sp {
-        Sp {
-            v: abs_bytes(&self.v, self.vt),
-            ..self.clone()
-        }
+        Sp { v: abs_bytes(&self.v, self.vt), ..self.clone() }
     }
 }
 
@@ -550,45 +498,25 @@ impl Dn {
     ) -> Dn {
         let inner = if order == SPBLK_ORDER_ROW { cols } else { rows };
         let outer = if order == SPBLK_ORDER_ROW { rows } else { cols };
-        let ld = inner.max(1)
-            + if r.gen_bool(0.5) {
-                0
-            } else {
-                r.gen_range(1..5)
-            };
+        let ld = inner.max(1) + if r.gen_bool(0.5) { 0 } else { r.gen_range(1..5) };
         let data = encode(&some_values(r, ld * outer.max(1), exact), vt);
-        Dn {
-            rows: rows as i64,
-            cols: cols as i64,
-            ld: ld as i64,
-            order,
-            vt,
-            data,
-        }
+        Dn { rows: rows as i64, cols: cols as i64, ld: ld as i64, order, vt, data }
     }
 
     /// Same layout filled with NaN (an output that beta = 0 must not read).
     pub fn nan_like(&self) -> Dn {
         let n = self.data.len() / vsize(self.vt);
-        Dn {
-            data: encode(&vec![f64::NAN; n], self.vt),
-            ..self.clone()
-        }
+        Dn { data: encode(&vec![f64::NAN; n], self.vt), ..self.clone() }
     }
 
     pub fn with_abs_values(&self) -> Dn {
-        Dn {
-            data: abs_bytes(&self.data, self.vt),
-            ..self.clone()
-        }
+        Dn { data: abs_bytes(&self.data, self.vt), ..self.clone() }
     }
 
     pub fn descr(&self, p: *mut c_void) -> spblkDnMatDescr_t {
         let mut d = std::ptr::null_mut();
         ok(
-            spblk::capi::dense::spblkCreateDnMat(
-                &mut d, self.rows, self.cols, self.ld, p, self.vt, self.order,
-            ),
+            spblk::capi::dense::spblkCreateDnMat(&mut d, self.rows, self.cols, self.ld, p, self.vt, self.order),
             "spblkCreateDnMat",
         );
         d
@@ -599,11 +527,7 @@ impl Dn {
         let mut v = Vec::new();
         for i in 0..self.rows as usize {
             for j in 0..self.cols as usize {
-                v.push(if self.order == SPBLK_ORDER_ROW {
-                    i * self.ld as usize + j
-                } else {
-                    i + j * self.ld as usize
-                });
+                v.push(if self.order == SPBLK_ORDER_ROW { i * self.ld as usize + j } else { i + j * self.ld as usize });
             }
         }
         v
@@ -655,13 +579,9 @@ pub fn compare(
         let (g, w) = (got[i], want[i]);
         assert!(g.is_finite(), "{what}: element {i} is {g} (want {w})");
         assert!(w.is_finite(), "{what}: host reference element {i} is {w}");
-        let bound =
-            tol * (terms as f64 + 1.0) * scale[i].abs().max(1e-30) + out_tol * w.abs() + 1e-300;
+        let bound = tol * (terms as f64 + 1.0) * scale[i].abs().max(1e-30) + out_tol * w.abs() + 1e-300;
         let err = (g - w).abs();
-        assert!(
-            err <= bound,
-            "{what}: element {i}: got {g}, want {w} (error {err:e} > bound {bound:e})"
-        );
+        assert!(err <= bound, "{what}: element {i}: got {g}, want {w} (error {err:e} > bound {bound:e})");
     }
 }
 

@@ -20,19 +20,13 @@ pub fn check(r: sys::CUresult, what: &str) -> Result<()> {
     if r == sys::CUresult::CUDA_SUCCESS {
         return Ok(());
     }
-    Err(Error::execution_failed(format!(
-        "CUDA {what} failed: {}",
-        describe(r)
-    )))
+    Err(Error::execution_failed(format!("CUDA {what} failed: {}", describe(r))))
 }
 
 /// "CUDA_ERROR_X (text)" for a driver status.
 pub fn describe(r: sys::CUresult) -> String {
     let e = DriverError(r);
-    let name = e
-        .error_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| format!("{r:?}"));
+    let name = e.error_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|_| format!("{r:?}"));
     match e.error_string() {
         Ok(text) => format!("{name} ({})", text.to_string_lossy()),
         Err(_) => name,
@@ -100,10 +94,7 @@ pub fn device_for_this_thread() -> Result<Arc<Device>> {
     driver()?;
     let ordinal = current_ordinal()?;
     static DEVICES: OnceLock<Mutex<HashMap<i32, Arc<Device>>>> = OnceLock::new();
-    let mut devices = DEVICES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner());
+    let mut devices = DEVICES.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
     if let Some(d) = devices.get(&ordinal) {
         return Ok(d.clone());
     }
@@ -115,11 +106,7 @@ pub fn device_for_this_thread() -> Result<Arc<Device>> {
 fn current_ordinal() -> Result<i32> {
     let mut count = 0;
     // SAFETY: out-pointer to a local.
-    check(
-        unsafe { sys::cuDeviceGetCount(&mut count) },
-        "cuDeviceGetCount",
-    )
-    .map_err(|e| not_initialized(e.message))?;
+    check(unsafe { sys::cuDeviceGetCount(&mut count) }, "cuDeviceGetCount").map_err(|e| not_initialized(e.message))?;
     if count == 0 {
         return Err(not_initialized(
             "the CUDA driver reports no GPU; use the host backend (SPBLK_BACKEND_HOST)".to_string(),
@@ -146,12 +133,7 @@ fn open(ordinal: i32) -> Result<Device> {
     let mut ctx: sys::CUcontext = std::ptr::null_mut();
     // SAFETY: as above. The retain is never released: the context lives as long as the
     // process, like the runtime's.
-    unsafe {
-        check(
-            sys::cuDevicePrimaryCtxRetain(&mut ctx, dev),
-            "cuDevicePrimaryCtxRetain",
-        )?
-    };
+    unsafe { check(sys::cuDevicePrimaryCtxRetain(&mut ctx, dev), "cuDevicePrimaryCtxRetain")? };
     // SAFETY: ctx was just retained.
     check(unsafe { sys::cuCtxSetCurrent(ctx) }, "cuCtxSetCurrent")?;
     let mut major = 0;
@@ -167,27 +149,16 @@ fn open(ordinal: i32) -> Result<Device> {
             "cuDeviceGetAttribute",
         )?;
         check(
-            sys::cuDeviceGetAttribute(
-                &mut sms,
-                sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                dev,
-            ),
+            sys::cuDeviceGetAttribute(&mut sms, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
             "cuDeviceGetAttribute",
         )?;
     }
     if major < 8 {
         return Err(Error::new(
             crate::capi::types::SPBLK_STATUS_ARCH_MISMATCH,
-            format!(
-                "GPU {ordinal} has compute capability {major}.x; spblk's kernels need 8.0 or newer"
-            ),
+            format!("GPU {ordinal} has compute capability {major}.x; spblk's kernels need 8.0 or newer"),
         ));
     }
     let module = Module::load()?;
-    Ok(Device {
-        ordinal,
-        ctx,
-        sm_count: sms.max(1) as u32,
-        module,
-    })
+    Ok(Device { ordinal, ctx, sm_count: sms.max(1) as u32, module })
 }

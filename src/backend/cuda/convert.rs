@@ -56,12 +56,7 @@ pub fn convert(l: &Launcher, src: &Source, dst: &Dest, space: &SortSpace) -> Res
             l.grid(n, BLOCK as u64),
             BLOCK,
             0,
-            Args::new()
-                .ptr(src.key_idx)
-                .u64(n)
-                .i64(src.base)
-                .ptr(space.keys[0])
-                .ptr(space.vals[0]),
+            Args::new().ptr(src.key_idx).u64(n).i64(src.base).ptr(space.keys[0]).ptr(space.vals[0]),
         )?;
     }
     let cur = radix_sort(l, space, n, key_bits(src.new_rows), 0)?;
@@ -70,12 +65,7 @@ pub fn convert(l: &Launcher, src: &Source, dst: &Dest, space: &SortSpace) -> Res
         l.grid(src.new_rows + 1, BLOCK as u64),
         BLOCK,
         0,
-        Args::new()
-            .ptr(space.keys[cur])
-            .u64(n)
-            .u64(src.new_rows)
-            .i64(dst.base)
-            .ptr(dst.ptr),
+        Args::new().ptr(space.keys[cur]).u64(n).u64(src.new_rows).i64(dst.base).ptr(dst.ptr),
     )?;
     if n > 0 {
         l.launch(
@@ -138,50 +128,24 @@ fn op_source(a: &SpMat, op: Operation, elem_bytes: i32) -> std::result::Result<C
         new_rows: 0,
     };
     match (a.pattern, t) {
-        (
-            SparsePattern::Csr {
-                row_offsets,
-                col_ind,
-            },
-            false,
-        ) => Ok(direct(a.rows, row_offsets, col_ind)),
-        (
-            SparsePattern::Csc {
-                col_offsets,
-                row_ind,
-            },
-            true,
-        ) => Ok(direct(a.cols, col_offsets, row_ind)),
-        (
-            SparsePattern::Csr {
-                row_offsets,
-                col_ind,
-            },
-            true,
-        ) => {
+        (SparsePattern::Csr { row_offsets, col_ind }, false) => Ok(direct(a.rows, row_offsets, col_ind)),
+        (SparsePattern::Csc { col_offsets, row_ind }, true) => Ok(direct(a.cols, col_offsets, row_ind)),
+        (SparsePattern::Csr { row_offsets, col_ind }, true) => {
             (src.key_idx, src.ptr, src.major, src.new_rows) =
                 (col_ind as u64, row_offsets as u64, a.rows, a.cols as u64);
             Err(src)
         }
-        (
-            SparsePattern::Csc {
-                col_offsets,
-                row_ind,
-            },
-            false,
-        ) => {
+        (SparsePattern::Csc { col_offsets, row_ind }, false) => {
             (src.key_idx, src.ptr, src.major, src.new_rows) =
                 (row_ind as u64, col_offsets as u64, a.cols, a.rows as u64);
             Err(src)
         }
         (SparsePattern::Coo { row_ind, col_ind }, false) => {
-            (src.key_idx, src.other, src.new_rows) =
-                (row_ind as u64, col_ind as u64, a.rows as u64);
+            (src.key_idx, src.other, src.new_rows) = (row_ind as u64, col_ind as u64, a.rows as u64);
             Err(src)
         }
         (SparsePattern::Coo { row_ind, col_ind }, true) => {
-            (src.key_idx, src.other, src.new_rows) =
-                (col_ind as u64, row_ind as u64, a.cols as u64);
+            (src.key_idx, src.other, src.new_rows) = (col_ind as u64, row_ind as u64, a.cols as u64);
             Err(src)
         }
     }
@@ -189,13 +153,7 @@ fn op_source(a: &SpMat, op: Operation, elem_bytes: i32) -> std::result::Result<C
 
 /// CSR of op(A), converting into the workspace when A is not stored that way. With a
 /// measuring `Carve` and no launcher it only reserves the space.
-pub fn csr_of_op(
-    l: Option<&Launcher>,
-    c: &mut Carve,
-    a: &SpMat,
-    op: Operation,
-    elem_bytes: i32,
-) -> Result<Csr> {
+pub fn csr_of_op(l: Option<&Launcher>, c: &mut Carve, a: &SpMat, op: Operation, elem_bytes: i32) -> Result<Csr> {
     match op_source(a, op, elem_bytes) {
         Ok(csr) => Ok(csr),
         Err(src) => {
@@ -213,17 +171,7 @@ pub fn csr_of_op(
             };
             let space = SortSpace::carve(c, src.nnz);
             if let Some(l) = l {
-                convert(
-                    l,
-                    &src,
-                    &Dest {
-                        ptr: csr.ptr,
-                        idx: csr.col,
-                        val: csr.val,
-                        base: 0,
-                    },
-                    &space,
-                )?;
+                convert(l, &src, &Dest { ptr: csr.ptr, idx: csr.col, val: csr.val, base: 0 }, &space)?;
             }
             Ok(csr)
         }

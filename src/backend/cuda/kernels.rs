@@ -5,14 +5,8 @@
 use crate::types::{DataType, IndexType, Precision};
 
 /// (input, output) tags of the precision combinations (`Precision::check`).
-pub const PRECISIONS: [(&str, &str); 6] = [
-    ("f32", "f32"),
-    ("f64", "f64"),
-    ("f16", "f32"),
-    ("bf16", "f32"),
-    ("f16", "f16"),
-    ("bf16", "bf16"),
-];
+pub const PRECISIONS: [(&str, &str); 6] =
+    [("f32", "f32"), ("f64", "f64"), ("f16", "f32"), ("bf16", "f32"), ("f16", "f16"), ("bf16", "bf16")];
 /// Stored value types of SpGEMM and the SpMV long-row partials.
 pub const VALUES: [&str; 4] = ["f32", "f64", "f16", "bf16"];
 pub const INDICES: [&str; 2] = ["i32", "i64"];
@@ -95,18 +89,14 @@ mod tests {
         while let Some(off) = fatbin[i..].windows(6).position(|w| w == b"spblk_") {
             let start = i + off;
             let mut end = start;
-            while end < fatbin.len() && (fatbin[end].is_ascii_alphanumeric() || fatbin[end] == b'_')
-            {
+            while end < fatbin.len() && (fatbin[end].is_ascii_alphanumeric() || fatbin[end] == b'_') {
                 end += 1;
             }
             present.insert(String::from_utf8_lossy(&fatbin[start..end]).into_owned());
             i = end;
         }
         for name in &names {
-            assert!(
-                present.contains(name),
-                "kernel {name} is registered but not in the fatbin"
-            );
+            assert!(present.contains(name), "kernel {name} is registered but not in the fatbin");
         }
     }
 }

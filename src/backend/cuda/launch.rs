@@ -67,18 +67,13 @@ impl Scalar {
             return Err(Error::invalid(what, "is NULL"));
         }
         match s.mode {
-            PointerMode::Device => Ok(Scalar {
-                dev: s.ptr as u64,
-                bits: 0,
-            }),
+            PointerMode::Device => Ok(Scalar { dev: s.ptr as u64, bits: 0 }),
             // SAFETY: host pointer mode: a readable value of the compute type (unaligned read
             // tolerates any host address).
             PointerMode::Host => Ok(Scalar {
                 dev: 0,
                 bits: match compute {
-                    DataType::F64 => {
-                        unsafe { std::ptr::read_unaligned(s.ptr as *const f64) }.to_bits()
-                    }
+                    DataType::F64 => unsafe { std::ptr::read_unaligned(s.ptr as *const f64) }.to_bits(),
                     _ => unsafe { std::ptr::read_unaligned(s.ptr as *const f32) }.to_bits() as u64,
                 },
             }),
@@ -97,19 +92,12 @@ impl<'a> Launcher<'a> {
     /// default stream).
     pub fn new(dev: &'a Device, exec: &Exec) -> Result<Self> {
         dev.make_current()?;
-        Ok(Launcher {
-            dev,
-            stream: exec.stream as sys::CUstream,
-        })
+        Ok(Launcher { dev, stream: exec.stream as sys::CUstream })
     }
 
     pub fn launch(&self, name: &str, grid: u32, block: u32, shared: u32, args: Args) -> Result<()> {
         let f = self.dev.module.function(name)?;
-        let mut params: Vec<*mut c_void> = args
-            .slots
-            .iter()
-            .map(|s| s as *const u64 as *mut c_void)
-            .collect();
+        let mut params: Vec<*mut c_void> = args.slots.iter().map(|s| s as *const u64 as *mut c_void).collect();
         // SAFETY: `f` comes from the loaded module; `params` point to live 8-byte slots that
         // outlive the call (the driver copies them at launch); the argument list matches the
         // kernel's signature by construction of each call site.
@@ -144,10 +132,7 @@ impl<'a> Launcher<'a> {
             return Ok(());
         }
         // SAFETY: dst is a workspace slice of at least `count` words.
-        check(
-            unsafe { sys::cuMemsetD32Async(dst, value, count, self.stream) },
-            "cuMemsetD32Async",
-        )
+        check(unsafe { sys::cuMemsetD32Async(dst, value, count, self.stream) }, "cuMemsetD32Async")
     }
 
     /// Copies device memory to the host and waits for it (and all earlier work on the stream).
@@ -158,12 +143,7 @@ impl<'a> Launcher<'a> {
         // SAFETY: the caller guarantees `dst.len()` readable device bytes at `src`.
         unsafe {
             check(
-                sys::cuMemcpyDtoHAsync_v2(
-                    dst.as_mut_ptr() as *mut c_void,
-                    src,
-                    dst.len(),
-                    self.stream,
-                ),
+                sys::cuMemcpyDtoHAsync_v2(dst.as_mut_ptr() as *mut c_void, src, dst.len(), self.stream),
                 "cuMemcpyDtoHAsync",
             )?;
             check(sys::cuStreamSynchronize(self.stream), "cuStreamSynchronize")
@@ -173,10 +153,7 @@ impl<'a> Launcher<'a> {
     pub fn read_u64s(&self, src: u64, n: usize) -> Result<Vec<u64>> {
         let mut bytes = vec![0u8; n * 8];
         self.read(src, &mut bytes)?;
-        Ok(bytes
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-            .collect())
+        Ok(bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect())
     }
 }
 
@@ -189,10 +166,7 @@ pub struct Carve {
 
 impl Carve {
     pub fn new(base: *mut c_void) -> Self {
-        Carve {
-            base: base as u64,
-            used: 0,
-        }
+        Carve { base: base as u64, used: 0 }
     }
     pub fn measure() -> Self {
         Carve { base: 0, used: 0 }
@@ -203,11 +177,7 @@ impl Carve {
             return 0;
         }
         self.used = self.used.next_multiple_of(256);
-        let p = if self.base == 0 {
-            0
-        } else {
-            self.base + self.used as u64
-        };
+        let p = if self.base == 0 { 0 } else { self.base + self.used as u64 };
         self.used += bytes;
         p
     }

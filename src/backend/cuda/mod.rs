@@ -32,9 +32,7 @@ use launch::{Carve, Launcher, Scalar};
 /// Creates a CUDA backend on the current thread's device (device 0 unless the caller made
 /// another current). Fails with a message, never panics, when no driver or GPU is usable.
 pub fn create() -> Result<Arc<dyn Backend>> {
-    Ok(Arc::new(CudaBackend {
-        dev: context::device_for_this_thread()?,
-    }))
+    Ok(Arc::new(CudaBackend { dev: context::device_for_this_thread()? }))
 }
 
 pub struct CudaBackend {
@@ -67,14 +65,8 @@ impl Backend for CudaBackend {
         }
         let l = Launcher::new(&self.dev, exec)?;
         let (csr, long) = spmv::layout(Some(&l), &mut Carve::new(buffer), args)?;
-        let x = spmv::Strided {
-            ptr: args.x.values as u64,
-            inc: 1,
-        };
-        let y = spmv::Strided {
-            ptr: args.y.values as u64,
-            inc: 1,
-        };
+        let x = spmv::Strided { ptr: args.x.values as u64, inc: 1 };
+        let y = spmv::Strided { ptr: args.y.values as u64, inc: 1 };
         spmv::run(&l, &csr, long.as_ref(), x, y, &args.precision, alpha, beta)
     }
 
@@ -110,11 +102,7 @@ impl Backend for CudaBackend {
         buffer: *mut c_void,
         buffer_size: usize,
     ) -> Result<()> {
-        check_size(
-            buffer_size,
-            spgemm::work_estimation_size(args),
-            "bufferSize1",
-        )?;
+        check_size(buffer_size, spgemm::work_estimation_size(args), "bufferSize1")?;
         let l = Launcher::new(&self.dev, exec)?;
         spgemm::work_estimation(&l, args, state, buffer)
     }

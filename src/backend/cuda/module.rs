@@ -25,13 +25,7 @@ impl Module {
         // cuModuleLoadData wants an aligned image; include_bytes! guarantees no alignment.
         let mut image = vec![0u64; FATBIN.len().div_ceil(8)];
         // SAFETY: the destination holds at least FATBIN.len() bytes.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                FATBIN.as_ptr(),
-                image.as_mut_ptr() as *mut u8,
-                FATBIN.len(),
-            )
-        };
+        unsafe { std::ptr::copy_nonoverlapping(FATBIN.as_ptr(), image.as_mut_ptr() as *mut u8, FATBIN.len()) };
         let mut module: sys::CUmodule = std::ptr::null_mut();
         // SAFETY: a context is current (the caller made it so); the image is a fatbin.
         check(
@@ -52,16 +46,14 @@ impl Module {
             }
             functions.insert(name, f);
         }
-        Ok(Module {
-            _module: module,
-            functions,
-        })
+        Ok(Module { _module: module, functions })
     }
 
     pub fn function(&self, name: &str) -> Result<sys::CUfunction> {
-        self.functions.get(name).copied().ok_or_else(|| {
-            Error::internal(format!("kernel '{name}' is not in spblk's kernel registry"))
-        })
+        self.functions
+            .get(name)
+            .copied()
+            .ok_or_else(|| Error::internal(format!("kernel '{name}' is not in spblk's kernel registry")))
     }
 
     /// How many kernels were looked up (all of the registry's).

@@ -38,30 +38,12 @@ pub fn scan(l: &Launcher, data: u64, n: u64, w: Width, tmp: u64, total: u64) -> 
     let t = w.tag();
     if tiles > 0 {
         let g = l.grid(tiles, 1);
-        l.launch(
-            &format!("spblk_scan_reduce_{t}"),
-            g,
-            BLOCK,
-            0,
-            Args::new().ptr(data).u64(n).ptr(tmp),
-        )?;
+        l.launch(&format!("spblk_scan_reduce_{t}"), g, BLOCK, 0, Args::new().ptr(data).u64(n).ptr(tmp))?;
     }
-    l.launch(
-        &format!("spblk_scan_sums_{t}"),
-        1,
-        1024,
-        0,
-        Args::new().ptr(tmp).u64(tiles).ptr(total),
-    )?;
+    l.launch(&format!("spblk_scan_sums_{t}"), 1, 1024, 0, Args::new().ptr(tmp).u64(tiles).ptr(total))?;
     if tiles > 0 {
         let g = l.grid(tiles, 1);
-        l.launch(
-            &format!("spblk_scan_down_{t}"),
-            g,
-            BLOCK,
-            0,
-            Args::new().ptr(data).u64(n).ptr(tmp),
-        )?;
+        l.launch(&format!("spblk_scan_down_{t}"), g, BLOCK, 0, Args::new().ptr(data).u64(n).ptr(tmp))?;
     }
     Ok(())
 }
@@ -100,9 +82,7 @@ pub fn key_bits(bound: u64) -> u32 {
 /// keys, stably. Returns which of the two arrays holds the result (0 or 1).
 pub fn radix_sort(l: &Launcher, s: &SortSpace, n: u64, bits: u32, start: usize) -> Result<usize> {
     if n > u32::MAX as u64 {
-        return Err(Error::not_supported(format!(
-            "sorting {n} entries (more than 2^32) on the GPU"
-        )));
+        return Err(Error::not_supported(format!("sorting {n} entries (more than 2^32) on the GPU")));
     }
     let tiles = n.div_ceil(RADIX_TILE);
     let mut cur = start;
@@ -116,12 +96,7 @@ pub fn radix_sort(l: &Launcher, s: &SortSpace, n: u64, bits: u32, start: usize) 
             g,
             BLOCK,
             0,
-            Args::new()
-                .ptr(s.keys[cur])
-                .u64(n)
-                .u32(shift)
-                .ptr(s.hist)
-                .u64(tiles),
+            Args::new().ptr(s.keys[cur]).u64(n).u32(shift).ptr(s.hist).u64(tiles),
         )?;
         scan(l, s.hist, 256 * tiles, Width::U32, s.scan_tmp, 0)?;
         l.launch(

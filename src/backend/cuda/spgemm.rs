@@ -58,10 +58,7 @@ impl DevMem {
                 ));
             }
         }
-        Ok(DevMem {
-            ptr,
-            dev: dev.clone(),
-        })
+        Ok(DevMem { ptr, dev: dev.clone() })
     }
 }
 
@@ -97,10 +94,7 @@ struct Layout1 {
 }
 
 fn layout1(c: &mut Carve, m: usize) -> Layout1 {
-    Layout1 {
-        rowprod: c.take(8 * (m + 1)),
-        stats: c.take(8 * STATS),
-    }
+    Layout1 { rowprod: c.take(8 * (m + 1)), stats: c.take(8 * STATS) }
 }
 
 struct Layout2 {
@@ -124,10 +118,7 @@ fn layout2(c: &mut Carve, m: usize) -> Layout2 {
 
 fn csr_arrays(a: &SpMat) -> (u64, u64) {
     match a.pattern {
-        SparsePattern::Csr {
-            row_offsets,
-            col_ind,
-        } => (row_offsets as u64, col_ind as u64),
+        SparsePattern::Csr { row_offsets, col_ind } => (row_offsets as u64, col_ind as u64),
         _ => (0, 0),
     }
 }
@@ -184,20 +175,17 @@ pub fn work_estimation(
                 .ptr(lay.stats),
         )?;
     }
-    state.data = Some(Box::new(GpuProduct {
-        buffer1: buffer as u64,
-        c_ptr: 0,
-        nnz: 0,
-        col: 0,
-        val: 0,
-        owned: Vec::new(),
-    }));
+    state.data =
+        Some(Box::new(GpuProduct { buffer1: buffer as u64, c_ptr: 0, nnz: 0, col: 0, val: 0, owned: Vec::new() }));
     Ok(())
 }
 
 fn product(state: &mut SpgemmState) -> Result<&mut GpuProduct> {
     state.data.as_mut().and_then(|d| d.downcast_mut::<GpuProduct>()).ok_or_else(|| {
-        Error::invalid("spgemmDescr", "holds no CUDA work estimation (call spblkSpGEMM_workEstimation on this handle first)")
+        Error::invalid(
+            "spgemmDescr",
+            "holds no CUDA work estimation (call spblkSpGEMM_workEstimation on this handle first)",
+        )
     })
 }
 
@@ -279,12 +267,7 @@ pub fn compute(
             l.grid(count, wpb as u64),
             32 * wpb,
             wpb * table * 4,
-            ab_args(
-                Args::new().ptr(rows_of(k + 1)).u32(count as u32).u32(table),
-                args,
-                false,
-            )
-            .ptr(l2.c_ptr),
+            ab_args(Args::new().ptr(rows_of(k + 1)).u32(count as u32).u32(table), args, false).ptr(l2.c_ptr),
         )?;
     }
     let huge = stats[HUGE];
@@ -295,12 +278,7 @@ pub fn compute(
             BLOCK,
             0,
             ab_args(
-                Args::new()
-                    .ptr(rows_of(HUGE))
-                    .u32(huge as u32)
-                    .ptr(l2.huge_off)
-                    .ptr(l1.rowprod)
-                    .i64(n),
+                Args::new().ptr(rows_of(HUGE)).u32(huge as u32).ptr(l2.huge_off).ptr(l1.rowprod).i64(n),
                 args,
                 false,
             )
@@ -309,19 +287,10 @@ pub fn compute(
         )?;
     }
     // Row counts -> offsets; the total lands in c_ptr[m]. Second sync: nnz(C).
-    scan(
-        l,
-        l2.c_ptr,
-        m as u64,
-        Width::U64,
-        l2.scan_tmp,
-        l2.c_ptr + 8 * m as u64,
-    )?;
+    scan(l, l2.c_ptr, m as u64, Width::U64, l2.scan_tmp, l2.c_ptr + 8 * m as u64)?;
     let nnz = l.read_u64s(l2.c_ptr + 8 * m as u64, 1)?[0];
     if ity == IndexType::I32 && nnz as i64 + args.c.base.offset() > i32::MAX as i64 {
-        return Err(Error::not_supported(format!(
-            "SpGEMM: nnz(C) = {nnz} does not fit 32-bit indices"
-        )));
+        return Err(Error::not_supported(format!("SpGEMM: nnz(C) = {nnz} does not fit 32-bit indices")));
     }
     let cols = DevMem::new(dev, nnz as usize * 4)?;
     let vals = DevMem::new(dev, nnz as usize * tsize)?;
@@ -336,15 +305,11 @@ pub fn compute(
             l.grid(count, wpb as u64),
             32 * wpb,
             wpb * table * (4 + tsize as u32),
-            ab_args(
-                Args::new().ptr(rows_of(k + 1)).u32(count as u32).u32(table),
-                args,
-                true,
-            )
-            .ptr(l2.c_ptr)
-            .ptr(cols.ptr)
-            .ptr(vals.ptr)
-            .scalar(alpha),
+            ab_args(Args::new().ptr(rows_of(k + 1)).u32(count as u32).u32(table), args, true)
+                .ptr(l2.c_ptr)
+                .ptr(cols.ptr)
+                .ptr(vals.ptr)
+                .scalar(alpha),
         )?;
     }
     if huge > 0 {
@@ -354,12 +319,7 @@ pub fn compute(
             BLOCK,
             0,
             ab_args(
-                Args::new()
-                    .ptr(rows_of(HUGE))
-                    .u32(huge as u32)
-                    .ptr(l2.huge_off)
-                    .ptr(l1.rowprod)
-                    .i64(n),
+                Args::new().ptr(rows_of(HUGE)).u32(huge as u32).ptr(l2.huge_off).ptr(l1.rowprod).i64(n),
                 args,
                 true,
             )
@@ -383,30 +343,17 @@ pub fn compute(
         let vals2 = c.take(nnz as usize * tsize);
         // SAFETY: both ranges are nnz u32 words of device memory owned here.
         check(
-            unsafe {
-                sys::cuMemcpyDtoDAsync_v2(space.keys[0], cols.ptr, nnz as usize * 4, l.stream)
-            },
+            unsafe { sys::cuMemcpyDtoDAsync_v2(space.keys[0], cols.ptr, nnz as usize * 4, l.stream) },
             "cuMemcpyDtoDAsync",
         )?;
-        l.launch(
-            "spblk_iota_u32",
-            l.grid(nnz, BLOCK as u64),
-            BLOCK,
-            0,
-            Args::new().ptr(space.vals[0]).u64(nnz),
-        )?;
+        l.launch("spblk_iota_u32", l.grid(nnz, BLOCK as u64), BLOCK, 0, Args::new().ptr(space.vals[0]).u64(nnz))?;
         let cur = radix_sort(l, &space, nnz, key_bits(n as u64), 0)?;
         l.launch(
             "spblk_spgemm_row_keys",
             l.grid(nnz, BLOCK as u64),
             BLOCK,
             0,
-            Args::new()
-                .ptr(l2.c_ptr)
-                .i64(m)
-                .ptr(space.vals[cur])
-                .u64(nnz)
-                .ptr(space.keys[cur]),
+            Args::new().ptr(l2.c_ptr).i64(m).ptr(space.vals[cur]).u64(nnz).ptr(space.keys[cur]),
         )?;
         let cur = radix_sort(l, &space, nnz, key_bits(m as u64), cur)?;
         l.launch(
@@ -414,13 +361,7 @@ pub fn compute(
             l.grid(nnz, BLOCK as u64),
             BLOCK,
             0,
-            Args::new()
-                .ptr(space.vals[cur])
-                .u64(nnz)
-                .ptr(cols.ptr)
-                .ptr(vals.ptr)
-                .ptr(cols2)
-                .ptr(vals2),
+            Args::new().ptr(space.vals[cur]).u64(nnz).ptr(cols.ptr).ptr(vals.ptr).ptr(cols2).ptr(vals2),
         )?;
         (col, val) = (cols2, vals2);
         prod.owned.push(scratch);
@@ -436,24 +377,15 @@ pub fn compute(
 pub fn copy(l: &Launcher, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()> {
     let prod = product(state)?;
     if prod.c_ptr == 0 {
-        return Err(Error::invalid(
-            "spgemmDescr",
-            "holds no computed product (call spblkSpGEMM_compute first)",
-        ));
+        return Err(Error::invalid("spgemmDescr", "holds no computed product (call spblkSpGEMM_compute first)"));
     }
     let beta = Scalar::new(&args.beta, args.compute, "beta")?;
     let c = args.c;
     let (c_ptr, c_col) = csr_arrays(c);
     let m = c.rows;
     let vt = value_tag(c.value_type);
-    if !matches!(
-        c.value_type,
-        DataType::F32 | DataType::F64 | DataType::F16 | DataType::BF16
-    ) {
-        return Err(Error::not_supported(format!(
-            "SpGEMM output type {:?}",
-            c.value_type
-        )));
+    if !matches!(c.value_type, DataType::F32 | DataType::F64 | DataType::F16 | DataType::BF16) {
+        return Err(Error::not_supported(format!("SpGEMM output type {:?}", c.value_type)));
     }
     let total = (m as u64 + 1).max(prod.nnz);
     l.launch(

@@ -15,11 +15,7 @@ pub fn layout(
     args: &SpmmArgs,
 ) -> Result<(super::convert::Csr, Option<spmv::LongRows>)> {
     let csr = csr_of_op(l, c, args.a, args.op_a, spmv::in_bytes(&args.precision))?;
-    let long = if args.c.cols == 1 {
-        spmv::long_rows(c, &csr, args.precision.compute)
-    } else {
-        None
-    };
+    let long = if args.c.cols == 1 { spmv::long_rows(c, &csr, args.precision.compute) } else { None };
     Ok((csr, long))
 }
 
@@ -36,14 +32,8 @@ pub fn run(l: &Launcher, args: &SpmmArgs, buffer: *mut std::ffi::c_void) -> Resu
     let b_row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
     let c_row = args.c.order == Order::Row;
     if n == 1 {
-        let x = Strided {
-            ptr: args.b.values as u64,
-            inc: if b_row { args.b.ld } else { 1 },
-        };
-        let y = Strided {
-            ptr: args.c.values as u64,
-            inc: if c_row { args.c.ld } else { 1 },
-        };
+        let x = Strided { ptr: args.b.values as u64, inc: if b_row { args.b.ld } else { 1 } };
+        let y = Strided { ptr: args.c.values as u64, inc: if c_row { args.c.ld } else { 1 } };
         return spmv::run(l, &csr, long.as_ref(), x, y, &args.precision, alpha, beta);
     }
     // Four consecutive B elements per lane when they are aligned for one vector load.
@@ -53,11 +43,7 @@ pub fn run(l: &Launcher, args: &SpmmArgs, buffer: *mut std::ffi::c_void) -> Resu
     let v = if vec4 { 4 } else { 1 };
     let g = pow2_clamp((n as u64).div_ceil(v), 4, 32);
     let tiles = (n as u64).div_ceil(g as u64 * v);
-    let name = format!(
-        "spblk_spmm_csr_v{v}_{}_{}",
-        precision_tag(&args.precision),
-        index_tag(csr.ity)
-    );
+    let name = format!("spblk_spmm_csr_v{v}_{}_{}", precision_tag(&args.precision), index_tag(csr.ity));
     l.launch(
         &name,
         l.grid(m as u64 * tiles * g as u64, BLOCK as u64),

@@ -26,11 +26,7 @@ pub struct Strided {
 /// entries per lane, so that a warp works on several rows at once and each lane has several
 /// independent loads in flight (the kernel is latency-bound per row, not lane-bound).
 fn shape(csr: &Csr) -> (u32, i64) {
-    let avg = if csr.rows > 0 {
-        (csr.nnz as u64).div_ceil(csr.rows as u64)
-    } else {
-        0
-    };
+    let avg = if csr.rows > 0 { (csr.nnz as u64).div_ceil(csr.rows as u64) } else { 0 };
     let g = pow2_clamp(avg / 4, 2, 32);
     (g, (64 * g as i64).max(1024))
 }
@@ -69,11 +65,7 @@ pub fn in_bytes(p: &Precision) -> i32 {
 }
 
 /// Workspace layout of one SpMV call; measuring when `l` is None.
-pub fn layout(
-    l: Option<&Launcher>,
-    c: &mut Carve,
-    args: &SpmvArgs,
-) -> Result<(Csr, Option<LongRows>)> {
+pub fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpmvArgs) -> Result<(Csr, Option<LongRows>)> {
     let csr = csr_of_op(l, c, args.a, args.op_a, in_bytes(&args.precision))?;
     let long = long_rows(c, &csr, args.precision.compute);
     Ok((csr, long))
@@ -132,13 +124,7 @@ pub fn run(
         1,
         BLOCK,
         0,
-        Args::new()
-            .ptr(lr.count)
-            .ptr(lr.list)
-            .ptr(csr.ptr)
-            .i64(csr.base)
-            .i64(CHUNK)
-            .ptr(lr.prefix),
+        Args::new().ptr(lr.count).ptr(lr.list).ptr(csr.ptr).i64(csr.base).i64(CHUNK).ptr(lr.prefix),
     )?;
     l.launch(
         &format!("spblk_spmv_csr_long_partial_{}_{it}", value_tag(p.input)),
