@@ -96,8 +96,12 @@ fi
 # (d) benchmark -------------------------------------------------------------------------
 echo "== (d) benchmark"
 if [[ -x $dev/spblk-bench ]]; then
-  timeout 240 "$dev/spblk-bench" --quick 2>&1 | tee "$logs/bench.log"
-  if [[ ${PIPESTATUS[0]} -eq 0 ]]; then row "bench" PASS "see bench.log"; else row "bench" FAIL "see bench.log"; fi
+  # One machine-readable file (the device tool returns at most 8 files from $OUT).
+  timeout 240 "$dev/spblk-bench" --quick --out /tmp/spblk-bench 2>&1 | tee "$logs/bench.log"
+  rc=${PIPESTATUS[0]}
+  cp /tmp/spblk-bench/results.json "$logs/bench.json" 2>/dev/null
+  # 0 ok; 1 mismatch, 2 no GPU (this is a GPU machine), 3 a call failed, 124 timeout: FAIL.
+  if [[ $rc -eq 0 ]]; then row "bench" PASS "see bench.log, bench.json"; else row "bench" FAIL "rc=$rc, see bench.log"; fi
 else
   row "bench" SKIP "no $dev/spblk-bench"
 fi

@@ -832,6 +832,54 @@ fn csr2csc_matches_host_exactly() {
 }
 
 // ------------------------------------------------------------------------------------------
+// spblkAnalyze on the CUDA backend
+
+/// `spblkAnalyze` (1-SA) reads the matrix back from the device (`read_bytes`) and uploads the
+/// VBR arrays (`upload`); SpMM with `SPBLK_SPMM_ALG_VBR` then gives the host's VBR result
+/// (exact inputs, so any summation order gives the same bits).
+#[test]
+fn analyze_reads_device_matrices_and_vbr_spmm_matches_host() {
+    if !gpu("analyze_reads_device_matrices_and_vbr_spmm_matches_host") {
+        return;
+    }
+    let mut r = rng(8);
+    for (k, &(vin, out, compute)) in [PRECISIONS[0], PRECISIONS[1]].iter().enumerate() {
+        let (m, kk, n) = (300, 200, 24);
+        let entries = pattern(&mut r, m, kk, Shape::EmptyRows(12));
+        let vals = exact_values(&mut r, entries.len());
+        let a = Sp::new(&mut r, SPBLK_FORMAT_CSR, m, kk, &entries, &vals, SPBLK_INDEX_32I, 0, vin);
+        let b = Dn::random(&mut r, kk, n, SPBLK_ORDER_ROW, vin, true);
+        let c = Dn::random(&mut r, m, n, SPBLK_ORDER_COL, out, true).nan_like();
+        let run = |side: &mut Side| {
+            let ma = a.descr(side);
+            ok(
+                spblk::capi::analyze::spblkAnalyze(side.handle, ma, SPBLK_ANALYSIS_1SA, std::ptr::null()),
+                "spblkAnalyze",
+            );
+            let (bp, cp) = (side.put(&b.data), side.put(&c.data));
+            let (mb, mc) = (b.descr(bp), c.descr(cp));
+            let (alpha, beta) =
+                (side.scalar(false, &scalar_bytes(1.5, compute)), side.scalar(false, &scalar_bytes(0.0, compute)));
+            let alg = SPBLK_SPMM_ALG_VBR;
+            let mut size = 0usize;
+            ok(spblkSpMM_bufferSize(side.handle, N, N, alpha, ma, mb, beta, mc, compute, alg, &mut size), "bufferSize");
+            let buf = side.buffer(size);
+            ok(spblkSpMM(side.handle, N, N, alpha, ma, mb, beta, mc, compute, alg, buf), "spblkSpMM (VBR)");
+            let res = side.get(cp, c.data.len());
+            spblkDestroySpMat(ma);
+            spblkDestroyDnMat(mb);
+            spblkDestroyDnMat(mc);
+            res
+        };
+        let want = run(&mut Side::new(Kind::Host));
+        let got = run(&mut Side::new(Kind::Cuda));
+        let scale = vec![1.5 * kk as f64; m * n];
+        let what = format!("analyze + VBR SpMM case {k}");
+        compare(&what, &logical(&c, &got), &logical(&c, &want), &scale, kk, out, compute, true);
+    }
+}
+
+// ------------------------------------------------------------------------------------------
 // Kernels and streams
 
 #[test]

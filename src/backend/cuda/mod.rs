@@ -11,7 +11,7 @@
 use std::ffi::c_void;
 use std::sync::Arc;
 
-use super::{Backend, Csr2CscArgs, Exec, SddmmArgs, SpgemmArgs, SpgemmState, SpmmArgs, SpmvArgs};
+use super::{Backend, Csr2CscArgs, DeviceBuffer, Exec, SddmmArgs, SpgemmArgs, SpgemmState, SpmmArgs, SpmvArgs};
 use crate::error::Result;
 use crate::types::BackendKind;
 
@@ -19,6 +19,7 @@ pub mod context;
 mod convert;
 pub mod kernels;
 mod launch;
+pub mod memory;
 pub mod module;
 mod prims;
 mod sddmm;
@@ -149,6 +150,13 @@ impl Backend for CudaBackend {
             return Err(crate::error::Error::invalid("source", "is NULL"));
         }
         Launcher::new(&self.dev, exec)?.read(src as u64, dst)
+    }
+
+    /// Kernels read device memory: the data is copied into a `memory::DeviceAlloc` (downcast
+    /// the returned buffer to it for the device address).
+    fn upload(&self, exec: &Exec, bytes: &[u8]) -> Result<Option<DeviceBuffer>> {
+        let l = Launcher::new(&self.dev, exec)?;
+        Ok(Some(Box::new(memory::DeviceAlloc::upload(&l, &self.dev, bytes)?)))
     }
 }
 

@@ -23,6 +23,7 @@ use cudarc::driver::sys;
 use super::context::{check, Device};
 use super::kernels::{index_tag, value_tag};
 use super::launch::{Args, Carve, Launcher, Scalar, BLOCK};
+use super::memory::DeviceAlloc as DevMem;
 use super::prims::{key_bits, radix_sort, scan, scan_tmp_bytes, SortSpace, Width};
 use crate::backend::{SpgemmArgs, SpgemmState};
 use crate::descr::{SpMat, SparsePattern};
@@ -35,46 +36,6 @@ const BINS: [(u32, u32); 4] = [(64, 8), (512, 4), (2048, 2), (4096, 1)];
 const HUGE: usize = 5;
 const STAT_POOL: usize = 6;
 const STATS: usize = 8;
-
-/// A device allocation owned by the SpGEMM descriptor.
-struct DevMem {
-    ptr: u64,
-    dev: Arc<Device>,
-}
-
-impl DevMem {
-    fn new(dev: &Arc<Device>, bytes: usize) -> Result<DevMem> {
-        let mut ptr = 0;
-        if bytes > 0 {
-            // SAFETY: out-pointer to a local; the context is current (Launcher::new).
-            let r = unsafe { sys::cuMemAlloc_v2(&mut ptr, bytes) };
-            if r != sys::CUresult::CUDA_SUCCESS {
-                return Err(Error::new(
-                    crate::capi::types::SPBLK_STATUS_ALLOC_FAILED,
-                    format!(
-                        "SpGEMM could not allocate {bytes} bytes of device memory: {}",
-                        super::context::describe(r)
-                    ),
-                ));
-            }
-        }
-        Ok(DevMem { ptr, dev: dev.clone() })
-    }
-}
-
-impl Drop for DevMem {
-    fn drop(&mut self) {
-        if self.ptr != 0 && self.dev.make_current().is_ok() {
-            // SAFETY: our own allocation. Work that may still read it (a `copy` queued on
-            // a stream the caller may have destroyed since) is waited for through the
-            // context, not the stream. Errors cannot be reported from a destructor.
-            unsafe {
-                sys::cuCtxSynchronize();
-                sys::cuMemFree_v2(self.ptr);
-            }
-        }
-    }
-}
 
 /// What the descriptor keeps between the protocol's calls.
 struct GpuProduct {
@@ -231,8 +192,8 @@ pub fn compute(
         offsets[b] = offsets[b - 1] + stats[b - 1] as u32;
     }
     let pool = stats[STAT_POOL] as usize;
-    let pool_keys = DevMem::new(dev, pool * 4)?;
-    let pool_vals = DevMem::new(dev, pool * tsize)?;
+    let pool_keys = DevMem::new(dev, pool * 4, "SpGEMM")?;
+    let pool_vals = DevMem::new(dev, pool * tsize, "SpGEMM")?;
     l.memset_u32(l2.cursors, 0, 12)?;
     if m > 0 {
         l.launch(
@@ -292,8 +253,8 @@ pub fn compute(
     if ity == IndexType::I32 && nnz as i64 + args.c.base.offset() > i32::MAX as i64 {
         return Err(Error::not_supported(format!("SpGEMM: nnz(C) = {nnz} does not fit 32-bit indices")));
     }
-    let cols = DevMem::new(dev, nnz as usize * 4)?;
-    let vals = DevMem::new(dev, nnz as usize * tsize)?;
+    let cols = DevMem::new(dev, nnz as usize * 4, "SpGEMM")?;
+    let vals = DevMem::new(dev, nnz as usize * tsize, "SpGEMM")?;
     let (mut col, mut val) = (cols.ptr, vals.ptr);
     for (k, &(table, wpb)) in BINS.iter().enumerate() {
         let count = stats[k + 1];
@@ -336,7 +297,7 @@ pub fn compute(
         SortSpace::carve(&mut c, nnz);
         c.take(nnz as usize * 4);
         c.take(nnz as usize * tsize);
-        let scratch = DevMem::new(dev, c.size())?;
+        let scratch = DevMem::new(dev, c.size(), "SpGEMM")?;
         let mut c = Carve::new(scratch.ptr as *mut _);
         let space = SortSpace::carve(&mut c, nnz);
         let cols2 = c.take(nnz as usize * 4);
