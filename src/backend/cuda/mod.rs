@@ -1,9 +1,170 @@
-//! CUDA backend (placeholder until the kernels land; reports NOT_SUPPORTED).
+//! The CUDA backend: spblk's own kernels (kernels/, compiled by build.rs into one embedded
+//! fatbin), launched through the driver API on the handle's stream in the device's primary
+//! context. User pointers are raw device addresses passed to kernels as integers; the
+//! backend never owns or frees them.
+//!
+//! SpMV, SpMM and SDDMM neither allocate, synchronize nor copy to the host (capturable in a
+//! CUDA graph). SpGEMM follows cuSPARSE: `compute` blocks to read nnz(C) and owns device
+//! allocations kept in the SpGEMM descriptor (see spgemm.rs). Conversions that SpMV/SpMM need
+//! (transposed, CSC or COO operands) go into the caller's buffer and are deterministic.
+
+use std::ffi::c_void;
 use std::sync::Arc;
 
-use super::Backend;
-use crate::error::{Error, Result};
+use super::{Backend, Csr2CscArgs, DeviceBuffer, Exec, SddmmArgs, SpgemmArgs, SpgemmState, SpmmArgs, SpmvArgs};
+use crate::error::Result;
+use crate::types::BackendKind;
 
+pub mod context;
+mod convert;
+pub mod kernels;
+mod launch;
+pub mod memory;
+pub mod module;
+mod prims;
+mod sddmm;
+mod spgemm;
+mod spmm;
+mod spmv;
+
+use context::Device;
+use launch::{Carve, Launcher, Scalar};
+
+/// Creates a CUDA backend on the current thread's device (device 0 unless the caller made
+/// another current). Fails with a message, never panics, when no driver or GPU is usable.
 pub fn create() -> Result<Arc<dyn Backend>> {
-    Err(Error::not_supported("the CUDA backend is not implemented yet"))
+    Ok(Arc::new(CudaBackend { dev: context::device_for_this_thread()? }))
+}
+
+pub struct CudaBackend {
+    dev: Arc<Device>,
+}
+
+impl CudaBackend {
+    /// The device this backend runs on (tests use it to check the kernel registry).
+    pub fn device(&self) -> &Device {
+        &self.dev
+    }
+}
+
+impl Backend for CudaBackend {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Cuda
+    }
+
+    fn spmv_buffer_size(&self, args: &SpmvArgs) -> Result<usize> {
+        let mut c = Carve::measure();
+        spmv::layout(None, &mut c, args)?;
+        Ok(c.size())
+    }
+
+    fn spmv(&self, exec: &Exec, args: &SpmvArgs, buffer: *mut c_void) -> Result<()> {
+        let alpha = Scalar::new(&args.alpha, args.precision.compute, "alpha")?;
+        let beta = Scalar::new(&args.beta, args.precision.compute, "beta")?;
+        if args.y.size == 0 {
+            return Ok(());
+        }
+        let l = Launcher::new(&self.dev, exec)?;
+        let (csr, long) = spmv::layout(Some(&l), &mut Carve::new(buffer), args)?;
+        let x = spmv::Strided { ptr: args.x.values as u64, inc: 1 };
+        let y = spmv::Strided { ptr: args.y.values as u64, inc: 1 };
+        spmv::run(&l, &csr, long.as_ref(), x, y, &args.precision, alpha, beta)
+    }
+
+    fn spmm_buffer_size(&self, args: &SpmmArgs) -> Result<usize> {
+        let mut c = Carve::measure();
+        spmm::layout(None, &mut c, args)?;
+        Ok(c.size())
+    }
+
+    fn spmm(&self, exec: &Exec, args: &SpmmArgs, buffer: *mut c_void) -> Result<()> {
+        let l = Launcher::new(&self.dev, exec)?;
+        spmm::run(&l, args, buffer)
+    }
+
+    fn sddmm_buffer_size(&self, _args: &SddmmArgs) -> Result<usize> {
+        Ok(0)
+    }
+
+    fn sddmm(&self, exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
+        let l = Launcher::new(&self.dev, exec)?;
+        sddmm::run(&l, args)
+    }
+
+    fn spgemm_work_estimation_size(&self, args: &SpgemmArgs) -> Result<usize> {
+        Ok(spgemm::work_estimation_size(args))
+    }
+
+    fn spgemm_work_estimation(
+        &self,
+        exec: &Exec,
+        args: &SpgemmArgs,
+        state: &mut SpgemmState,
+        buffer: *mut c_void,
+        buffer_size: usize,
+    ) -> Result<()> {
+        check_size(buffer_size, spgemm::work_estimation_size(args), "bufferSize1")?;
+        let l = Launcher::new(&self.dev, exec)?;
+        spgemm::work_estimation(&l, args, state, buffer)
+    }
+
+    fn spgemm_compute_size(&self, args: &SpgemmArgs, _state: &SpgemmState) -> Result<usize> {
+        Ok(spgemm::compute_size(args))
+    }
+
+    fn spgemm_compute(
+        &self,
+        exec: &Exec,
+        args: &SpgemmArgs,
+        state: &mut SpgemmState,
+        buffer: *mut c_void,
+        buffer_size: usize,
+    ) -> Result<i64> {
+        check_size(buffer_size, spgemm::compute_size(args), "bufferSize2")?;
+        let l = Launcher::new(&self.dev, exec)?;
+        spgemm::compute(&l, &self.dev, args, state, buffer)
+    }
+
+    fn spgemm_copy(&self, exec: &Exec, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()> {
+        let l = Launcher::new(&self.dev, exec)?;
+        spgemm::copy(&l, args, state)
+    }
+
+    fn csr2csc_buffer_size(&self, args: &Csr2CscArgs) -> Result<usize> {
+        let mut c = Carve::measure();
+        convert::csr2csc_layout(&mut c, args);
+        Ok(c.size().max(1))
+    }
+
+    fn csr2csc(&self, exec: &Exec, args: &Csr2CscArgs, buffer: *mut c_void) -> Result<()> {
+        let l = Launcher::new(&self.dev, exec)?;
+        let space = convert::csr2csc_layout(&mut Carve::new(buffer), args);
+        convert::csr2csc(&l, args, &space)
+    }
+
+    fn read_bytes(&self, exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()> {
+        if dst.is_empty() {
+            return Ok(());
+        }
+        if src.is_null() {
+            return Err(crate::error::Error::invalid("source", "is NULL"));
+        }
+        Launcher::new(&self.dev, exec)?.read(src as u64, dst)
+    }
+
+    /// Kernels read device memory: the data is copied into a `memory::DeviceAlloc` (downcast
+    /// the returned buffer to it for the device address).
+    fn upload(&self, exec: &Exec, bytes: &[u8]) -> Result<Option<DeviceBuffer>> {
+        let l = Launcher::new(&self.dev, exec)?;
+        Ok(Some(Box::new(memory::DeviceAlloc::upload(&l, &self.dev, bytes)?)))
+    }
+}
+
+fn check_size(given: usize, needed: usize, what: &str) -> Result<()> {
+    if given < needed {
+        return Err(crate::error::Error::insufficient_resources(format!(
+            "argument '{what}' gives {given} bytes but {needed} are required"
+        )));
+    }
+    Ok(())
 }

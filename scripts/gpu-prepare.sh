@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds everything the GPU machine runs into .devbuild/ (git-ignored), here, where the Rust
+# toolchain is: release test binaries (stripped), the benchmark if the crate has one, and a
+# copy of scripts/gpu-check.sh. Then, on the device:
+#   run(command="bash scripts/gpu-check.sh", carry=[".devbuild"])
+# (or `bash .devbuild/gpu-check.sh` from a checkout that lacks the script).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+out="$root/.devbuild"
+
+if [[ -z "${NVCC:-}" ]] && ! command -v nvcc >/dev/null && [[ -z "${CUDA_PATH:-}${CUDA_HOME:-}" ]]; then
+  export NVCC="$(bash scripts/install-nvcc.sh | tail -n1)"
+fi
+
+rm -rf "$out/tests"
+mkdir -p "$out/tests"
+start=$(date +%s)
+# The JSON lines name each test executable; profile.release keeps debug=1 for symbols in
+# sanitizer backtraces, and stripping below keeps the carried size down.
+cargo test --release --no-run --message-format=json 2>"$out/build.log" \
+  | python3 -c '
+import json, sys
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m.get("profile", {}).get("test"):
+        print(m["target"]["kind"][0], m["target"]["name"], m["executable"])
+' >"$out/tests.txt" || { cat "$out/build.log" >&2; exit 1; }
+while read -r kind name exe; do
+  # Only what a GPU changes travels (the carry limit is 64 MiB and every binary embeds the
+  # kernels): the CUDA tests, backend selection, and the library's unit tests. Host-only
+  # suites (bad_args, host_ops, analyze) run in CI; header/exports need the source tree.
+  case "$kind:$name" in
+    test:cuda_* | test:backend_*) ;;
+    lib:spblk | cdylib:spblk | rlib:spblk | staticlib:spblk) kind=unit ;;
+    *) continue ;;
+  esac
+  dest="$out/tests/${kind}-${name}"
+  cp "$exe" "$dest"
+  strip --strip-debug "$dest" 2>/dev/null || true
+done <"$out/tests.txt"
+# The kernels' build time, as build.rs measured it.
+latest=$(ls -t target/release/build/spblk-*/out/kernel-build-time.txt 2>/dev/null | head -n1)
+[[ -n "$latest" ]] && cp "$latest" "$out/kernel-build-time.txt"
+
+if [[ -f bench/Cargo.toml ]]; then
+  # spblk-bench is its own crate (not a workspace member), with its own target dir and lock
+  # file; spblk's kernels are compiled a second time there.
+  (cd bench && cargo build --release) 2>>"$out/build.log"
+  cp bench/target/release/spblk-bench "$out/spblk-bench"
+  strip --strip-debug "$out/spblk-bench" 2>/dev/null || true
+fi
+cp scripts/gpu-check.sh "$out/gpu-check.sh"
+echo "built in $(( $(date +%s) - start )) s:"
+ls -la "$out" "$out/tests"
+du -sh "$out"

@@ -1,0 +1,208 @@
+//! Layout conversions on the GPU: csr2csc, and CSR of op(A) for SpMV/SpMM operands that are
+//! transposed, CSC or COO. Both are a stable radix sort of the entries by their new row
+//! (prims.rs), so entries keep their storage order within a row: deterministic, with row
+//! indices sorted within each column for csr2csc.
+
+use super::kernels::index_tag;
+use super::launch::{Args, Carve, Launcher, BLOCK};
+use super::prims::{key_bits, radix_sort, SortSpace};
+use crate::backend::Csr2CscArgs;
+use crate::descr::{SpMat, SparsePattern};
+use crate::error::{Error, Result};
+use crate::types::{IndexType, Operation};
+
+/// Where the entries to convert come from.
+pub struct Source {
+    pub nnz: u64,
+    pub ity: IndexType,
+    pub base: i64,
+    /// The index array whose values become the new rows.
+    pub key_idx: u64,
+    /// Compressed input: offsets over `major` stored rows (the new column of an entry is
+    /// its stored row). 0 for COO.
+    pub ptr: u64,
+    pub major: i64,
+    /// COO input: the other index array (the new column). 0 for compressed.
+    pub other: u64,
+    pub val: u64,
+    pub elem_bytes: i32,
+    pub new_rows: u64,
+}
+
+pub struct Dest {
+    pub ptr: u64,
+    pub idx: u64,
+    /// 0 skips the values (csr2csc SYMBOLIC).
+    pub val: u64,
+    pub base: i64,
+}
+
+fn limits(nnz: u64, new_rows: u64, what: &str) -> Result<()> {
+    if nnz > u32::MAX as u64 || new_rows > u32::MAX as u64 {
+        return Err(Error::not_supported(format!(
+            "{what}: converting a matrix with {nnz} entries and {new_rows} rows (the GPU conversion handles up to 2^32-1 of each)"
+        )));
+    }
+    Ok(())
+}
+
+/// Runs the conversion: keys → radix sort → offsets → gather.
+pub fn convert(l: &Launcher, src: &Source, dst: &Dest, space: &SortSpace) -> Result<()> {
+    let t = index_tag(src.ity);
+    let n = src.nnz;
+    if n > 0 {
+        l.launch(
+            &format!("spblk_convert_keys_{t}"),
+            l.grid(n, BLOCK as u64),
+            BLOCK,
+            0,
+            Args::new().ptr(src.key_idx).u64(n).i64(src.base).ptr(space.keys[0]).ptr(space.vals[0]),
+        )?;
+    }
+    let cur = radix_sort(l, space, n, key_bits(src.new_rows), 0)?;
+    l.launch(
+        &format!("spblk_convert_offsets_{t}"),
+        l.grid(src.new_rows + 1, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new().ptr(space.keys[cur]).u64(n).u64(src.new_rows).i64(dst.base).ptr(dst.ptr),
+    )?;
+    if n > 0 {
+        l.launch(
+            &format!("spblk_convert_gather_{t}"),
+            l.grid(n, BLOCK as u64),
+            BLOCK,
+            0,
+            Args::new()
+                .ptr(space.vals[cur])
+                .u64(n)
+                .ptr(src.ptr)
+                .i64(src.major)
+                .ptr(src.other)
+                .i64(src.base)
+                .ptr(dst.idx)
+                .i64(dst.base)
+                .ptr(if dst.val == 0 { 0 } else { src.val })
+                .ptr(dst.val)
+                .i32(src.elem_bytes),
+        )?;
+    }
+    Ok(())
+}
+
+/// A CSR matrix on the device as the product kernels read it.
+#[derive(Clone, Copy, Debug)]
+pub struct Csr {
+    pub rows: i64,
+    pub nnz: i64,
+    pub ptr: u64,
+    pub col: u64,
+    pub val: u64,
+    pub base: i64,
+    pub ity: IndexType,
+}
+
+/// How CSR of op(A) is obtained: as stored, or converted from `Source`.
+fn op_source(a: &SpMat, op: Operation, elem_bytes: i32) -> std::result::Result<Csr, Source> {
+    let t = op.is_transposed();
+    let nnz = a.nnz as u64;
+    let direct = |rows, ptr: *mut std::ffi::c_void, col: *mut std::ffi::c_void| Csr {
+        rows,
+        nnz: a.nnz,
+        ptr: ptr as u64,
+        col: col as u64,
+        val: a.values as u64,
+        base: a.base.offset(),
+        ity: a.indices_type,
+    };
+    let mut src = Source {
+        nnz,
+        ity: a.indices_type,
+        base: a.base.offset(),
+        key_idx: 0,
+        ptr: 0,
+        major: 0,
+        other: 0,
+        val: a.values as u64,
+        elem_bytes,
+        new_rows: 0,
+    };
+    match (a.pattern, t) {
+        (SparsePattern::Csr { row_offsets, col_ind }, false) => Ok(direct(a.rows, row_offsets, col_ind)),
+        (SparsePattern::Csc { col_offsets, row_ind }, true) => Ok(direct(a.cols, col_offsets, row_ind)),
+        (SparsePattern::Csr { row_offsets, col_ind }, true) => {
+            (src.key_idx, src.ptr, src.major, src.new_rows) =
+                (col_ind as u64, row_offsets as u64, a.rows, a.cols as u64);
+            Err(src)
+        }
+        (SparsePattern::Csc { col_offsets, row_ind }, false) => {
+            (src.key_idx, src.ptr, src.major, src.new_rows) =
+                (row_ind as u64, col_offsets as u64, a.cols, a.rows as u64);
+            Err(src)
+        }
+        (SparsePattern::Coo { row_ind, col_ind }, false) => {
+            (src.key_idx, src.other, src.new_rows) = (row_ind as u64, col_ind as u64, a.rows as u64);
+            Err(src)
+        }
+        (SparsePattern::Coo { row_ind, col_ind }, true) => {
+            (src.key_idx, src.other, src.new_rows) = (col_ind as u64, row_ind as u64, a.cols as u64);
+            Err(src)
+        }
+    }
+}
+
+/// CSR of op(A), converting into the workspace when A is not stored that way. With a
+/// measuring `Carve` and no launcher it only reserves the space.
+pub fn csr_of_op(l: Option<&Launcher>, c: &mut Carve, a: &SpMat, op: Operation, elem_bytes: i32) -> Result<Csr> {
+    match op_source(a, op, elem_bytes) {
+        Ok(csr) => Ok(csr),
+        Err(src) => {
+            limits(src.nnz, src.new_rows, "matA")?;
+            let isz = a.indices_type.size();
+            let rows = if op.is_transposed() { a.cols } else { a.rows };
+            let csr = Csr {
+                rows,
+                nnz: a.nnz,
+                ptr: c.take((rows as usize + 1) * isz),
+                col: c.take(a.nnz as usize * isz),
+                val: c.take(a.nnz as usize * elem_bytes as usize),
+                base: 0,
+                ity: a.indices_type,
+            };
+            let space = SortSpace::carve(c, src.nnz);
+            if let Some(l) = l {
+                convert(l, &src, &Dest { ptr: csr.ptr, idx: csr.col, val: csr.val, base: 0 }, &space)?;
+            }
+            Ok(csr)
+        }
+    }
+}
+
+/// Buffer of `spblkCsr2cscEx2`: the sort's workspace.
+pub fn csr2csc_layout(c: &mut Carve, args: &Csr2CscArgs) -> SortSpace {
+    SortSpace::carve(c, args.nnz as u64)
+}
+
+pub fn csr2csc(l: &Launcher, args: &Csr2CscArgs, space: &SortSpace) -> Result<()> {
+    limits(args.nnz as u64, args.n as u64, "csr2csc")?;
+    let numeric = args.action == crate::types::Action::Numeric && args.nnz > 0;
+    let src = Source {
+        nnz: args.nnz as u64,
+        ity: IndexType::I32,
+        base: args.base.offset(),
+        key_idx: args.csr_col_ind as u64,
+        ptr: args.csr_row_ptr as u64,
+        major: args.m,
+        other: 0,
+        val: args.csr_val as u64,
+        elem_bytes: args.value_type.size() as i32,
+        new_rows: args.n as u64,
+    };
+    let dst = Dest {
+        ptr: args.csc_col_ptr as u64,
+        idx: args.csc_row_ind as u64,
+        val: if numeric { args.csc_val as u64 } else { 0 },
+        base: args.base.offset(),
+    };
+    convert(l, &src, &dst, space)
+}

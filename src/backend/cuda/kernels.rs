@@ -1,0 +1,102 @@
+//! The registry of kernel entry points: every `extern "C" __global__` name in `kernels/`
+//! that the backend launches. Names follow `spblk_<op>_<variant>_<in>_<out>_<idx>`; the
+//! lists below mirror the instantiation macros in `kernels/common/types.cuh`.
+
+use crate::types::{DataType, IndexType, Precision};
+
+/// (input, output) tags of the precision combinations (`Precision::check`).
+pub const PRECISIONS: [(&str, &str); 6] =
+    [("f32", "f32"), ("f64", "f64"), ("f16", "f32"), ("bf16", "f32"), ("f16", "f16"), ("bf16", "bf16")];
+/// Stored value types of SpGEMM and the SpMV long-row partials.
+pub const VALUES: [&str; 4] = ["f32", "f64", "f16", "bf16"];
+pub const INDICES: [&str; 2] = ["i32", "i64"];
+
+pub fn value_tag(t: DataType) -> &'static str {
+    match t {
+        DataType::F64 => "f64",
+        DataType::F16 => "f16",
+        DataType::BF16 => "bf16",
+        _ => "f32",
+    }
+}
+
+pub fn index_tag(t: IndexType) -> &'static str {
+    match t {
+        IndexType::I64 => "i64",
+        _ => "i32",
+    }
+}
+
+/// "<in>_<out>" of a precision.
+pub fn precision_tag(p: &Precision) -> String {
+    format!("{}_{}", value_tag(p.input), value_tag(p.output))
+}
+
+/// Every registered kernel name.
+pub fn all() -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    for t in ["u32", "u64"] {
+        for s in ["reduce", "sums", "down"] {
+            v.push(format!("spblk_scan_{s}_{t}"));
+        }
+    }
+    v.extend(["spblk_radix_hist", "spblk_radix_scatter", "spblk_iota_u32"].map(String::from));
+    v.extend(["spblk_spgemm_bin_rows", "spblk_spgemm_row_keys"].map(String::from));
+    v.extend(["f32", "f64"].map(|t| format!("spblk_spgemm_permute_{t}")));
+    for i in INDICES {
+        for s in ["keys", "offsets", "gather"] {
+            v.push(format!("spblk_convert_{s}_{i}"));
+        }
+        v.push(format!("spblk_spmv_csr_long_plan_{i}"));
+        v.push(format!("spblk_spgemm_rowprod_{i}"));
+        v.push(format!("spblk_spgemm_symbolic_shared_{i}"));
+        v.push(format!("spblk_spgemm_symbolic_global_{i}"));
+        for (a, b) in PRECISIONS {
+            v.push(format!("spblk_spmv_csr_vector_{a}_{b}_{i}"));
+            v.push(format!("spblk_spmm_csr_v1_{a}_{b}_{i}"));
+            v.push(format!("spblk_spmm_csr_v4_{a}_{b}_{i}"));
+            v.push(format!("spblk_sddmm_csr_{a}_{b}_{i}"));
+        }
+        for t in VALUES {
+            v.push(format!("spblk_spmv_csr_long_partial_{t}_{i}"));
+            v.push(format!("spblk_spgemm_numeric_shared_{t}_{i}"));
+            v.push(format!("spblk_spgemm_numeric_global_{t}_{i}"));
+            v.push(format!("spblk_spgemm_copy_{t}_{i}"));
+        }
+    }
+    for (a, b) in PRECISIONS {
+        v.push(format!("spblk_spmv_csr_long_finish_{a}_{b}"));
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs without a GPU: the fatbin carries the entry points' names (PTX text and ELF
+    /// symbol tables), so a name missing from the kernels or misspelt here is caught on CI.
+    #[test]
+    fn every_registered_kernel_is_in_the_fatbin() {
+        let fatbin = super::super::module::FATBIN;
+        assert!(fatbin.len() > 1000, "empty fatbin");
+        let names = all();
+        let unique: std::collections::HashSet<_> = names.iter().collect();
+        assert_eq!(unique.len(), names.len(), "duplicate registry entries");
+        // Every identifier-like string starting with "spblk_" in the image.
+        let mut present = std::collections::HashSet::new();
+        let mut i = 0;
+        while let Some(off) = fatbin[i..].windows(6).position(|w| w == b"spblk_") {
+            let start = i + off;
+            let mut end = start;
+            while end < fatbin.len() && (fatbin[end].is_ascii_alphanumeric() || fatbin[end] == b'_') {
+                end += 1;
+            }
+            present.insert(String::from_utf8_lossy(&fatbin[start..end]).into_owned());
+            i = end;
+        }
+        for name in &names {
+            assert!(present.contains(name), "kernel {name} is registered but not in the fatbin");
+        }
+    }
+}

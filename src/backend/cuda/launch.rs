@@ -1,0 +1,192 @@
+//! Kernel launches on the caller's stream: argument packing, grid sizing, stream-ordered
+//! memsets and the workspace carved out of the caller's buffer.
+
+use std::ffi::c_void;
+
+use cudarc::driver::sys;
+
+use super::context::{check, Device};
+use crate::backend::{Exec, ScalarArg};
+use crate::error::{Error, Result};
+use crate::types::{DataType, PointerMode};
+
+pub(crate) const BLOCK: u32 = 256;
+
+/// Kernel arguments, each stored in an 8-byte slot. Kernel parameters of 4 bytes (int,
+/// float) read the slot's first bytes, which on little-endian x86-64/aarch64 hold the value.
+#[derive(Default)]
+pub struct Args {
+    slots: Vec<u64>,
+}
+
+impl Args {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// A device address (a user pointer or a workspace slice); 0 is NULL.
+    pub fn ptr(mut self, p: u64) -> Self {
+        self.slots.push(p);
+        self
+    }
+    pub fn i64(mut self, v: i64) -> Self {
+        self.slots.push(v as u64);
+        self
+    }
+    pub fn u64(mut self, v: u64) -> Self {
+        self.slots.push(v);
+        self
+    }
+    pub fn i32(mut self, v: i32) -> Self {
+        self.slots.push(v as u32 as u64);
+        self
+    }
+    pub fn u32(mut self, v: u32) -> Self {
+        self.slots.push(v as u64);
+        self
+    }
+    /// alpha or beta: the device pointer (pointer mode device) then the value (host mode).
+    pub fn scalar(mut self, s: Scalar) -> Self {
+        self.slots.push(s.dev);
+        self.slots.push(s.bits);
+        self
+    }
+}
+
+/// alpha/beta as the kernels take them: `dev` non-zero means "read it there".
+#[derive(Clone, Copy, Debug)]
+pub struct Scalar {
+    pub dev: u64,
+    pub bits: u64,
+}
+
+impl Scalar {
+    /// Reads a host-mode scalar now (by value, so the caller's variable may change after the
+    /// call returns, as with cuSPARSE); keeps a device-mode pointer for the kernel to read.
+    pub fn new(s: &ScalarArg, compute: DataType, what: &str) -> Result<Scalar> {
+        if s.ptr.is_null() {
+            return Err(Error::invalid(what, "is NULL"));
+        }
+        match s.mode {
+            PointerMode::Device => Ok(Scalar { dev: s.ptr as u64, bits: 0 }),
+            // SAFETY: host pointer mode: a readable value of the compute type (unaligned read
+            // tolerates any host address).
+            PointerMode::Host => Ok(Scalar {
+                dev: 0,
+                bits: match compute {
+                    DataType::F64 => unsafe { std::ptr::read_unaligned(s.ptr as *const f64) }.to_bits(),
+                    _ => unsafe { std::ptr::read_unaligned(s.ptr as *const f32) }.to_bits() as u64,
+                },
+            }),
+        }
+    }
+}
+
+/// Launches kernels of one call on the handle's stream.
+pub struct Launcher<'a> {
+    pub dev: &'a Device,
+    pub stream: sys::CUstream,
+}
+
+impl<'a> Launcher<'a> {
+    /// Makes the device's context current and targets the handle's stream (NULL = legacy
+    /// default stream).
+    pub fn new(dev: &'a Device, exec: &Exec) -> Result<Self> {
+        dev.make_current()?;
+        Ok(Launcher { dev, stream: exec.stream as sys::CUstream })
+    }
+
+    pub fn launch(&self, name: &str, grid: u32, block: u32, shared: u32, args: Args) -> Result<()> {
+        let f = self.dev.module.function(name)?;
+        let mut params: Vec<*mut c_void> = args.slots.iter().map(|s| s as *const u64 as *mut c_void).collect();
+        // SAFETY: `f` comes from the loaded module; `params` point to live 8-byte slots that
+        // outlive the call (the driver copies them at launch); the argument list matches the
+        // kernel's signature by construction of each call site.
+        let r = unsafe {
+            sys::cuLaunchKernel(
+                f,
+                grid.max(1),
+                1,
+                1,
+                block,
+                1,
+                1,
+                shared,
+                self.stream,
+                params.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        };
+        check(r, &format!("launch of {name}"))
+    }
+
+    /// Blocks for a grid-stride kernel over `work` items at `per_block` items per block,
+    /// capped at 32 blocks per SM (the loops cover the rest).
+    pub fn grid(&self, work: u64, per_block: u64) -> u32 {
+        let cap = self.dev.sm_count as u64 * 32;
+        work.div_ceil(per_block.max(1)).clamp(1, cap) as u32
+    }
+
+    /// Sets `count` u32 words at `dst` to `value`, ordered on the stream (capturable).
+    pub fn memset_u32(&self, dst: u64, value: u32, count: usize) -> Result<()> {
+        if count == 0 {
+            return Ok(());
+        }
+        // SAFETY: dst is a workspace slice of at least `count` words.
+        check(unsafe { sys::cuMemsetD32Async(dst, value, count, self.stream) }, "cuMemsetD32Async")
+    }
+
+    /// Copies device memory to the host and waits for it (and all earlier work on the stream).
+    pub fn read(&self, src: u64, dst: &mut [u8]) -> Result<()> {
+        if dst.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: the caller guarantees `dst.len()` readable device bytes at `src`.
+        unsafe {
+            check(
+                sys::cuMemcpyDtoHAsync_v2(dst.as_mut_ptr() as *mut c_void, src, dst.len(), self.stream),
+                "cuMemcpyDtoHAsync",
+            )?;
+            check(sys::cuStreamSynchronize(self.stream), "cuStreamSynchronize")
+        }
+    }
+
+    pub fn read_u64s(&self, src: u64, n: usize) -> Result<Vec<u64>> {
+        let mut bytes = vec![0u8; n * 8];
+        self.read(src, &mut bytes)?;
+        Ok(bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect())
+    }
+}
+
+/// Hands out 256-byte-aligned slices of a workspace. With base 0 it only measures, so one
+/// layout function gives both the buffer size and the pointers.
+pub struct Carve {
+    base: u64,
+    used: usize,
+}
+
+impl Carve {
+    pub fn new(base: *mut c_void) -> Self {
+        Carve { base: base as u64, used: 0 }
+    }
+    pub fn measure() -> Self {
+        Carve { base: 0, used: 0 }
+    }
+    /// A slice of `bytes` bytes (address 0 when measuring or when `bytes` is 0).
+    pub fn take(&mut self, bytes: usize) -> u64 {
+        if bytes == 0 {
+            return 0;
+        }
+        self.used = self.used.next_multiple_of(256);
+        let p = if self.base == 0 { 0 } else { self.base + self.used as u64 };
+        self.used += bytes;
+        p
+    }
+    pub fn size(&self) -> usize {
+        self.used
+    }
+}
+
+/// The smallest power of two >= x, within [lo, hi].
+pub fn pow2_clamp(x: u64, lo: u32, hi: u32) -> u32 {
+    (x.max(1).next_power_of_two().min(hi as u64) as u32).max(lo)
+}

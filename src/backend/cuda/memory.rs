@@ -1,0 +1,68 @@
+//! Device memory that the backend itself allocates and owns (never the caller's pointers):
+//! SpGEMM's results between `compute` and `copy`, and uploads such as the VBR arrays of
+//! `spblkAnalyze`.
+
+use std::sync::Arc;
+
+use cudarc::driver::sys;
+
+use super::context::{check, describe, Device};
+use super::launch::Launcher;
+use crate::capi::types::SPBLK_STATUS_ALLOC_FAILED;
+use crate::error::{Error, Result};
+
+/// A device allocation, freed on drop. `ptr` is 0 for an empty allocation.
+pub struct DeviceAlloc {
+    pub ptr: u64,
+    pub bytes: usize,
+    dev: Arc<Device>,
+}
+
+impl DeviceAlloc {
+    /// Allocates `bytes` bytes on `dev` (whose context the caller made current).
+    pub fn new(dev: &Arc<Device>, bytes: usize, what: &str) -> Result<DeviceAlloc> {
+        let mut ptr = 0;
+        if bytes > 0 {
+            // SAFETY: out-pointer to a local; the context is current (Launcher::new).
+            let r = unsafe { sys::cuMemAlloc_v2(&mut ptr, bytes) };
+            if r != sys::CUresult::CUDA_SUCCESS {
+                return Err(Error::new(
+                    SPBLK_STATUS_ALLOC_FAILED,
+                    format!("{what}: could not allocate {bytes} bytes of device memory: {}", describe(r)),
+                ));
+            }
+        }
+        Ok(DeviceAlloc { ptr, bytes, dev: dev.clone() })
+    }
+
+    /// A copy of `data` in device memory, complete when this returns (the copy is ordered on
+    /// the handle's stream, which is then waited for, so `data` may be dropped).
+    pub fn upload(l: &Launcher, dev: &Arc<Device>, data: &[u8]) -> Result<DeviceAlloc> {
+        let a = DeviceAlloc::new(dev, data.len(), "upload")?;
+        if !data.is_empty() {
+            // SAFETY: a.ptr holds data.len() bytes; the source slice outlives the wait below.
+            unsafe {
+                check(
+                    sys::cuMemcpyHtoDAsync_v2(a.ptr, data.as_ptr() as *const _, data.len(), l.stream),
+                    "cuMemcpyHtoDAsync",
+                )?;
+                check(sys::cuStreamSynchronize(l.stream), "cuStreamSynchronize")?;
+            }
+        }
+        Ok(a)
+    }
+}
+
+impl Drop for DeviceAlloc {
+    fn drop(&mut self) {
+        if self.ptr != 0 && self.dev.make_current().is_ok() {
+            // SAFETY: our own allocation. Work that may still read it (a `copy` queued on a
+            // stream the caller may have destroyed since) is waited for through the context,
+            // not the stream. Errors cannot be reported from a destructor.
+            unsafe {
+                sys::cuCtxSynchronize();
+                sys::cuMemFree_v2(self.ptr);
+            }
+        }
+    }
+}

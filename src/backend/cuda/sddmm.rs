@@ -1,0 +1,49 @@
+//! SDDMM on CSR C (kernels/sddmm/csr.cu); needs no workspace.
+
+use super::kernels::{index_tag, precision_tag};
+use super::launch::{pow2_clamp, Args, Launcher, Scalar, BLOCK};
+use crate::backend::SddmmArgs;
+use crate::descr::SparsePattern;
+use crate::error::{Error, Result};
+use crate::types::{Operation, Order};
+
+pub fn run(l: &Launcher, args: &SddmmArgs) -> Result<()> {
+    let alpha = Scalar::new(&args.alpha, args.precision.compute, "alpha")?;
+    let beta = Scalar::new(&args.beta, args.precision.compute, "beta")?;
+    let c = args.c;
+    let SparsePattern::Csr { row_offsets, col_ind } = c.pattern else {
+        return Err(Error::not_supported("SDDMM: matC must be in CSR format"));
+    };
+    if c.nnz == 0 {
+        return Ok(());
+    }
+    let k = if args.op_a == Operation::Transpose { args.a.rows } else { args.a.cols };
+    // op(M)(r, s) at M[r*ld + s] when effectively row-major, else M[r + s*ld].
+    let a_row = (args.a.order == Order::Row) != (args.op_a == Operation::Transpose);
+    let b_row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
+    let g = pow2_clamp((k as u64).div_ceil(4), 4, 32);
+    let name = format!("spblk_sddmm_csr_{}_{}", precision_tag(&args.precision), index_tag(c.indices_type));
+    l.launch(
+        &name,
+        l.grid(c.nnz as u64 * g as u64, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new()
+            .i64(c.rows)
+            .i64(k)
+            .i64(c.nnz)
+            .ptr(row_offsets as u64)
+            .ptr(col_ind as u64)
+            .i64(c.base.offset())
+            .ptr(args.a.values as u64)
+            .i64(args.a.ld)
+            .i32(a_row as i32)
+            .ptr(args.b.values as u64)
+            .i64(args.b.ld)
+            .i32(b_row as i32)
+            .ptr(c.values as u64)
+            .scalar(alpha)
+            .scalar(beta)
+            .i32(g as i32),
+    )
+}
