@@ -10,5 +10,6 @@ pub mod backend;
 pub mod capi;
 pub mod descr;
 pub mod error;
+pub mod numeric;
 pub mod ops;
 pub mod types;

@@ -82,7 +82,7 @@ impl VbrValues {
     pub fn to_bf16(&self) -> Vbr<bf16> {
         match self {
             VbrValues::F32(v) => v.map_values(bf16::from_f32),
-            VbrValues::F64(v) => v.map_values(bf16::from_f64),
+            VbrValues::F64(v) => v.map_values(crate::numeric::bf16_from_f64),
             VbrValues::F16(v) => v.map_values(|x| bf16::from_f32(x.to_f32())),
             VbrValues::BF16(v) => v.clone(),
         }

@@ -668,14 +668,7 @@ fn spgemm_matches_host_exactly() {
                     old,
                     compute,
                 );
-                // Known defect of the host reference: half 2.7's bf16::from_f64 drops the low
-                // 32 mantissa bits before rounding, so near-ties round the wrong way (the host
-                // stores through it). Accept exactly that case: the GPU rounded the
-                // expansion-order value correctly and the host value is the defect's.
-                let host_defect = vt == SPBLK_R_16BF
-                    && *g == half::bf16::from_f32(x as f32).to_f64()
-                    && *w == half::bf16::from_f64(x).to_f64();
-                assert!(host_defect, "{what}: value {i}: got {g}, want {w} (sums must match bit for bit)");
+                panic!("{what}: value {i}: got {g}, want {w}, expansion-order value {x} (sums must match bit for bit)");
             }
         }
     }

@@ -73,7 +73,7 @@ impl Elem for bf16 {
     }
     #[inline]
     fn from_f64(v: f64) -> Self {
-        bf16::from_f64(v)
+        crate::numeric::bf16_from_f64(v)
     }
 }
 
