@@ -330,6 +330,51 @@ pub fn group_rows_reference(p: &CsrPattern, params: &OneSaParams) -> Grouping {
     Grouping { perm, group_ptr }
 }
 
+/// The straightforward serial transcription of paper Algorithm 2 applied directly to the
+/// **rows** (no Algorithm-1 compression): the first unassigned row seeds a group with pattern
+/// `P = Q(seed)`; every later unassigned row is tested once, in order, against the current
+/// `P` with [`accepts`] (similarity, merge rule, height cap counted in rows) and merged with
+/// `P ← P ∪ Q(row)`. O(rows²) set intersections. Test and benchmark baseline only.
+///
+/// Unlike the compressed versions it does not keep identical rows together (a copy of the
+/// seed can fail against a pattern that has grown meanwhile), and every empty row is a group of
+/// its own. Permutation, density bound and height cap hold as for the other versions.
+pub fn group_rows_serial_alg2(p: &CsrPattern, params: &OneSaParams) -> Grouping {
+    params.validate().expect("invalid OneSaParams");
+    let q: Vec<Vec<usize>> = (0..p.rows).map(|i| quotient_row(p.row(i), params.block_width)).collect();
+    let cap = params.max_group_height;
+    let mut assigned = vec![false; p.rows];
+    let mut perm = Vec::with_capacity(p.rows);
+    let mut group_ptr = vec![0];
+    for s in 0..p.rows {
+        if assigned[s] {
+            continue;
+        }
+        assigned[s] = true;
+        perm.push(s);
+        let mut pat = q[s].clone();
+        let lambda0 = pat.len();
+        let mut h = 1;
+        for d in s + 1..p.rows {
+            if lambda0 == 0 || (cap > 0 && h >= cap) {
+                break;
+            }
+            if assigned[d] {
+                continue;
+            }
+            let inter = sorted_intersection(&pat, &q[d]);
+            if accepts(inter, pat.len(), q[d].len(), lambda0, params) {
+                assigned[d] = true;
+                pat = sorted_union(&pat, &q[d]);
+                h += 1;
+                perm.push(d);
+            }
+        }
+        group_ptr.push(perm.len());
+    }
+    Grouping { perm, group_ptr }
+}
+
 // ---------------------------------------------------------------------------------------
 // Fast version
 // ---------------------------------------------------------------------------------------
@@ -432,10 +477,51 @@ fn compress(p: &CsrPattern, bw: usize) -> Classes {
     Classes { pats: Sets::from_vecs(pats), rows: Sets { ptr: counts, idx: rows_idx } }
 }
 
-/// Fast 1-SA grouping: same result as [`group_rows_reference`] (see the module docs for how
-/// candidates are filtered and what runs in parallel).
+/// Default candidate budget of [`group_rows`] (and hence of [`analyze`] and `spblkAnalyze`):
+/// per group, at most this many unassigned classes are taken from each inverted prefix list
+/// it opens. See [`group_rows_budgeted`].
+pub const DEFAULT_CANDIDATE_BUDGET: usize = 64;
+
+/// Counters of one grouping run (for tests and the benchmark tool).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Number of classes (distinct quotient rows).
+    pub classes: usize,
+    /// Exact merge tests ([`accepts`] calls) performed.
+    pub tests: usize,
+    /// Inverted-list openings cut short by the candidate budget. 0 means the run was exact:
+    /// the grouping equals [`group_rows_reference`].
+    pub truncated_lists: usize,
+}
+
+/// Fast 1-SA grouping used by [`analyze`]: [`group_rows_budgeted`] with
+/// [`DEFAULT_CANDIDATE_BUDGET`]. Same guarantees as the exact version (every row exactly once,
+/// identical rows together, TwoStep density bound, height cap); the grouping can differ from
+/// [`group_rows_reference`] only where the budget cut a candidate list.
 pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
+    group_rows_budgeted(p, params, DEFAULT_CANDIDATE_BUDGET)
+}
+
+/// Exact fast 1-SA grouping: the same result as [`group_rows_reference`] (see the module docs
+/// for how candidates are filtered and what runs in parallel).
+pub fn group_rows_exact(p: &CsrPattern, params: &OneSaParams) -> Grouping {
+    group_rows_budgeted(p, params, 0)
+}
+
+/// 1-SA grouping with a candidate budget (`0` = unlimited = exact). Per group, every inverted
+/// prefix list the group opens contributes at most `budget` unassigned classes (the first ones
+/// after the current scan position, in class order); the rest of that list is not examined by
+/// this group and stays unassigned for later seeds. Every merge still passes the exact test
+/// [`accepts`] against the current pattern, so the guarantees do not depend on the budget.
+pub fn group_rows_budgeted(p: &CsrPattern, params: &OneSaParams, budget: usize) -> Grouping {
+    group_rows_with_stats(p, params, budget).0
+}
+
+/// [`group_rows_budgeted`] plus its [`SearchStats`].
+pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize) -> (Grouping, SearchStats) {
     params.validate().expect("invalid OneSaParams");
+    let budget = if budget == 0 { usize::MAX } else { budget };
+    let mut stats = SearchStats::default();
     let bw = params.block_width;
     let nblk = p.cols.div_ceil(bw).max(1);
     let cls = compress(p, bw);
@@ -545,11 +631,18 @@ pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
                         let (lo, hi) = (lptr[b], lend[b]);
                         let start = lo + list[lo..hi].partition_point(|&d| d <= pos);
                         let mut dead = 0usize;
+                        let mut taken = 0usize;
                         for (&d, &j) in list[start..hi].iter().zip(&lpos[start..hi]) {
                             if assigned[d] {
                                 dead += 1;
                                 continue;
                             }
+                            if taken == budget {
+                                // Budget: the rest of this list is left to later seeds.
+                                stats.truncated_lists += 1;
+                                break;
+                            }
+                            taken += 1;
                             if in_heap[d] == s || pruned[d] == s {
                                 continue;
                             }
@@ -605,6 +698,7 @@ pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
                     continue;
                 }
                 let inter = dp.iter().filter(|&&b| in_pat[b] == s).count();
+                stats.tests += 1;
                 if !accepts(inter, plen, dp.len(), lambda0, params) {
                     continue;
                 }
@@ -660,7 +754,8 @@ pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
         perm.extend_from_slice(&r);
         group_ptr.push(perm.len());
     }
-    Grouping { perm, group_ptr }
+    stats.classes = nc;
+    (Grouping { perm, group_ptr }, stats)
 }
 
 // ---------------------------------------------------------------------------------------
