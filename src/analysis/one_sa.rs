@@ -388,6 +388,20 @@ fn hash_blocks(q: &[usize]) -> u64 {
     h
 }
 
+/// Class marks of the greedy scan (`u32` per class): assigned, never marked, or the seed of
+/// the group that last queued or pruned the class.
+const ASSIGNED: u32 = u32::MAX;
+const NO_MARK: u32 = u32::MAX - 1;
+
+/// Inverted prefix-index entry: class, position of the block in the class's rarest-first
+/// order, class size (in blocks).
+#[derive(Clone, Copy)]
+struct Ent {
+    d: u32,
+    j: u32,
+    len: u32,
+}
+
 /// Flat CSR of sets: `idx[ptr[i]..ptr[i + 1]]`.
 struct Sets {
     ptr: Vec<usize>,
@@ -566,38 +580,43 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
     for b in 0..nblk {
         lptr[b + 1] += lptr[b];
     }
+    assert!(nc < NO_MARK as usize, "too many distinct rows");
     let mut lend = lptr[..nblk].to_vec();
-    let mut list = vec![0usize; lptr[nblk]];
-    let mut lpos = vec![0u32; lptr[nblk]];
+    let mut list = vec![Ent { d: 0, j: 0, len: 0 }; lptr[nblk]];
     for (d, pre) in prefixes.iter().enumerate() {
+        let len = cls.pats.ptr[d + 1] - cls.pats.ptr[d];
         for (j, &b) in pre.iter().enumerate() {
-            list[lend[b]] = d;
-            lpos[lend[b]] = j as u32;
+            list[lend[b]] = Ent { d: d as u32, j: j as u32, len: len.min(u32::MAX as usize) as u32 };
             lend[b] += 1;
         }
     }
     drop(prefixes);
+    // Per-list cursor: entries before it are classes ≤ an earlier seed, assigned for good.
+    let mut lcur = lptr;
 
-    let class_len = |d: usize| cls.pats.ptr[d + 1] - cls.pats.ptr[d];
     let class_h = |d: usize| cls.rows.ptr[d + 1] - cls.rows.ptr[d];
 
-    let mut assigned = vec![false; nc];
-    let mut in_heap = vec![usize::MAX; nc]; // stamp = seed id
-    let mut pruned = vec![usize::MAX; nc]; // stamp = seed id
+    // Per class: ASSIGNED, or the seed of the last group that queued or pruned it.
+    let mut mark = vec![NO_MARK; nc];
     let mut in_pat = vec![usize::MAX; nblk]; // stamp = seed id
     let mut opened = vec![usize::MAX; nblk]; // list already taken for this group
     let mut heap: BinaryHeap<Reverse<usize>> = BinaryHeap::new();
     let mut pat_by_rank: Vec<usize> = Vec::new();
     let mut new_ranks: Vec<usize> = Vec::new();
     let mut merged_ranks: Vec<usize> = Vec::new();
-    let mut group_classes: Vec<Vec<usize>> = Vec::new();
+    // Classes of every group, flat: group g is members[mptr[g]..mptr[g + 1]].
+    let mut members: Vec<usize> = Vec::with_capacity(nc);
+    let mut mptr: Vec<usize> = vec![0];
+    // Raw scan limit per list (dead and size-filtered entries included) in budgeted mode.
+    let scan_limit = budget.saturating_mul(16);
 
     for s in 0..nc {
-        if assigned[s] {
+        if mark[s] == ASSIGNED {
             continue;
         }
-        assigned[s] = true;
-        let mut members = vec![s];
+        mark[s] = ASSIGNED;
+        let stamp = s as u32;
+        members.push(s);
         let seed = cls.pats.get(s);
         let lambda0 = seed.len();
         let mut h = class_h(s);
@@ -628,28 +647,35 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                             continue;
                         }
                         opened[b] = s;
-                        let (lo, hi) = (lptr[b], lend[b]);
-                        let start = lo + list[lo..hi].partition_point(|&d| d <= pos);
+                        let hi = lend[b];
+                        let mut lo = lcur[b];
+                        while lo < hi && list[lo].d as usize <= s {
+                            lo += 1;
+                        }
+                        lcur[b] = lo;
+                        let start = if pos > s { lo + list[lo..hi].partition_point(|e| e.d as usize <= pos) } else { lo };
                         let mut dead = 0usize;
                         let mut taken = 0usize;
-                        for (&d, &j) in list[start..hi].iter().zip(&lpos[start..hi]) {
-                            if assigned[d] {
-                                dead += 1;
-                                continue;
-                            }
-                            if taken == budget {
+                        for (x, e) in list[start..hi].iter().enumerate() {
+                            if taken == budget || x == scan_limit {
                                 // Budget: the rest of this list is left to later seeds.
                                 stats.truncated_lists += 1;
                                 break;
                             }
-                            taken += 1;
-                            if in_heap[d] == s || pruned[d] == s {
+                            let dl = e.len as usize;
+                            if dl < min_len || dl > max_len {
                                 continue;
                             }
-                            let dl = class_len(d);
-                            if dl < min_len || dl > max_len || (cap > 0 && h + class_h(d) > cap) {
+                            let d = e.d as usize;
+                            let m = mark[d];
+                            if m == ASSIGNED {
+                                dead += 1;
                                 continue;
                             }
+                            if m == stamp || (cap > 0 && h + class_h(d) > cap) {
+                                continue;
+                            }
+                            mark[d] = stamp;
                             if two_step {
                                 // Positional filter: `b` is the rarest block shared by `d` and
                                 // the current pattern (rarer shared blocks would lie in both
@@ -657,23 +683,20 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                                 // is at most 1 + the blocks after `b` in either order, plus
                                 // what the pattern can still gain. Valid for the rest of this
                                 // group, hence the class is dropped for good.
-                                let after = (plen - i - 1).min(dl - j as usize - 1);
+                                let after = (plen - i - 1).min(dl - e.j as usize - 1);
                                 if 1 + after + grow < params.needed_overlap(lambda0, dl) {
-                                    pruned[d] = s;
                                     continue;
                                 }
                             }
-                            in_heap[d] = s;
+                            taken += 1;
                             heap.push(Reverse(d));
                         }
                         if dead > 32 && 2 * dead > hi - start {
                             // Lazy compaction: drop assigned classes from the list.
                             let mut w = lo;
                             for x in lo..hi {
-                                let d = list[x];
-                                if !assigned[d] {
-                                    list[w] = d;
-                                    lpos[w] = lpos[x];
+                                if mark[list[x].d as usize] != ASSIGNED {
+                                    list[w] = list[x];
                                     w += 1;
                                 }
                             }
@@ -689,7 +712,7 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                     break;
                 }
                 pos = d;
-                if assigned[d] || (cap > 0 && h + class_h(d) > cap) {
+                if cap > 0 && h + class_h(d) > cap {
                     continue;
                 }
                 let dp = cls.pats.get(d);
@@ -702,7 +725,7 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                 if !accepts(inter, plen, dp.len(), lambda0, params) {
                     continue;
                 }
-                assigned[d] = true;
+                mark[d] = ASSIGNED;
                 members.push(d);
                 h += class_h(d);
                 if inter < dp.len() {
@@ -730,13 +753,14 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                 open_prefix!();
             }
         }
-        group_classes.push(members);
+        mptr.push(members.len());
     }
 
     // Rows of every group, ascending; then concatenate.
-    let group_rows: Vec<Vec<usize>> = group_classes
-        .par_iter()
-        .map(|m| {
+    let group_rows: Vec<Vec<usize>> = mptr
+        .par_windows(2)
+        .map(|w| {
+            let m = &members[w[0]..w[1]];
             let mut rows: Vec<usize> = Vec::new();
             for &c in m {
                 rows.extend_from_slice(cls.rows.get(c));

@@ -32,10 +32,13 @@ struct Args {
     big_exact: bool,
     curves: bool,
     budget: usize,
+    /// `--big` cases and τ values to run (empty: all).
+    big_cases: Vec<String>,
+    big_taus: Vec<f64>,
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut a = Args { out: ".".into(), n: 8192, delta: 64, theta: 0.1, similarity: Similarity::Jaccard, speed: false, big: false, big_exact: false, curves: true, budget: DEFAULT_CANDIDATE_BUDGET };
+    let mut a = Args { out: ".".into(), n: 8192, delta: 64, theta: 0.1, similarity: Similarity::Jaccard, speed: false, big: false, big_exact: false, curves: true, budget: DEFAULT_CANDIDATE_BUDGET, big_cases: vec![], big_taus: vec![] };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut val = || it.next().ok_or(format!("{flag} needs a value"));
@@ -55,6 +58,8 @@ fn parse_args() -> Result<Args, String> {
             "--big" => a.big = true,
             "--big-exact" => a.big_exact = true,
             "--no-curves" => a.curves = false,
+            "--big-case" => a.big_cases.push(val()?),
+            "--big-tau" => a.big_taus.push(val()?.parse().map_err(|e| format!("--big-tau: {e}"))?),
             "--budget" => a.budget = val()?.parse().map_err(|e| format!("--budget: {e}"))?,
             "-h" | "--help" => {
                 println!(
@@ -266,6 +271,9 @@ fn big(args: &Args) {
     let scale = 20u32;
     let rows = 1usize << scale;
     for name in ["block-structured", "power-law", "rmat"] {
+        if !args.big_cases.is_empty() && !args.big_cases.iter().any(|c| c == name) {
+            continue;
+        }
         let t = Instant::now();
         let (rp, ci) = match name {
             "block-structured" => gen::block_structured(rows, 64, 1.0 / 4096.0, 1.0 / 16.0, 98),
@@ -281,7 +289,8 @@ fn big(args: &Args) {
             rayon::current_num_threads()
         );
         let vals = vec![1.0f32; ci.len()];
-        for &tau in &[0.3, 0.5, 0.9] {
+        let taus = if args.big_taus.is_empty() { vec![0.3, 0.5, 0.9] } else { args.big_taus.clone() };
+        for &tau in &taus {
             let prm = OneSaParams { block_width: args.delta, tau, similarity: args.similarity, ..Default::default() };
             let mut runs = vec![args.budget];
             if args.big_exact && tau == 0.9 {
