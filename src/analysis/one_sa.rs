@@ -400,6 +400,14 @@ struct Ent {
     d: u32,
     j: u32,
     len: u32,
+    sig: u64,
+}
+
+/// 64-bit block signature of a set: bit `hash(b) mod 64` for every block `b`. Every bit of
+/// `sig(d) & !sig(P)` comes from at least one block of `d` that is not in `P`, so
+/// `|P ∩ d| ≤ |d| − popcount(sig(d) & !sig(P))`.
+fn block_sig(b: usize) -> u64 {
+    1u64 << ((b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
 
 /// Flat CSR of sets: `idx[ptr[i]..ptr[i + 1]]`.
@@ -494,7 +502,7 @@ fn compress(p: &CsrPattern, bw: usize) -> Classes {
 /// Default candidate budget of [`group_rows`] (and hence of [`analyze`] and `spblkAnalyze`):
 /// per group, at most this many unassigned classes are taken from each inverted prefix list
 /// it opens. See [`group_rows_budgeted`].
-pub const DEFAULT_CANDIDATE_BUDGET: usize = 64;
+pub const DEFAULT_CANDIDATE_BUDGET: usize = 32;
 
 /// Counters of one grouping run (for tests and the benchmark tool).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -503,6 +511,10 @@ pub struct SearchStats {
     pub classes: usize,
     /// Exact merge tests ([`accepts`] calls) performed.
     pub tests: usize,
+    /// Blocks read by those tests (sum of the tested classes' sizes).
+    pub test_blocks: usize,
+    /// Inverted-list entries scanned.
+    pub scanned: usize,
     /// Inverted-list openings cut short by the candidate budget. 0 means the run was exact:
     /// the grouping equals [`group_rows_reference`].
     pub truncated_lists: usize,
@@ -569,8 +581,10 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
             // (position j in the class's rank order = index in this vector)
         })
         .collect();
+    let sigs: Vec<u64> =
+        (0..nc).into_par_iter().map(|d| cls.pats.get(d).iter().fold(0u64, |a, &b| a | block_sig(b))).collect();
     // Inverted prefix index: block -> (class ascending, position of the block in the
-    // class's rarest-first order).
+    // class's rarest-first order, class size, class signature).
     let mut lptr = vec![0usize; nblk + 1];
     for pre in &prefixes {
         for &b in pre {
@@ -582,15 +596,16 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
     }
     assert!(nc < NO_MARK as usize, "too many distinct rows");
     let mut lend = lptr[..nblk].to_vec();
-    let mut list = vec![Ent { d: 0, j: 0, len: 0 }; lptr[nblk]];
+    let mut list = vec![Ent { d: 0, j: 0, len: 0, sig: 0 }; lptr[nblk]];
     for (d, pre) in prefixes.iter().enumerate() {
         let len = cls.pats.ptr[d + 1] - cls.pats.ptr[d];
         for (j, &b) in pre.iter().enumerate() {
-            list[lend[b]] = Ent { d: d as u32, j: j as u32, len: len.min(u32::MAX as usize) as u32 };
+            list[lend[b]] = Ent { d: d as u32, j: j as u32, len: len.min(u32::MAX as usize) as u32, sig: sigs[d] };
             lend[b] += 1;
         }
     }
     drop(prefixes);
+    drop(sigs);
     // Per-list cursor: entries before it are classes ≤ an earlier seed, assigned for good.
     let mut lcur = lptr;
 
@@ -608,7 +623,10 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
     let mut members: Vec<usize> = Vec::with_capacity(nc);
     let mut mptr: Vec<usize> = vec![0];
     // Raw scan limit per list (dead and size-filtered entries included) in budgeted mode.
-    let scan_limit = budget.saturating_mul(16);
+    let scan_limit = budget.saturating_mul(4);
+    // Per group (budgeted mode): raw entries scanned over all its lists, and exact tests.
+    let group_scan_limit = budget.saturating_mul(16);
+    let group_test_limit = budget.saturating_mul(2);
 
     for s in 0..nc {
         if mark[s] == ASSIGNED {
@@ -628,12 +646,16 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                 MergeRule::Plain => usize::MAX,
             };
             pat_by_rank.clear();
+            let mut psig = 0u64;
             for &b in seed {
                 in_pat[b] = s;
                 pat_by_rank.push(rank[b]);
+                psig |= block_sig(b);
             }
             pat_by_rank.sort_unstable();
             let mut pos = s;
+            let mut gscan = 0usize;
+            let mut gtests = 0usize;
             // Open the lists of prefix blocks of the current pattern not yet opened.
             macro_rules! open_prefix {
                 () => {{
@@ -646,6 +668,11 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                         if opened[b] == s {
                             continue;
                         }
+                        if gscan >= group_scan_limit {
+                            // Budget: this group opens no further lists.
+                            stats.truncated_lists += 1;
+                            break;
+                        }
                         opened[b] = s;
                         let hi = lend[b];
                         let mut lo = lcur[b];
@@ -656,14 +683,22 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                         let start = if pos > s { lo + list[lo..hi].partition_point(|e| e.d as usize <= pos) } else { lo };
                         let mut dead = 0usize;
                         let mut taken = 0usize;
-                        for (x, e) in list[start..hi].iter().enumerate() {
-                            if taken == budget || x == scan_limit {
+                        let mut x = 0usize;
+                        for e in &list[start..hi] {
+                            if taken == budget || x >= scan_limit || gscan + x >= group_scan_limit {
                                 // Budget: the rest of this list is left to later seeds.
                                 stats.truncated_lists += 1;
                                 break;
                             }
+                            x += 1;
                             let dl = e.len as usize;
                             if dl < min_len || dl > max_len {
+                                continue;
+                            }
+                            // Signature bound on the overlap now, plus what the pattern can
+                            // still gain (TwoStep; Plain: unbounded growth, no filter).
+                            let sig_ub = dl - (e.sig & !psig).count_ones() as usize;
+                            if two_step && sig_ub + grow < params.needed_overlap(lambda0, dl) {
                                 continue;
                             }
                             let d = e.d as usize;
@@ -691,6 +726,8 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                             taken += 1;
                             heap.push(Reverse(d));
                         }
+                        gscan += x;
+                        stats.scanned += x;
                         if dead > 32 && 2 * dead > hi - start {
                             // Lazy compaction: drop assigned classes from the list.
                             let mut w = lo;
@@ -715,6 +752,12 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                 if cap > 0 && h + class_h(d) > cap {
                     continue;
                 }
+                if gtests == group_test_limit {
+                    // Budget: the remaining candidates are left to later seeds.
+                    stats.truncated_lists += 1;
+                    heap.clear();
+                    break;
+                }
                 let dp = cls.pats.get(d);
                 let plen = pat_by_rank.len();
                 if dp.len() < params.min_overlap(plen) {
@@ -722,6 +765,8 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                 }
                 let inter = dp.iter().filter(|&&b| in_pat[b] == s).count();
                 stats.tests += 1;
+                stats.test_blocks += dp.len();
+                gtests += 1;
                 if !accepts(inter, plen, dp.len(), lambda0, params) {
                     continue;
                 }
@@ -734,6 +779,7 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                         if in_pat[b] != s {
                             in_pat[b] = s;
                             new_ranks.push(rank[b]);
+                            psig |= block_sig(b);
                         }
                     }
                     new_ranks.sort_unstable();

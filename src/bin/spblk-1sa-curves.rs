@@ -301,7 +301,7 @@ fn big(args: &Args) {
                 let (tb, v) = best_of(1, || build_vbr(&p, &vals, &g, &prm));
                 println!(
                     "tau {:.1} {}: group_rows {:.3} s + build_vbr {:.3} s = {:.3} s; classes {}, groups {}, \
-                     dH' {:.3}, rho' {:.4}, tests {}, cut lists {}",
+                     dH' {:.3}, rho' {:.4}, scanned {}, tests {} ({} blocks), cuts {}",
                     tau,
                     if budget == 0 { "exact " } else { "budget" },
                     tf,
@@ -311,7 +311,9 @@ fn big(args: &Args) {
                     g.groups(),
                     v.stats.avg_block_height,
                     v.stats.in_block_density,
+                    st.scanned,
                     st.tests,
+                    st.test_blocks,
                     st.truncated_lists
                 );
             }
