@@ -625,7 +625,7 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
     // Raw scan limit per list (dead and size-filtered entries included) in budgeted mode.
     let scan_limit = budget.saturating_mul(4);
     // Per group (budgeted mode): raw entries scanned over all its lists, and exact tests.
-    let group_scan_limit = budget.saturating_mul(16);
+    let group_scan_limit = budget.saturating_mul(8);
     let group_test_limit = budget.saturating_mul(2);
 
     for s in 0..nc {
@@ -763,9 +763,26 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                 if dp.len() < params.min_overlap(plen) {
                     continue;
                 }
-                let inter = dp.iter().filter(|&&b| in_pat[b] == s).count();
+                // Count the overlap, stopping once more blocks are missing than any accepted
+                // class can miss (`needed_overlap` is a lower bound on what `accepts` needs).
+                let max_miss = dp.len() - params.needed_overlap(plen, dp.len()).min(dp.len());
+                let (mut inter, mut miss, mut read) = (0usize, 0usize, 0usize);
+                for &b in dp {
+                    read += 1;
+                    if in_pat[b] == s {
+                        inter += 1;
+                    } else {
+                        miss += 1;
+                        if miss > max_miss {
+                            break;
+                        }
+                    }
+                }
                 stats.tests += 1;
-                stats.test_blocks += dp.len();
+                stats.test_blocks += read;
+                if miss > max_miss {
+                    continue;
+                }
                 gtests += 1;
                 if !accepts(inter, plen, dp.len(), lambda0, params) {
                     continue;
