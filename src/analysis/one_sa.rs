@@ -499,16 +499,28 @@ fn compress(p: &CsrPattern, bw: usize) -> Classes {
     Classes { pats: Sets::from_vecs(pats), rows: Sets { ptr: counts, idx: rows_idx } }
 }
 
-/// Default candidate budget of [`group_rows`] (and hence of [`analyze`] and `spblkAnalyze`):
-/// per group, at most this many unassigned classes are taken from each inverted prefix list
-/// it opens. See [`group_rows_budgeted`].
+/// Smallest candidate budget that [`group_rows`] (and hence [`analyze`] and `spblkAnalyze`)
+/// uses; see [`auto_candidate_budget`] and [`group_rows_budgeted`].
 pub const DEFAULT_CANDIDATE_BUDGET: usize = 32;
+
+/// Work target of the automatic budget: about this many candidate slots in total.
+pub const AUTO_BUDGET_WORK: usize = 1 << 24;
+
+/// The budget [`group_rows`] uses for `classes` distinct quotient rows:
+/// `max(DEFAULT_CANDIDATE_BUDGET, AUTO_BUDGET_WORK / classes)`. Small and medium inputs
+/// (up to ~10^5 classes) get a budget of hundreds to thousands, which the paper's 8192 × 8192
+/// matrices never hit at ρ ≥ 0.05; only inputs with ~10^6 classes drop to the minimum.
+pub fn auto_candidate_budget(classes: usize) -> usize {
+    (AUTO_BUDGET_WORK / classes.max(1)).max(DEFAULT_CANDIDATE_BUDGET)
+}
 
 /// Counters of one grouping run (for tests and the benchmark tool).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchStats {
     /// Number of classes (distinct quotient rows).
     pub classes: usize,
+    /// Candidate budget used (0 = exact).
+    pub budget: usize,
     /// Exact merge tests ([`accepts`] calls) performed.
     pub tests: usize,
     /// Blocks read by those tests (sum of the tested classes' sizes).
@@ -520,12 +532,17 @@ pub struct SearchStats {
     pub truncated_lists: usize,
 }
 
-/// Fast 1-SA grouping used by [`analyze`]: [`group_rows_budgeted`] with
-/// [`DEFAULT_CANDIDATE_BUDGET`]. Same guarantees as the exact version (every row exactly once,
+/// Fast 1-SA grouping used by [`analyze`]: [`group_rows_budgeted`] with the automatic budget
+/// [`auto_candidate_budget`] of the number of classes. Same guarantees as the exact version (every row exactly once,
 /// identical rows together, TwoStep density bound, height cap); the grouping can differ from
 /// [`group_rows_reference`] only where the budget cut a candidate list.
 pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
-    group_rows_budgeted(p, params, DEFAULT_CANDIDATE_BUDGET)
+    group_rows_impl(p, params, None).0
+}
+
+/// [`group_rows`] plus its [`SearchStats`] (`budget` reports the automatic budget used).
+pub fn group_rows_auto_with_stats(p: &CsrPattern, params: &OneSaParams) -> (Grouping, SearchStats) {
+    group_rows_impl(p, params, None)
 }
 
 /// Exact fast 1-SA grouping: the same result as [`group_rows_reference`] (see the module docs
@@ -545,14 +562,20 @@ pub fn group_rows_budgeted(p: &CsrPattern, params: &OneSaParams, budget: usize) 
 
 /// [`group_rows_budgeted`] plus its [`SearchStats`].
 pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize) -> (Grouping, SearchStats) {
+    group_rows_impl(p, params, Some(budget))
+}
+
+/// `budget`: `None` = automatic, `Some(0)` = exact.
+fn group_rows_impl(p: &CsrPattern, params: &OneSaParams, budget: Option<usize>) -> (Grouping, SearchStats) {
     params.validate().expect("invalid OneSaParams");
-    let budget = if budget == 0 { usize::MAX } else { budget };
     let mut stats = SearchStats::default();
     let bw = params.block_width;
     let nblk = p.cols.div_ceil(bw).max(1);
     let cls = compress(p, bw);
     let nc = cls.pats.len();
     let cap = params.max_group_height;
+    stats.budget = budget.unwrap_or_else(|| auto_candidate_budget(nc));
+    let budget = if stats.budget == 0 { usize::MAX } else { stats.budget };
 
     // Global block order: rarest first (number of classes containing the block), ties by id.
     let mut freq = vec![0usize; nblk];
@@ -680,7 +703,8 @@ pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize
                             lo += 1;
                         }
                         lcur[b] = lo;
-                        let start = if pos > s { lo + list[lo..hi].partition_point(|e| e.d as usize <= pos) } else { lo };
+                        let start =
+                            if pos > s { lo + list[lo..hi].partition_point(|e| e.d as usize <= pos) } else { lo };
                         let mut dead = 0usize;
                         let mut taken = 0usize;
                         let mut x = 0usize;

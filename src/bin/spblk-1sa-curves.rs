@@ -18,6 +18,25 @@ use spblk::analysis::one_sa::*;
 use std::fmt::Write as _;
 use std::time::Instant;
 
+/// `--budget` value meaning "the automatic budget of `group_rows`" (the default).
+const AUTO: usize = usize::MAX;
+
+fn run_budget(p: &CsrPattern, prm: &OneSaParams, budget: usize) -> (Grouping, SearchStats) {
+    if budget == AUTO {
+        group_rows_auto_with_stats(p, prm)
+    } else {
+        group_rows_with_stats(p, prm, budget)
+    }
+}
+
+fn budget_name(b: usize) -> String {
+    if b == AUTO {
+        "auto".into()
+    } else {
+        b.to_string()
+    }
+}
+
 const RHOS: [f64; 6] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5];
 const COLORS: [&str; 6] = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
 
@@ -38,7 +57,20 @@ struct Args {
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut a = Args { out: ".".into(), n: 8192, delta: 64, theta: 0.1, similarity: Similarity::Jaccard, speed: false, big: false, big_exact: false, curves: true, budget: DEFAULT_CANDIDATE_BUDGET, big_cases: vec![], big_taus: vec![] };
+    let mut a = Args {
+        out: ".".into(),
+        n: 8192,
+        delta: 64,
+        theta: 0.1,
+        similarity: Similarity::Jaccard,
+        speed: false,
+        big: false,
+        big_exact: false,
+        curves: true,
+        budget: AUTO,
+        big_cases: vec![],
+        big_taus: vec![],
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut val = || it.next().ok_or(format!("{flag} needs a value"));
@@ -121,7 +153,7 @@ fn curves(args: &Args) {
         args.delta,
         args.similarity,
         rayon::current_num_threads(),
-        args.budget
+        budget_name(args.budget)
     );
     println!(
         "{:>6} {:>5} {:>7} {:>8} {:>8} {:>8} {:>9} | {:>7} {:>8} {:>8} {:>9}",
@@ -136,7 +168,7 @@ fn curves(args: &Args) {
             let tau = t as f64 / 10.0;
             let prm = OneSaParams { block_width: args.delta, tau, similarity: args.similarity, ..Default::default() };
             let t0 = Instant::now();
-            let g = group_rows_budgeted(&p, &prm, args.budget);
+            let g = run_budget(&p, &prm, args.budget).0;
             let s = build_vbr(&p, &vals, &g, &prm).stats;
             let secs = t0.elapsed().as_secs_f64();
             let t0 = Instant::now();
@@ -218,14 +250,15 @@ fn speed(args: &Args) {
         args.delta,
         args.theta,
         args.n,
-        args.budget,
+        budget_name(args.budget),
         rayon::current_num_threads()
     );
     println!(
-        "{:>6} {:>5} {:>8} {:>7} {:>7} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}",
+        "{:>6} {:>5} {:>8} {:>6} {:>7} {:>7} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}",
         "rho",
         "tau",
         "classes",
+        "budget",
         "groups",
         "groups_b",
         "alg2_s",
@@ -244,13 +277,14 @@ fn speed(args: &Args) {
             let (ta, _ga) = best_of(1, || group_rows_serial_alg2(&p, &prm));
             let (tr, gr) = best_of(1, || group_rows_reference(&p, &prm));
             let (tx, (gx, st)) = best_of(3, || group_rows_with_stats(&p, &prm, 0));
-            let (tb, gb) = best_of(3, || group_rows_budgeted(&p, &prm, args.budget));
+            let (tb, (gb, sb)) = best_of(3, || run_budget(&p, &prm, args.budget));
             assert_eq!(gr, gx, "exact fast and reference groupings differ");
             println!(
-                "{:>6} {:>5.1} {:>8} {:>7} {:>7} {:>10.5} {:>10.5} {:>10.5} {:>10.5} {:>9.1}x {:>9.1}x {:>8.1}x",
+                "{:>6} {:>5.1} {:>8} {:>6} {:>7} {:>7} {:>10.5} {:>10.5} {:>10.5} {:>10.5} {:>9.1}x {:>9.1}x {:>8.1}x",
                 rho,
                 tau,
                 st.classes,
+                sb.budget,
                 gx.groups(),
                 gb.groups(),
                 ta,
@@ -285,7 +319,7 @@ fn big(args: &Args) {
         println!(
             "\n# {name} matrix: {rows} x {rows}, {} nnz (generated in {tg:.2} s), budget {}, {} threads",
             ci.len(),
-            args.budget,
+            budget_name(args.budget),
             rayon::current_num_threads()
         );
         let vals = vec![1.0f32; ci.len()];
@@ -297,13 +331,13 @@ fn big(args: &Args) {
                 runs.push(0);
             }
             for budget in runs {
-                let (tf, (g, st)) = best_of(1, || group_rows_with_stats(&p, &prm, budget));
+                let (tf, (g, st)) = best_of(1, || run_budget(&p, &prm, budget));
                 let (tb, v) = best_of(1, || build_vbr(&p, &vals, &g, &prm));
                 println!(
                     "tau {:.1} {}: group_rows {:.3} s + build_vbr {:.3} s = {:.3} s; classes {}, groups {}, \
                      dH' {:.3}, rho' {:.4}, scanned {}, tests {} ({} blocks), cuts {}",
                     tau,
-                    if budget == 0 { "exact " } else { "budget" },
+                    if budget == 0 { "exact ".to_string() } else { format!("budget {}", st.budget) },
                     tf,
                     tb,
                     tf + tb,
@@ -466,7 +500,7 @@ fn svg(pts: &[Point], args: &Args) -> String {
         r##"<text x="{:.1}" y="{:.1}" font-size="11" fill="#444">solid: budget {}; dashed: exact</text>"##,
         l + pw + 20.0,
         t + 20.0 + 6.0 * 24.0 + 38.0,
-        args.budget
+        budget_name(args.budget)
     );
     s.push_str("</svg>\n");
     s

@@ -184,7 +184,7 @@ pub fn uniform_random(rows: usize, cols: usize, per_row: usize, seed: u64) -> (V
 /// columns are sorted within each row. Edges are generated in parallel, each chunk from its
 /// own stream, so the result does not depend on the thread count.
 pub fn rmat(scale: u32, edges: usize, a: f64, b: f64, c: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
-    assert!(scale >= 1 && scale < 32 && a >= 0.0 && b >= 0.0 && c >= 0.0 && a + b + c <= 1.0);
+    assert!((1..32).contains(&scale) && a >= 0.0 && b >= 0.0 && c >= 0.0 && a + b + c <= 1.0);
     let n = 1usize << scale;
     let rperm = random_permutation(n, seed ^ 0x7777);
     let cperm = random_permutation(n, seed ^ 0x8888);

@@ -472,8 +472,12 @@ fn budgeted_grouping_keeps_the_guarantees() {
         let prm = random_params(&mut rng);
         let budget = [1, 2, 3, 5, 8, DEFAULT_CANDIDATE_BUDGET][rng.gen_range(0..6)];
         let (g, st) = group_rows_with_stats(&c.pat(), &prm, budget);
-        if budget == DEFAULT_CANDIDATE_BUDGET {
-            assert_eq!(g, group_rows(&c.pat(), &prm));
+        if it % 10 == 0 {
+            // group_rows = the automatic budget.
+            let (ga, sa) = group_rows_auto_with_stats(&c.pat(), &prm);
+            assert_eq!(sa.budget, auto_candidate_budget(sa.classes));
+            assert_eq!(ga, group_rows_with_stats(&c.pat(), &prm, sa.budget).0);
+            assert_eq!(ga, group_rows(&c.pat(), &prm));
         }
         cut_runs += (st.truncated_lists > 0) as usize;
         assert_is_grouping(&g, c.rows);
