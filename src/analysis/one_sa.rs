@@ -42,10 +42,15 @@
 //! denominator, so the bound holds for those densities too. With cosine the same argument
 //! gives `|d| ≥ τ² |P_t| ≥ τ² λ0` and therefore density `≥ τ²(1 − τ/2)/ΔW ≥ τ²/(2ΔW)`.
 //!
-//! # The fast version ([`group_rows`])
+//! # The fast versions ([`group_rows_exact`], [`group_rows`])
 //!
-//! [`group_rows`] returns **exactly** the grouping of [`group_rows_reference`]; it only avoids
-//! testing classes that cannot accept:
+//! [`group_rows_exact`] returns **exactly** the grouping of [`group_rows_reference`]; it only
+//! avoids testing classes that cannot accept (below). [`group_rows`] (used by [`analyze`]) is
+//! the same search with a per-group candidate budget ([`group_rows_budgeted`],
+//! [`auto_candidate_budget`]): classes past the budget are left to later seeds, every merge
+//! still passes [`accepts`], so all guarantees hold; with no budget cut the result is exact.
+//! [`group_rows_serial_alg2`] is the plain row-wise Algorithm 2 (speed baseline).
+//!
 //! * Quotient rows, hashing, the class sort and the candidate index are built in parallel
 //!   (rayon); the VBR build and the statistics are parallel over groups.
 //! * **Prefix filter** (as in set-similarity joins, AllPairs/PPJoin): fix a global order of
@@ -61,6 +66,9 @@
 //!   same `P` — the result is identical, not approximate.
 //! * **Size filters**: `|d| ≥ α(λ0)`; with TwoStep `|d| ≤ λ0/(1 − τ/2)`; with a height cap a
 //!   class that does not fit now never fits later (height only grows).
+//! * **Signature filter** (TwoStep): 64-bit block signatures bound `|P ∩ d|` by
+//!   `|d| − popcount(sig(d) & !sig(P))`, plus what `P` can still grow; the overlap count of
+//!   the exact test stops as soon as too many blocks are missing.
 //! * Index lists are compacted lazily when they fill up with assigned classes.
 //!
 //! The greedy scan itself is inherently sequential (each group depends on all previous
