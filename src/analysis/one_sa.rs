@@ -42,10 +42,15 @@
 //! denominator, so the bound holds for those densities too. With cosine the same argument
 //! gives `|d| ≥ τ² |P_t| ≥ τ² λ0` and therefore density `≥ τ²(1 − τ/2)/ΔW ≥ τ²/(2ΔW)`.
 //!
-//! # The fast version ([`group_rows`])
+//! # The fast versions ([`group_rows_exact`], [`group_rows`])
 //!
-//! [`group_rows`] returns **exactly** the grouping of [`group_rows_reference`]; it only avoids
-//! testing classes that cannot accept:
+//! [`group_rows_exact`] returns **exactly** the grouping of [`group_rows_reference`]; it only
+//! avoids testing classes that cannot accept (below). [`group_rows`] (used by [`analyze`]) is
+//! the same search with a per-group candidate budget ([`group_rows_budgeted`],
+//! [`auto_candidate_budget`]): classes past the budget are left to later seeds, every merge
+//! still passes [`accepts`], so all guarantees hold; with no budget cut the result is exact.
+//! [`group_rows_serial_alg2`] is the plain row-wise Algorithm 2 (speed baseline).
+//!
 //! * Quotient rows, hashing, the class sort and the candidate index are built in parallel
 //!   (rayon); the VBR build and the statistics are parallel over groups.
 //! * **Prefix filter** (as in set-similarity joins, AllPairs/PPJoin): fix a global order of
@@ -61,6 +66,9 @@
 //!   same `P` — the result is identical, not approximate.
 //! * **Size filters**: `|d| ≥ α(λ0)`; with TwoStep `|d| ≤ λ0/(1 − τ/2)`; with a height cap a
 //!   class that does not fit now never fits later (height only grows).
+//! * **Signature filter** (TwoStep): 64-bit block signatures bound `|P ∩ d|` by
+//!   `|d| − popcount(sig(d) & !sig(P))`, plus what `P` can still grow; the overlap count of
+//!   the exact test stops as soon as too many blocks are missing.
 //! * Index lists are compacted lazily when they fill up with assigned classes.
 //!
 //! The greedy scan itself is inherently sequential (each group depends on all previous
@@ -330,6 +338,51 @@ pub fn group_rows_reference(p: &CsrPattern, params: &OneSaParams) -> Grouping {
     Grouping { perm, group_ptr }
 }
 
+/// The straightforward serial transcription of paper Algorithm 2 applied directly to the
+/// **rows** (no Algorithm-1 compression): the first unassigned row seeds a group with pattern
+/// `P = Q(seed)`; every later unassigned row is tested once, in order, against the current
+/// `P` with [`accepts`] (similarity, merge rule, height cap counted in rows) and merged with
+/// `P ← P ∪ Q(row)`. O(rows²) set intersections. Test and benchmark baseline only.
+///
+/// Unlike the compressed versions it does not keep identical rows together (a copy of the
+/// seed can fail against a pattern that has grown meanwhile), and every empty row is a group of
+/// its own. Permutation, density bound and height cap hold as for the other versions.
+pub fn group_rows_serial_alg2(p: &CsrPattern, params: &OneSaParams) -> Grouping {
+    params.validate().expect("invalid OneSaParams");
+    let q: Vec<Vec<usize>> = (0..p.rows).map(|i| quotient_row(p.row(i), params.block_width)).collect();
+    let cap = params.max_group_height;
+    let mut assigned = vec![false; p.rows];
+    let mut perm = Vec::with_capacity(p.rows);
+    let mut group_ptr = vec![0];
+    for s in 0..p.rows {
+        if assigned[s] {
+            continue;
+        }
+        assigned[s] = true;
+        perm.push(s);
+        let mut pat = q[s].clone();
+        let lambda0 = pat.len();
+        let mut h = 1;
+        for d in s + 1..p.rows {
+            if lambda0 == 0 || (cap > 0 && h >= cap) {
+                break;
+            }
+            if assigned[d] {
+                continue;
+            }
+            let inter = sorted_intersection(&pat, &q[d]);
+            if accepts(inter, pat.len(), q[d].len(), lambda0, params) {
+                assigned[d] = true;
+                pat = sorted_union(&pat, &q[d]);
+                h += 1;
+                perm.push(d);
+            }
+        }
+        group_ptr.push(perm.len());
+    }
+    Grouping { perm, group_ptr }
+}
+
 // ---------------------------------------------------------------------------------------
 // Fast version
 // ---------------------------------------------------------------------------------------
@@ -341,6 +394,28 @@ fn hash_blocks(q: &[usize]) -> u64 {
         h ^= h >> 29;
     }
     h
+}
+
+/// Class marks of the greedy scan (`u32` per class): assigned, never marked, or the seed of
+/// the group that last queued or pruned the class.
+const ASSIGNED: u32 = u32::MAX;
+const NO_MARK: u32 = u32::MAX - 1;
+
+/// Inverted prefix-index entry: class, position of the block in the class's rarest-first
+/// order, class size (in blocks).
+#[derive(Clone, Copy)]
+struct Ent {
+    d: u32,
+    j: u32,
+    len: u32,
+    sig: u64,
+}
+
+/// 64-bit block signature of a set: bit `hash(b) mod 64` for every block `b`. Every bit of
+/// `sig(d) & !sig(P)` comes from at least one block of `d` that is not in `P`, so
+/// `|P ∩ d| ≤ |d| − popcount(sig(d) & !sig(P))`.
+fn block_sig(b: usize) -> u64 {
+    1u64 << ((b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
 
 /// Flat CSR of sets: `idx[ptr[i]..ptr[i + 1]]`.
@@ -432,15 +507,83 @@ fn compress(p: &CsrPattern, bw: usize) -> Classes {
     Classes { pats: Sets::from_vecs(pats), rows: Sets { ptr: counts, idx: rows_idx } }
 }
 
-/// Fast 1-SA grouping: same result as [`group_rows_reference`] (see the module docs for how
-/// candidates are filtered and what runs in parallel).
+/// Smallest candidate budget that [`group_rows`] (and hence [`analyze`] and `spblkAnalyze`)
+/// uses; see [`auto_candidate_budget`] and [`group_rows_budgeted`].
+pub const DEFAULT_CANDIDATE_BUDGET: usize = 32;
+
+/// Work target of the automatic budget: about this many candidate slots in total.
+pub const AUTO_BUDGET_WORK: usize = 1 << 24;
+
+/// The budget [`group_rows`] uses for `classes` distinct quotient rows:
+/// `max(DEFAULT_CANDIDATE_BUDGET, AUTO_BUDGET_WORK / classes)`. Small and medium inputs
+/// (up to ~10^5 classes) get a budget of hundreds to thousands, which the paper's 8192 × 8192
+/// matrices never hit at ρ ≥ 0.05; only inputs with ~10^6 classes drop to the minimum.
+pub fn auto_candidate_budget(classes: usize) -> usize {
+    (AUTO_BUDGET_WORK / classes.max(1)).max(DEFAULT_CANDIDATE_BUDGET)
+}
+
+/// Counters of one grouping run (for tests and the benchmark tool).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Number of classes (distinct quotient rows).
+    pub classes: usize,
+    /// Candidate budget used (0 = exact).
+    pub budget: usize,
+    /// Exact merge tests ([`accepts`] calls) performed.
+    pub tests: usize,
+    /// Blocks read by those tests (sum of the tested classes' sizes).
+    pub test_blocks: usize,
+    /// Inverted-list entries scanned.
+    pub scanned: usize,
+    /// Inverted-list openings cut short by the candidate budget. 0 means the run was exact:
+    /// the grouping equals [`group_rows_reference`].
+    pub truncated_lists: usize,
+}
+
+/// Fast 1-SA grouping used by [`analyze`]: [`group_rows_budgeted`] with the automatic budget
+/// [`auto_candidate_budget`] of the number of classes. Same guarantees as the exact version (every row exactly once,
+/// identical rows together, TwoStep density bound, height cap); the grouping can differ from
+/// [`group_rows_reference`] only where the budget cut a candidate list.
 pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
+    group_rows_impl(p, params, None).0
+}
+
+/// [`group_rows`] plus its [`SearchStats`] (`budget` reports the automatic budget used).
+pub fn group_rows_auto_with_stats(p: &CsrPattern, params: &OneSaParams) -> (Grouping, SearchStats) {
+    group_rows_impl(p, params, None)
+}
+
+/// Exact fast 1-SA grouping: the same result as [`group_rows_reference`] (see the module docs
+/// for how candidates are filtered and what runs in parallel).
+pub fn group_rows_exact(p: &CsrPattern, params: &OneSaParams) -> Grouping {
+    group_rows_budgeted(p, params, 0)
+}
+
+/// 1-SA grouping with a candidate budget (`0` = unlimited = exact). Per group, every inverted
+/// prefix list the group opens contributes at most `budget` unassigned classes (the first ones
+/// after the current scan position, in class order); the rest of that list is not examined by
+/// this group and stays unassigned for later seeds. Every merge still passes the exact test
+/// [`accepts`] against the current pattern, so the guarantees do not depend on the budget.
+pub fn group_rows_budgeted(p: &CsrPattern, params: &OneSaParams, budget: usize) -> Grouping {
+    group_rows_with_stats(p, params, budget).0
+}
+
+/// [`group_rows_budgeted`] plus its [`SearchStats`].
+pub fn group_rows_with_stats(p: &CsrPattern, params: &OneSaParams, budget: usize) -> (Grouping, SearchStats) {
+    group_rows_impl(p, params, Some(budget))
+}
+
+/// `budget`: `None` = automatic, `Some(0)` = exact.
+fn group_rows_impl(p: &CsrPattern, params: &OneSaParams, budget: Option<usize>) -> (Grouping, SearchStats) {
     params.validate().expect("invalid OneSaParams");
+    let mut stats = SearchStats::default();
     let bw = params.block_width;
     let nblk = p.cols.div_ceil(bw).max(1);
     let cls = compress(p, bw);
     let nc = cls.pats.len();
     let cap = params.max_group_height;
+    stats.budget = budget.unwrap_or_else(|| auto_candidate_budget(nc));
+    let budget = if stats.budget == 0 { usize::MAX } else { stats.budget };
 
     // Global block order: rarest first (number of classes containing the block), ties by id.
     let mut freq = vec![0usize; nblk];
@@ -469,8 +612,10 @@ pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
             // (position j in the class's rank order = index in this vector)
         })
         .collect();
+    let sigs: Vec<u64> =
+        (0..nc).into_par_iter().map(|d| cls.pats.get(d).iter().fold(0u64, |a, &b| a | block_sig(b))).collect();
     // Inverted prefix index: block -> (class ascending, position of the block in the
-    // class's rarest-first order).
+    // class's rarest-first order, class size, class signature).
     let mut lptr = vec![0usize; nblk + 1];
     for pre in &prefixes {
         for &b in pre {
@@ -480,38 +625,47 @@ pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
     for b in 0..nblk {
         lptr[b + 1] += lptr[b];
     }
+    assert!(nc < NO_MARK as usize, "too many distinct rows");
     let mut lend = lptr[..nblk].to_vec();
-    let mut list = vec![0usize; lptr[nblk]];
-    let mut lpos = vec![0u32; lptr[nblk]];
+    let mut list = vec![Ent { d: 0, j: 0, len: 0, sig: 0 }; lptr[nblk]];
     for (d, pre) in prefixes.iter().enumerate() {
+        let len = cls.pats.ptr[d + 1] - cls.pats.ptr[d];
         for (j, &b) in pre.iter().enumerate() {
-            list[lend[b]] = d;
-            lpos[lend[b]] = j as u32;
+            list[lend[b]] = Ent { d: d as u32, j: j as u32, len: len.min(u32::MAX as usize) as u32, sig: sigs[d] };
             lend[b] += 1;
         }
     }
     drop(prefixes);
+    drop(sigs);
+    // Per-list cursor: entries before it are classes ≤ an earlier seed, assigned for good.
+    let mut lcur = lptr;
 
-    let class_len = |d: usize| cls.pats.ptr[d + 1] - cls.pats.ptr[d];
     let class_h = |d: usize| cls.rows.ptr[d + 1] - cls.rows.ptr[d];
 
-    let mut assigned = vec![false; nc];
-    let mut in_heap = vec![usize::MAX; nc]; // stamp = seed id
-    let mut pruned = vec![usize::MAX; nc]; // stamp = seed id
+    // Per class: ASSIGNED, or the seed of the last group that queued or pruned it.
+    let mut mark = vec![NO_MARK; nc];
     let mut in_pat = vec![usize::MAX; nblk]; // stamp = seed id
     let mut opened = vec![usize::MAX; nblk]; // list already taken for this group
     let mut heap: BinaryHeap<Reverse<usize>> = BinaryHeap::new();
     let mut pat_by_rank: Vec<usize> = Vec::new();
     let mut new_ranks: Vec<usize> = Vec::new();
     let mut merged_ranks: Vec<usize> = Vec::new();
-    let mut group_classes: Vec<Vec<usize>> = Vec::new();
+    // Classes of every group, flat: group g is members[mptr[g]..mptr[g + 1]].
+    let mut members: Vec<usize> = Vec::with_capacity(nc);
+    let mut mptr: Vec<usize> = vec![0];
+    // Raw scan limit per list (dead and size-filtered entries included) in budgeted mode.
+    let scan_limit = budget.saturating_mul(4);
+    // Per group (budgeted mode): raw entries scanned over all its lists, and exact tests.
+    let group_scan_limit = budget.saturating_mul(8);
+    let group_test_limit = budget.saturating_mul(2);
 
     for s in 0..nc {
-        if assigned[s] {
+        if mark[s] == ASSIGNED {
             continue;
         }
-        assigned[s] = true;
-        let mut members = vec![s];
+        mark[s] = ASSIGNED;
+        let stamp = s as u32;
+        members.push(s);
         let seed = cls.pats.get(s);
         let lambda0 = seed.len();
         let mut h = class_h(s);
@@ -523,12 +677,16 @@ pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
                 MergeRule::Plain => usize::MAX,
             };
             pat_by_rank.clear();
+            let mut psig = 0u64;
             for &b in seed {
                 in_pat[b] = s;
                 pat_by_rank.push(rank[b]);
+                psig |= block_sig(b);
             }
             pat_by_rank.sort_unstable();
             let mut pos = s;
+            let mut gscan = 0usize;
+            let mut gtests = 0usize;
             // Open the lists of prefix blocks of the current pattern not yet opened.
             macro_rules! open_prefix {
                 () => {{
@@ -541,22 +699,50 @@ pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
                         if opened[b] == s {
                             continue;
                         }
+                        if gscan >= group_scan_limit {
+                            // Budget: this group opens no further lists.
+                            stats.truncated_lists += 1;
+                            break;
+                        }
                         opened[b] = s;
-                        let (lo, hi) = (lptr[b], lend[b]);
-                        let start = lo + list[lo..hi].partition_point(|&d| d <= pos);
+                        let hi = lend[b];
+                        let mut lo = lcur[b];
+                        while lo < hi && list[lo].d as usize <= s {
+                            lo += 1;
+                        }
+                        lcur[b] = lo;
+                        let start =
+                            if pos > s { lo + list[lo..hi].partition_point(|e| e.d as usize <= pos) } else { lo };
                         let mut dead = 0usize;
-                        for (&d, &j) in list[start..hi].iter().zip(&lpos[start..hi]) {
-                            if assigned[d] {
+                        let mut taken = 0usize;
+                        let mut x = 0usize;
+                        for e in &list[start..hi] {
+                            if taken == budget || x >= scan_limit || gscan + x >= group_scan_limit {
+                                // Budget: the rest of this list is left to later seeds.
+                                stats.truncated_lists += 1;
+                                break;
+                            }
+                            x += 1;
+                            let dl = e.len as usize;
+                            if dl < min_len || dl > max_len {
+                                continue;
+                            }
+                            // Signature bound on the overlap now, plus what the pattern can
+                            // still gain (TwoStep; Plain: unbounded growth, no filter).
+                            let sig_ub = dl - (e.sig & !psig).count_ones() as usize;
+                            if two_step && sig_ub + grow < params.needed_overlap(lambda0, dl) {
+                                continue;
+                            }
+                            let d = e.d as usize;
+                            let m = mark[d];
+                            if m == ASSIGNED {
                                 dead += 1;
                                 continue;
                             }
-                            if in_heap[d] == s || pruned[d] == s {
+                            if m == stamp || (cap > 0 && h + class_h(d) > cap) {
                                 continue;
                             }
-                            let dl = class_len(d);
-                            if dl < min_len || dl > max_len || (cap > 0 && h + class_h(d) > cap) {
-                                continue;
-                            }
+                            mark[d] = stamp;
                             if two_step {
                                 // Positional filter: `b` is the rarest block shared by `d` and
                                 // the current pattern (rarer shared blocks would lie in both
@@ -564,23 +750,22 @@ pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
                                 // is at most 1 + the blocks after `b` in either order, plus
                                 // what the pattern can still gain. Valid for the rest of this
                                 // group, hence the class is dropped for good.
-                                let after = (plen - i - 1).min(dl - j as usize - 1);
+                                let after = (plen - i - 1).min(dl - e.j as usize - 1);
                                 if 1 + after + grow < params.needed_overlap(lambda0, dl) {
-                                    pruned[d] = s;
                                     continue;
                                 }
                             }
-                            in_heap[d] = s;
+                            taken += 1;
                             heap.push(Reverse(d));
                         }
+                        gscan += x;
+                        stats.scanned += x;
                         if dead > 32 && 2 * dead > hi - start {
                             // Lazy compaction: drop assigned classes from the list.
                             let mut w = lo;
                             for x in lo..hi {
-                                let d = list[x];
-                                if !assigned[d] {
-                                    list[w] = d;
-                                    lpos[w] = lpos[x];
+                                if mark[list[x].d as usize] != ASSIGNED {
+                                    list[w] = list[x];
                                     w += 1;
                                 }
                             }
@@ -596,19 +781,45 @@ pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
                     break;
                 }
                 pos = d;
-                if assigned[d] || (cap > 0 && h + class_h(d) > cap) {
+                if cap > 0 && h + class_h(d) > cap {
                     continue;
+                }
+                if gtests == group_test_limit {
+                    // Budget: the remaining candidates are left to later seeds.
+                    stats.truncated_lists += 1;
+                    heap.clear();
+                    break;
                 }
                 let dp = cls.pats.get(d);
                 let plen = pat_by_rank.len();
                 if dp.len() < params.min_overlap(plen) {
                     continue;
                 }
-                let inter = dp.iter().filter(|&&b| in_pat[b] == s).count();
+                // Count the overlap, stopping once more blocks are missing than any accepted
+                // class can miss (`needed_overlap` is a lower bound on what `accepts` needs).
+                let max_miss = dp.len() - params.needed_overlap(plen, dp.len()).min(dp.len());
+                let (mut inter, mut miss, mut read) = (0usize, 0usize, 0usize);
+                for &b in dp {
+                    read += 1;
+                    if in_pat[b] == s {
+                        inter += 1;
+                    } else {
+                        miss += 1;
+                        if miss > max_miss {
+                            break;
+                        }
+                    }
+                }
+                stats.tests += 1;
+                stats.test_blocks += read;
+                if miss > max_miss {
+                    continue;
+                }
+                gtests += 1;
                 if !accepts(inter, plen, dp.len(), lambda0, params) {
                     continue;
                 }
-                assigned[d] = true;
+                mark[d] = ASSIGNED;
                 members.push(d);
                 h += class_h(d);
                 if inter < dp.len() {
@@ -617,6 +828,7 @@ pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
                         if in_pat[b] != s {
                             in_pat[b] = s;
                             new_ranks.push(rank[b]);
+                            psig |= block_sig(b);
                         }
                     }
                     new_ranks.sort_unstable();
@@ -636,13 +848,14 @@ pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
                 open_prefix!();
             }
         }
-        group_classes.push(members);
+        mptr.push(members.len());
     }
 
     // Rows of every group, ascending; then concatenate.
-    let group_rows: Vec<Vec<usize>> = group_classes
-        .par_iter()
-        .map(|m| {
+    let group_rows: Vec<Vec<usize>> = mptr
+        .par_windows(2)
+        .map(|w| {
+            let m = &members[w[0]..w[1]];
             let mut rows: Vec<usize> = Vec::new();
             for &c in m {
                 rows.extend_from_slice(cls.rows.get(c));
@@ -660,7 +873,8 @@ pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
         perm.extend_from_slice(&r);
         group_ptr.push(perm.len());
     }
-    Grouping { perm, group_ptr }
+    stats.classes = nc;
+    (Grouping { perm, group_ptr }, stats)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,17 +1,41 @@
-//! 1-SA blocking curves on the paper's synthetic matrices A(Δ, θ, ρ), plus an optional
-//! speed comparison of the fast grouping against the serial reference.
+//! 1-SA blocking curves on the paper's synthetic matrices A(Δ, θ, ρ), plus optional speed
+//! comparisons of the fast grouping against the serial baselines and 2^20-row runs.
 //!
 //! ```text
-//! spblk-1sa-curves [--out DIR] [--n N] [--delta D] [--theta T]
-//!                  [--similarity jaccard|cosine] [--speed]
+//! spblk-1sa-curves [--out DIR] [--n N] [--delta D] [--theta T] [--budget K]
+//!                  [--similarity jaccard|cosine] [--speed] [--big] [--big-exact]
+//!                  [--no-curves]
 //! ```
 //! Writes `DIR/one-sa-curves.csv` and `DIR/one-sa-curves.svg` (ΔH' against ρ', one curve
-//! per ρ, τ = 0.1 … 1.0 along each curve).
+//! per ρ, τ = 0.1 … 1.0 along each curve; solid: [`group_rows`] with the candidate budget,
+//! dashed: the exact grouping). `--speed`: the 8192 table (serial Algorithm 2 on rows, the
+//! compressed reference, exact fast, budgeted fast). `--big`: 2^20-row block-structured,
+//! power-law and R-MAT matrices at τ = 0.3, 0.5, 0.9 (`--big-exact` adds the exact grouping
+//! at τ = 0.9).
 
 use spblk::analysis::one_sa::gen;
 use spblk::analysis::one_sa::*;
 use std::fmt::Write as _;
 use std::time::Instant;
+
+/// `--budget` value meaning "the automatic budget of `group_rows`" (the default).
+const AUTO: usize = usize::MAX;
+
+fn run_budget(p: &CsrPattern, prm: &OneSaParams, budget: usize) -> (Grouping, SearchStats) {
+    if budget == AUTO {
+        group_rows_auto_with_stats(p, prm)
+    } else {
+        group_rows_with_stats(p, prm, budget)
+    }
+}
+
+fn budget_name(b: usize) -> String {
+    if b == AUTO {
+        "auto".into()
+    } else {
+        b.to_string()
+    }
+}
 
 const RHOS: [f64; 6] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5];
 const COLORS: [&str; 6] = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
@@ -23,10 +47,30 @@ struct Args {
     theta: f64,
     similarity: Similarity,
     speed: bool,
+    big: bool,
+    big_exact: bool,
+    curves: bool,
+    budget: usize,
+    /// `--big` cases and τ values to run (empty: all).
+    big_cases: Vec<String>,
+    big_taus: Vec<f64>,
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut a = Args { out: ".".into(), n: 8192, delta: 64, theta: 0.1, similarity: Similarity::Jaccard, speed: false };
+    let mut a = Args {
+        out: ".".into(),
+        n: 8192,
+        delta: 64,
+        theta: 0.1,
+        similarity: Similarity::Jaccard,
+        speed: false,
+        big: false,
+        big_exact: false,
+        curves: true,
+        budget: AUTO,
+        big_cases: vec![],
+        big_taus: vec![],
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut val = || it.next().ok_or(format!("{flag} needs a value"));
@@ -43,10 +87,16 @@ fn parse_args() -> Result<Args, String> {
                 }
             }
             "--speed" => a.speed = true,
+            "--big" => a.big = true,
+            "--big-exact" => a.big_exact = true,
+            "--no-curves" => a.curves = false,
+            "--big-case" => a.big_cases.push(val()?),
+            "--big-tau" => a.big_taus.push(val()?.parse().map_err(|e| format!("--big-tau: {e}"))?),
+            "--budget" => a.budget = val()?.parse().map_err(|e| format!("--budget: {e}"))?,
             "-h" | "--help" => {
                 println!(
-                    "usage: spblk-1sa-curves [--out DIR] [--n N] [--delta D] [--theta T] \
-                     [--similarity jaccard|cosine] [--speed]"
+                    "usage: spblk-1sa-curves [--out DIR] [--n N] [--delta D] [--theta T] [--budget K] \
+                     [--similarity jaccard|cosine] [--speed] [--big] [--big-exact] [--no-curves]"
                 );
                 std::process::exit(0);
             }
@@ -66,6 +116,11 @@ struct Point {
     dh: f64,
     rho_p: f64,
     secs: f64,
+    /// The same with the exact grouping.
+    groups_x: usize,
+    dh_x: f64,
+    rho_x: f64,
+    secs_x: f64,
 }
 
 fn main() {
@@ -77,16 +132,33 @@ fn main() {
         }
     };
     std::fs::create_dir_all(&args.out).expect("create --out");
+    if args.curves {
+        curves(&args);
+    }
+    if args.speed {
+        speed(&args);
+    }
+    if args.big {
+        big(&args);
+    }
+}
+
+fn curves(args: &Args) {
     println!(
-        "# 1-SA on A(Δ={}, θ={}, ρ), n = {}, ΔW = {}, {:?}, TwoStep, rows scrambled, {} threads",
+        "# 1-SA on A(Δ={}, θ={}, ρ), n = {}, ΔW = {}, {:?}, TwoStep, rows scrambled, {} threads; \
+         budget {} vs exact",
         args.delta,
         args.theta,
         args.n,
         args.delta,
         args.similarity,
-        rayon::current_num_threads()
+        rayon::current_num_threads(),
+        budget_name(args.budget)
     );
-    println!("{:>6} {:>5} {:>7} {:>8} {:>8} {:>7} {:>9}", "rho", "tau", "groups", "dH'", "rho'", "rho'/rho", "time_s");
+    println!(
+        "{:>6} {:>5} {:>7} {:>8} {:>8} {:>8} {:>9} | {:>7} {:>8} {:>8} {:>9}",
+        "rho", "tau", "groups", "dH'", "rho'", "rho'/rho", "time_s", "groups_x", "dH'_x", "rho'_x", "time_x_s"
+    );
     let mut pts = Vec::new();
     for (ri, &rho) in RHOS.iter().enumerate() {
         let (rp, ci) = gen::block_structured(args.n, args.delta, args.theta, rho, 1000 + ri as u64);
@@ -95,16 +167,27 @@ fn main() {
         for t in 1..=10 {
             let tau = t as f64 / 10.0;
             let prm = OneSaParams { block_width: args.delta, tau, similarity: args.similarity, ..Default::default() };
-            let s = analyze(&p, &vals, &prm).stats;
+            let t0 = Instant::now();
+            let g = run_budget(&p, &prm, args.budget).0;
+            let s = build_vbr(&p, &vals, &g, &prm).stats;
+            let secs = t0.elapsed().as_secs_f64();
+            let t0 = Instant::now();
+            let gx = group_rows_exact(&p, &prm);
+            let sx = build_vbr(&p, &vals, &gx, &prm).stats;
+            let secs_x = t0.elapsed().as_secs_f64();
             println!(
-                "{:>6} {:>5.1} {:>7} {:>8.2} {:>8.4} {:>7.3} {:>9.4}",
+                "{:>6} {:>5.1} {:>7} {:>8.2} {:>8.4} {:>8.3} {:>9.4} | {:>7} {:>8.2} {:>8.4} {:>9.4}",
                 rho,
                 tau,
                 s.groups,
                 s.avg_block_height,
                 s.in_block_density,
                 s.in_block_density / rho,
-                s.analysis_seconds
+                secs,
+                sx.groups,
+                sx.avg_block_height,
+                sx.in_block_density,
+                secs_x
             );
             pts.push(Point {
                 rho,
@@ -112,32 +195,40 @@ fn main() {
                 groups: s.groups,
                 dh: s.avg_block_height,
                 rho_p: s.in_block_density,
-                secs: s.analysis_seconds,
+                secs,
+                groups_x: sx.groups,
+                dh_x: sx.avg_block_height,
+                rho_x: sx.in_block_density,
+                secs_x,
             });
         }
     }
-    let mut csv = String::from("rho,tau,groups,avg_block_height,in_block_density,density_ratio,seconds\n");
+    let mut csv = String::from(
+        "rho,tau,groups,avg_block_height,in_block_density,density_ratio,seconds,\
+         exact_groups,exact_avg_block_height,exact_in_block_density,exact_seconds\n",
+    );
     for p in &pts {
         let _ = writeln!(
             csv,
-            "{},{:.1},{},{:.4},{:.6},{:.4},{:.6}",
+            "{},{:.1},{},{:.4},{:.6},{:.4},{:.6},{},{:.4},{:.6},{:.6}",
             p.rho,
             p.tau,
             p.groups,
             p.dh,
             p.rho_p,
             p.rho_p / p.rho,
-            p.secs
+            p.secs,
+            p.groups_x,
+            p.dh_x,
+            p.rho_x,
+            p.secs_x
         );
     }
     let csv_path = format!("{}/one-sa-curves.csv", args.out);
     std::fs::write(&csv_path, csv).expect("write csv");
     let svg_path = format!("{}/one-sa-curves.svg", args.out);
-    std::fs::write(&svg_path, svg(&pts, &args)).expect("write svg");
+    std::fs::write(&svg_path, svg(&pts, args)).expect("write svg");
     println!("wrote {csv_path} and {svg_path}");
-    if args.speed {
-        speed(&args);
-    }
 }
 
 fn best_of<T>(reps: usize, mut f: impl FnMut() -> T) -> (f64, T) {
@@ -154,74 +245,112 @@ fn best_of<T>(reps: usize, mut f: impl FnMut() -> T) -> (f64, T) {
 
 fn speed(args: &Args) {
     println!(
-        "\n# speed: group_rows (fast, {} threads) vs group_rows_reference (serial), best of runs",
+        "\n# speed on A(Δ={}, θ={}, ρ), n = {}: serial Algorithm 2 on rows (alg2), compressed serial \
+         reference (ref), exact fast, budgeted fast (budget {}; {} threads); best of 3 (alg2, ref: 1)",
+        args.delta,
+        args.theta,
+        args.n,
+        budget_name(args.budget),
         rayon::current_num_threads()
     );
     println!(
-        "{:>6} {:>5} {:>8} {:>7} {:>11} {:>11} {:>9}",
-        "rho", "tau", "classes", "groups", "ref_s", "fast_s", "speedup"
+        "{:>6} {:>5} {:>8} {:>6} {:>7} {:>7} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}",
+        "rho",
+        "tau",
+        "classes",
+        "budget",
+        "groups",
+        "groups_b",
+        "alg2_s",
+        "ref_s",
+        "exact_s",
+        "budget_s",
+        "alg2/exact",
+        "alg2/budget",
+        "ref/budget"
     );
-    for &rho in &[0.2, 0.01] {
+    for &rho in &RHOS {
         let (rp, ci) = gen::block_structured(args.n, args.delta, args.theta, rho, 7);
         let p = CsrPattern { rows: args.n, cols: args.n, row_ptr: &rp, col_idx: &ci };
         for &tau in &[0.3, 0.5, 0.9] {
             let prm = OneSaParams { block_width: args.delta, tau, similarity: args.similarity, ..Default::default() };
-            let (tr, gr) = best_of(2, || group_rows_reference(&p, &prm));
-            let (tf, gf) = best_of(5, || group_rows(&p, &prm));
-            assert_eq!(gr, gf, "fast and reference groupings differ");
-            // Number of distinct quotient rows, for context.
-            let mut q: Vec<Vec<usize>> = (0..p.rows)
-                .map(|i| {
-                    let mut v: Vec<usize> = ci[rp[i]..rp[i + 1]].iter().map(|&c| c / args.delta).collect();
-                    v.dedup();
-                    v
-                })
-                .collect();
-            q.sort_unstable();
-            q.dedup();
+            let (ta, _ga) = best_of(1, || group_rows_serial_alg2(&p, &prm));
+            let (tr, gr) = best_of(1, || group_rows_reference(&p, &prm));
+            let (tx, (gx, st)) = best_of(3, || group_rows_with_stats(&p, &prm, 0));
+            let (tb, (gb, sb)) = best_of(3, || run_budget(&p, &prm, args.budget));
+            assert_eq!(gr, gx, "exact fast and reference groupings differ");
             println!(
-                "{:>6} {:>5.1} {:>8} {:>7} {:>11.5} {:>11.5} {:>8.1}x",
+                "{:>6} {:>5.1} {:>8} {:>6} {:>7} {:>7} {:>10.5} {:>10.5} {:>10.5} {:>10.5} {:>9.1}x {:>9.1}x {:>8.1}x",
                 rho,
                 tau,
-                q.len(),
-                gf.groups(),
+                st.classes,
+                sb.budget,
+                gx.groups(),
+                gb.groups(),
+                ta,
                 tr,
-                tf,
-                tr / tf
+                tx,
+                tb,
+                ta / tx,
+                ta / tb,
+                tr / tb
             );
         }
     }
-    // 2^20 rows, ~2^24 nonzeros. (a) block-structured A(64, θ, ρ) with θ = 1/4096 and
-    // ρ = 1/16 (about 16 nonzeros per row); (b) the power-law generator (hub columns plus
-    // local windows), the hard case for the exact candidate filter, run at τ = 0.9 only.
-    let rows = 1usize << 20;
-    let cases: [(&str, f64); 2] = [("block-structured", 0.0), ("power-law", 0.9)];
-    for (name, alpha) in cases {
+}
+
+/// 2^20 rows, ~2^24 nonzeros: (a) block-structured A(64, θ = 1/4096, ρ = 1/16); (b) the
+/// power-law generator (hub columns plus local windows); (c) R-MAT (Graph500 a, b, c).
+fn big(args: &Args) {
+    let scale = 20u32;
+    let rows = 1usize << scale;
+    for name in ["block-structured", "power-law", "rmat"] {
+        if !args.big_cases.is_empty() && !args.big_cases.iter().any(|c| c == name) {
+            continue;
+        }
         let t = Instant::now();
-        let (rp, ci) = if alpha == 0.0 {
-            gen::block_structured(rows, 64, 1.0 / 4096.0, 1.0 / 16.0, 98)
-        } else {
-            gen::power_law(rows, rows, 1 << 24, alpha, 99)
+        let (rp, ci) = match name {
+            "block-structured" => gen::block_structured(rows, 64, 1.0 / 4096.0, 1.0 / 16.0, 98),
+            "power-law" => gen::power_law(rows, rows, 1 << 24, 0.9, 99),
+            _ => gen::rmat(scale, 1 << 24, 0.57, 0.19, 0.19, 100),
         };
         let tg = t.elapsed().as_secs_f64();
         let p = CsrPattern { rows, cols: rows, row_ptr: &rp, col_idx: &ci };
-        println!("\n# {name} matrix: {rows} x {rows}, {} nnz (generated in {tg:.2} s)", ci.len());
+        println!(
+            "\n# {name} matrix: {rows} x {rows}, {} nnz (generated in {tg:.2} s), budget {}, {} threads",
+            ci.len(),
+            budget_name(args.budget),
+            rayon::current_num_threads()
+        );
         let vals = vec![1.0f32; ci.len()];
-        let taus: &[f64] = if alpha == 0.0 { &[0.3, 0.5, 0.9] } else { &[0.9] };
-        for &tau in taus {
+        let taus = if args.big_taus.is_empty() { vec![0.3, 0.5, 0.9] } else { args.big_taus.clone() };
+        for &tau in &taus {
             let prm = OneSaParams { block_width: args.delta, tau, similarity: args.similarity, ..Default::default() };
-            let (tf, g) = best_of(1, || group_rows(&p, &prm));
-            let (tb, v) = best_of(1, || build_vbr(&p, &vals, &g, &prm));
-            println!(
-                "tau {:.1}: group_rows {:.3} s + build_vbr {:.3} s = {:.3} s; groups {}, dH' {:.2}, rho' {:.4}",
-                tau,
-                tf,
-                tb,
-                tf + tb,
-                g.groups(),
-                v.stats.avg_block_height,
-                v.stats.in_block_density
-            );
+            let mut runs = vec![args.budget];
+            if args.big_exact && tau == 0.9 {
+                runs.push(0);
+            }
+            for budget in runs {
+                let (tf, (g, st)) = best_of(1, || run_budget(&p, &prm, budget));
+                let (tb, v) = best_of(1, || build_vbr(&p, &vals, &g, &prm));
+                println!(
+                    "tau {:.1} {}: group_rows {:.3} s + build_vbr {:.3} s = {:.3} s; classes {}, groups {}, \
+                     dH' {:.3}, rho' {:.4}, scanned {}, tests {} ({} blocks), cuts {}",
+                    tau,
+                    if budget == 0 { "exact ".to_string() } else { format!("budget {}", st.budget) },
+                    tf,
+                    tb,
+                    tf + tb,
+                    st.classes,
+                    g.groups(),
+                    v.stats.avg_block_height,
+                    v.stats.in_block_density,
+                    st.scanned,
+                    st.tests,
+                    st.test_blocks,
+                    st.truncated_lists
+                );
+            }
         }
     }
 }
@@ -305,6 +434,12 @@ fn svg(pts: &[Point], args: &Args) -> String {
         let curve: Vec<&Point> = pts.iter().filter(|p| p.rho == rho).collect();
         let path: Vec<String> = curve.iter().map(|p| format!("{:.1},{:.1}", xs(p.rho_p), ys(p.dh))).collect();
         let _ = writeln!(s, r#"<polyline points="{}" fill="none" stroke="{c}" stroke-width="2"/>"#, path.join(" "));
+        let path_x: Vec<String> = curve.iter().map(|p| format!("{:.1},{:.1}", xs(p.rho_x), ys(p.dh_x))).collect();
+        let _ = writeln!(
+            s,
+            r#"<polyline points="{}" fill="none" stroke="{c}" stroke-width="1.2" stroke-dasharray="4,3" opacity="0.8"/>"#,
+            path_x.join(" ")
+        );
         for p in &curve {
             let _ = writeln!(
                 s,
@@ -359,6 +494,13 @@ fn svg(pts: &[Point], args: &Args) -> String {
         r##"<text x="{:.1}" y="{:.1}" font-size="11" fill="#444">ticks on x axis: planted ρ</text>"##,
         l + pw + 20.0,
         t + 20.0 + 6.0 * 24.0 + 22.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.1}" y="{:.1}" font-size="11" fill="#444">solid: budget {}; dashed: exact</text>"##,
+        l + pw + 20.0,
+        t + 20.0 + 6.0 * 24.0 + 38.0,
+        budget_name(args.budget)
     );
     s.push_str("</svg>\n");
     s

@@ -118,7 +118,7 @@ fn every_row_exactly_once_both_versions() {
         let c = random_case(&mut rng);
         let prm = random_params(&mut rng);
         assert_is_grouping(&group_rows_reference(&c.pat(), &prm), c.rows);
-        assert_is_grouping(&group_rows(&c.pat(), &prm), c.rows);
+        assert_is_grouping(&group_rows_exact(&c.pat(), &prm), c.rows);
     }
 }
 
@@ -130,7 +130,7 @@ fn fast_equals_reference_on_random_inputs() {
         let c = random_case(&mut rng);
         let prm = random_params(&mut rng);
         let r = group_rows_reference(&c.pat(), &prm);
-        let f = group_rows(&c.pat(), &prm);
+        let f = group_rows_exact(&c.pat(), &prm);
         assert_eq!(r, f, "case {it}: params {prm:?}");
         if r.groups() < c.rows {
             merged_somewhere += 1;
@@ -166,7 +166,7 @@ fn fast_equals_reference_on_generated_matrices() {
                     for &bw in &[4, 16, 64] {
                         let prm = OneSaParams { block_width: bw, tau, similarity, merge_rule, max_group_height: 0 };
                         let r = group_rows_reference(&c.pat(), &prm);
-                        assert_eq!(r, group_rows(&c.pat(), &prm), "{prm:?}");
+                        assert_eq!(r, group_rows_exact(&c.pat(), &prm), "{prm:?}");
                         assert_is_grouping(&r, c.rows);
                     }
                 }
@@ -181,7 +181,7 @@ fn identical_rows_always_in_the_same_group() {
     for _ in 0..150 {
         let c = random_case(&mut rng);
         let prm = random_params(&mut rng);
-        for g in [group_rows_reference(&c.pat(), &prm), group_rows(&c.pat(), &prm)] {
+        for g in [group_rows_reference(&c.pat(), &prm), group_rows_exact(&c.pat(), &prm)] {
             let gid = group_of(&g);
             let q: Vec<Vec<usize>> = (0..c.rows).map(|i| quotient(&c, i, prm.block_width)).collect();
             for i in 0..c.rows {
@@ -208,7 +208,7 @@ fn height_cap_respected_except_single_classes() {
         let c = random_case(&mut rng);
         let mut prm = random_params(&mut rng);
         prm.max_group_height = rng.gen_range(1..6);
-        let g = group_rows(&c.pat(), &prm);
+        let g = group_rows_exact(&c.pat(), &prm);
         for k in 0..g.groups() {
             let rows = &g.perm[g.group_ptr[k]..g.group_ptr[k + 1]];
             if rows.len() > prm.max_group_height {
@@ -241,7 +241,7 @@ fn two_step_density_bound_holds_for_every_group() {
         };
         let mut prm = random_params(&mut rng);
         prm.merge_rule = MergeRule::TwoStep;
-        let g = group_rows(&c.pat(), &prm);
+        let g = group_rows_exact(&c.pat(), &prm);
         let bw = prm.block_width as f64;
         let tau = prm.tau;
         let f = match prm.similarity {
@@ -305,14 +305,14 @@ fn plain_rule_can_violate_the_two_step_bound() {
     let c = Csr::from_rows(2 * k + 2, rows);
     let plain = OneSaParams { block_width: 1, tau: 0.5, merge_rule: MergeRule::Plain, ..Default::default() };
     let two = OneSaParams { merge_rule: MergeRule::TwoStep, ..plain };
-    let gp = group_rows(&c.pat(), &plain);
+    let gp = group_rows_exact(&c.pat(), &plain);
     assert_eq!(gp, group_rows_reference(&c.pat(), &plain));
     assert_eq!(gp.groups(), 1);
     let pairs: usize = (0..=k).map(|i| quotient(&c, i, 1).len()).sum();
     let h = (k + 1) as f64;
     let np = (2 * k + 2) as f64;
     assert!((pairs as f64) < 0.5 * (1.0 - 0.25) * h * np, "Plain should violate the bound");
-    let gt = group_rows(&c.pat(), &two);
+    let gt = group_rows_exact(&c.pat(), &two);
     assert_eq!(gt, group_rows_reference(&c.pat(), &two));
     assert_eq!(gt.group_ptr[1], 1, "TwoStep must not merge the chain");
 }
@@ -452,5 +452,143 @@ fn blocking_quality_on_the_paper_matrix() {
             ok |= s.avg_block_height >= 48.0 && s.in_block_density / rho >= 0.9;
         }
         assert!(ok, "rho {rho}: {seen:?}");
+    }
+}
+
+/// The budgeted default keeps every guarantee on random inputs with small budgets (so the
+/// budget is actually hit): permutation, identical rows together (one group for the empty
+/// rows), height cap, TwoStep density bound (nonzero (row, block) pairs ≥ f(τ)·h·|P|).
+#[test]
+fn budgeted_grouping_keeps_the_guarantees() {
+    let mut rng = StdRng::seed_from_u64(21);
+    let mut cut_runs = 0;
+    for it in 0..200 {
+        let c = if it % 4 == 0 {
+            let (rp, ci) = gen::power_law(600, 500, 6000, 0.9, it as u64);
+            Csr { rows: 600, cols: 500, row_ptr: rp, col_idx: ci }
+        } else {
+            random_case(&mut rng)
+        };
+        let prm = random_params(&mut rng);
+        let budget = [1, 2, 3, 5, 8, DEFAULT_CANDIDATE_BUDGET][rng.gen_range(0..6)];
+        let (g, st) = group_rows_with_stats(&c.pat(), &prm, budget);
+        if it % 10 == 0 {
+            // group_rows = the automatic budget.
+            let (ga, sa) = group_rows_auto_with_stats(&c.pat(), &prm);
+            assert_eq!(sa.budget, auto_candidate_budget(sa.classes));
+            assert_eq!(ga, group_rows_with_stats(&c.pat(), &prm, sa.budget).0);
+            assert_eq!(ga, group_rows(&c.pat(), &prm));
+        }
+        cut_runs += (st.truncated_lists > 0) as usize;
+        assert_is_grouping(&g, c.rows);
+        let gid = group_of(&g);
+        let q: Vec<Vec<usize>> = (0..c.rows).map(|i| quotient(&c, i, prm.block_width)).collect();
+        for i in 0..c.rows {
+            for j in i + 1..c.rows {
+                if q[i] == q[j] {
+                    assert_eq!(gid[i], gid[j], "identical rows {i},{j} split ({prm:?}, budget {budget})");
+                }
+            }
+        }
+        let empties = q.iter().filter(|x| x.is_empty()).count();
+        if let Some(e) = q.iter().position(|x| x.is_empty()) {
+            let k = gid[e];
+            assert_eq!(g.group_ptr[k + 1] - g.group_ptr[k], empties);
+        }
+        let f = match prm.similarity {
+            Similarity::Jaccard => prm.tau * (1.0 - prm.tau / 2.0),
+            Similarity::Cosine => prm.tau * prm.tau * (1.0 - prm.tau / 2.0),
+        };
+        for k in 0..g.groups() {
+            let rows = &g.perm[g.group_ptr[k]..g.group_ptr[k + 1]];
+            if prm.max_group_height > 0 && rows.len() > prm.max_group_height {
+                assert!(rows.iter().all(|&r| q[r] == q[rows[0]]), "over-cap group is not a single class");
+            }
+            if prm.merge_rule == MergeRule::TwoStep {
+                let mut pat: Vec<usize> = rows.iter().flat_map(|&r| q[r].iter().copied()).collect();
+                let pairs = pat.len();
+                pat.sort_unstable();
+                pat.dedup();
+                let bound = f * rows.len() as f64 * pat.len() as f64;
+                assert!(pairs as f64 >= bound - 1e-9, "density bound, group {k}, {prm:?}, budget {budget}");
+            }
+        }
+    }
+    assert!(cut_runs > 40, "budget rarely hit: {cut_runs}");
+}
+
+/// Budget 0 is the exact mode; a budget that is never hit gives the exact grouping too.
+#[test]
+fn budgeted_grouping_is_exact_when_the_budget_is_not_hit() {
+    let mut rng = StdRng::seed_from_u64(22);
+    let mut exact_runs = 0;
+    for it in 0..250 {
+        let c = random_case(&mut rng);
+        let prm = random_params(&mut rng);
+        let r = group_rows_reference(&c.pat(), &prm);
+        assert_eq!(group_rows_budgeted(&c.pat(), &prm, 0), r, "case {it}: budget 0");
+        let budget = rng.gen_range(1..40);
+        let (g, st) = group_rows_with_stats(&c.pat(), &prm, budget);
+        if st.truncated_lists == 0 {
+            assert_eq!(g, r, "case {it}: budget {budget} not hit but grouping differs ({prm:?})");
+            exact_runs += 1;
+        }
+        let (gx, stx) = group_rows_with_stats(&c.pat(), &prm, 0);
+        assert_eq!((gx, stx.truncated_lists), (r, 0));
+    }
+    assert!(exact_runs > 50, "{exact_runs}");
+}
+
+/// The plain serial Algorithm 2 on rows (speed baseline) meets the invariants (permutation,
+/// TwoStep density bound, strict height cap); at τ = 1 (no cap) merging needs equal patterns,
+/// so it yields exactly the compressed reference's classes. Below τ = 1 it can split
+/// identical rows, which the compressed versions never do.
+#[test]
+fn serial_algorithm_2_baseline() {
+    let mut rng = StdRng::seed_from_u64(23);
+    for it in 0..150 {
+        let c = random_case(&mut rng);
+        let mut prm = random_params(&mut rng);
+        let g = group_rows_serial_alg2(&c.pat(), &prm);
+        assert_is_grouping(&g, c.rows);
+        let q: Vec<Vec<usize>> = (0..c.rows).map(|i| quotient(&c, i, prm.block_width)).collect();
+        let f = match prm.similarity {
+            Similarity::Jaccard => prm.tau * (1.0 - prm.tau / 2.0),
+            Similarity::Cosine => prm.tau * prm.tau * (1.0 - prm.tau / 2.0),
+        };
+        for k in 0..g.groups() {
+            let rows = &g.perm[g.group_ptr[k]..g.group_ptr[k + 1]];
+            assert!(rows.windows(2).all(|w| w[0] < w[1]));
+            if prm.max_group_height > 0 {
+                assert!(rows.len() <= prm.max_group_height);
+            }
+            if prm.merge_rule == MergeRule::TwoStep {
+                let mut pat: Vec<usize> = rows.iter().flat_map(|&r| q[r].iter().copied()).collect();
+                let pairs = pat.len();
+                pat.sort_unstable();
+                pat.dedup();
+                assert!(pairs as f64 >= f * rows.len() as f64 * pat.len() as f64 - 1e-9, "case {it}");
+            }
+        }
+        prm.tau = 1.0;
+        prm.max_group_height = 0;
+        let g1 = group_rows_serial_alg2(&c.pat(), &prm);
+        // Empty rows are singletons in the row-wise version; compare the nonempty rows.
+        let r1 = group_rows_reference(&c.pat(), &prm);
+        if q.iter().all(|x| !x.is_empty()) {
+            assert_eq!(g1, r1, "case {it}: tau = 1");
+        }
+    }
+    // Identical rows split by the row-wise version (Plain, τ = 0.5, ΔW = 1): seed {0,1};
+    // {0,1,2} (2/3), {0,1,2,3} (3/4), {1,2,3,4} (3/5) join and P = {0..4}; the copy {0,1} of
+    // the seed then has Jaccard 2/5 < τ and starts a group of its own. The compressed
+    // versions keep rows 0 and 4 together.
+    let c = Csr::from_rows(5, vec![vec![0, 1], vec![0, 1, 2], vec![0, 1, 2, 3], vec![1, 2, 3, 4], vec![0, 1]]);
+    let prm = OneSaParams { block_width: 1, tau: 0.5, merge_rule: MergeRule::Plain, ..Default::default() };
+    let a2 = group_of(&group_rows_serial_alg2(&c.pat(), &prm));
+    assert_eq!(a2, vec![0, 0, 0, 0, 1]);
+    for g in [group_rows_reference(&c.pat(), &prm), group_rows_exact(&c.pat(), &prm), group_rows(&c.pat(), &prm)] {
+        let gid = group_of(&g);
+        assert_eq!(gid[0], gid[4]);
     }
 }
