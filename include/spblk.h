@@ -15,6 +15,17 @@
 
 
 /**
+ * Smallest candidate budget that [`group_rows`] (and hence [`analyze`] and `spblkAnalyze`)
+ * uses; see [`auto_candidate_budget`] and [`group_rows_budgeted`].
+ */
+#define DEFAULT_CANDIDATE_BUDGET 32
+
+/**
+ * Work target of the automatic budget: about this many candidate slots in total.
+ */
+#define AUTO_BUDGET_WORK (1 << 24)
+
+/**
  * Flags for `halfCopies`.
  */
 #define SPBLK_VBR_COPY_F16 1
@@ -99,6 +110,12 @@ typedef struct {
    * `SPBLK_VBR_COPY_*` flags: also keep f16/bf16 copies of the blocks (default 0).
    */
   uint32_t halfCopies;
+  /**
+   * Candidates a row group may examine per inverted list: -1 = automatic (default; bounds
+   * the time on matrices with ~10^6 distinct rows), 0 = exact search, k > 0 = at most k.
+   * The density guarantee holds for every value.
+   */
+  int64_t candidateBudget;
 } spblkAnalysisParams;
 
 /**

@@ -44,9 +44,11 @@ fn params(block_width: i64, tau: f64) -> spblkAnalysisParams {
         mergeRule: 9,
         maxGroupHeight: -1,
         halfCopies: 9,
+        candidateBudget: 7,
     };
     assert_eq!(spblkAnalysisParamsInit(&mut p, std::mem::size_of::<spblkAnalysisParams>()), SPBLK_STATUS_SUCCESS);
     assert_eq!((p.blockWidth, p.mergeRule, p.maxGroupHeight, p.halfCopies), (64, SPBLK_MERGE_TWO_STEP, 0, 0));
+    assert_eq!(p.candidateBudget, -1, "automatic candidate budget by default");
     p.blockWidth = block_width;
     p.tau = tau;
     p
@@ -192,6 +194,17 @@ fn plan_lifetime_and_parameter_versions() {
     p.halfCopies = SPBLK_VBR_COPY_F16 | SPBLK_VBR_COPY_BF16;
     assert_eq!(spblkAnalyze(h, da, SPBLK_ANALYSIS_1SA, &p), 0, "{}", last_error());
     p.halfCopies = 8;
+    assert_eq!(spblkAnalyze(h, da, SPBLK_ANALYSIS_1SA, &p), SPBLK_STATUS_INVALID_VALUE);
+    p.halfCopies = 0;
+    // Exact search (budget 0) and the automatic budget agree where the budget is not hit.
+    p.candidateBudget = 0;
+    assert_eq!(spblkAnalyze(h, da, SPBLK_ANALYSIS_1SA, &p), 0, "{}", last_error());
+    let exact = info(da).unwrap();
+    p.candidateBudget = -1;
+    assert_eq!(spblkAnalyze(h, da, SPBLK_ANALYSIS_1SA, &p), 0, "{}", last_error());
+    let auto = info(da).unwrap();
+    assert_eq!((exact.groups, exact.nonzeroBlocks), (auto.groups, auto.nonzeroBlocks));
+    p.candidateBudget = -2;
     assert_eq!(spblkAnalyze(h, da, SPBLK_ANALYSIS_1SA, &p), SPBLK_STATUS_INVALID_VALUE);
     for d in [db, dc] {
         spblkDestroyDnMat(d);

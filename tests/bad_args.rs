@@ -784,6 +784,7 @@ fn analysis_functions() {
         mergeRule: 0,
         maxGroupHeight: 0,
         halfCopies: 0,
+        candidateBudget: 0,
     };
     check("spblkAnalysisParamsInit", &[(0, IV, "params")], &[], |m, _| spblkAnalysisParamsInit(n(m, 0, &mut p), size));
     assert_eq!(spblkAnalysisParamsInit(&mut p, 2), IV, "structSize smaller than its own field");

@@ -129,6 +129,10 @@ pub struct OneSaParams {
     /// Maximum rows per group; 0 = no cap. A class of identical rows larger than the cap is
     /// kept whole (it becomes a group on its own).
     pub max_group_height: usize,
+    /// Candidates a group may take from each inverted list it opens, for [`group_rows`]:
+    /// `None` = automatic ([`auto_candidate_budget`], the default), `Some(0)` = exact
+    /// (the grouping of [`group_rows_reference`]), `Some(k)` = at most k.
+    pub candidate_budget: Option<usize>,
 }
 
 impl Default for OneSaParams {
@@ -139,6 +143,7 @@ impl Default for OneSaParams {
             similarity: Similarity::Jaccard,
             merge_rule: MergeRule::TwoStep,
             max_group_height: 0,
+            candidate_budget: None,
         }
     }
 }
@@ -544,8 +549,10 @@ pub struct SearchStats {
 /// [`auto_candidate_budget`] of the number of classes. Same guarantees as the exact version (every row exactly once,
 /// identical rows together, TwoStep density bound, height cap); the grouping can differ from
 /// [`group_rows_reference`] only where the budget cut a candidate list.
+///
+/// `params.candidate_budget` overrides the automatic budget (`Some(0)`: exact).
 pub fn group_rows(p: &CsrPattern, params: &OneSaParams) -> Grouping {
-    group_rows_impl(p, params, None).0
+    group_rows_impl(p, params, params.candidate_budget).0
 }
 
 /// [`group_rows`] plus its [`SearchStats`] (`budget` reports the automatic budget used).

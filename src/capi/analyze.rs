@@ -32,6 +32,10 @@ pub struct spblkAnalysisParams {
     pub maxGroupHeight: i64,
     /// `SPBLK_VBR_COPY_*` flags: also keep f16/bf16 copies of the blocks (default 0).
     pub halfCopies: u32,
+    /// Candidates a row group may examine per inverted list: -1 = automatic (default; bounds
+    /// the time on matrices with ~10^6 distinct rows), 0 = exact search, k > 0 = at most k.
+    /// The density guarantee holds for every value.
+    pub candidateBudget: i64,
 }
 
 /// Statistics of an analysis, read with `spblkAnalysisGetInfo`.
@@ -72,6 +76,7 @@ fn defaults() -> spblkAnalysisParams {
         },
         maxGroupHeight: d.max_group_height as i64,
         halfCopies: 0,
+        candidateBudget: -1,
     }
 }
 
@@ -117,6 +122,9 @@ fn decode(p: &spblkAnalysisParams, alg: spblkAnalysisAlg_t) -> Result<Request> {
     if p.blockWidth < 1 {
         return Err(Error::invalid("params", format!("blockWidth must be >= 1 (got {})", p.blockWidth)));
     }
+    if p.candidateBudget < -1 {
+        return Err(Error::invalid("params", format!("candidateBudget must be >= -1 (got {})", p.candidateBudget)));
+    }
     if p.maxGroupHeight < 0 {
         return Err(Error::invalid("params", format!("maxGroupHeight must be >= 0 (got {})", p.maxGroupHeight)));
     }
@@ -139,6 +147,7 @@ fn decode(p: &spblkAnalysisParams, alg: spblkAnalysisAlg_t) -> Result<Request> {
         similarity,
         merge_rule,
         max_group_height: p.maxGroupHeight as usize,
+        candidate_budget: usize::try_from(p.candidateBudget).ok(),
     };
     Ok(Request::OneSa {
         params,

@@ -79,6 +79,7 @@ fn random_params(rng: &mut StdRng) -> OneSaParams {
         similarity: if rng.gen_bool(0.5) { Similarity::Jaccard } else { Similarity::Cosine },
         merge_rule: if rng.gen_bool(0.6) { MergeRule::TwoStep } else { MergeRule::Plain },
         max_group_height: if rng.gen_bool(0.3) { rng.gen_range(1..12) } else { 0 },
+        candidate_budget: None,
     }
 }
 
@@ -164,7 +165,7 @@ fn fast_equals_reference_on_generated_matrices() {
             for &similarity in &[Similarity::Jaccard, Similarity::Cosine] {
                 for &merge_rule in &[MergeRule::Plain, MergeRule::TwoStep] {
                     for &bw in &[4, 16, 64] {
-                        let prm = OneSaParams { block_width: bw, tau, similarity, merge_rule, max_group_height: 0 };
+                        let prm = OneSaParams { block_width: bw, tau, similarity, merge_rule, ..Default::default() };
                         let r = group_rows_reference(&c.pat(), &prm);
                         assert_eq!(r, group_rows_exact(&c.pat(), &prm), "{prm:?}");
                         assert_is_grouping(&r, c.rows);
