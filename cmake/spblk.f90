@@ -1,0 +1,716 @@
+! spblk for Fortran 2003: the iso_c_binding module `spblk`, GENERATED from spblk.h by
+! scripts/gen-fortran-module.py (do not edit; rerun it when the header changes).
+!
+! Handles, descriptors, streams and memory are type(c_ptr), passed by value: give c_loc(array)
+! for host memory on the host backend, or a device address for the CUDA backend. alpha and
+! beta are pointers too (c_loc of a variable of the compute type). Enums are integer(c_int32_t).
+! Indices inside the arrays follow the descriptor's index base (SPBLK_INDEX_BASE_ONE suits
+! Fortran). spblk_last_error() returns the reason of this thread's last failed call.
+module spblk
+  use, intrinsic :: iso_c_binding
+  implicit none
+
+  integer(c_int32_t), parameter :: SPBLK_VERSION_MAJOR = 0
+  integer(c_int32_t), parameter :: SPBLK_VERSION_MINOR = 1
+  integer(c_int32_t), parameter :: SPBLK_VERSION_PATCH = 0
+  integer(c_int32_t), parameter :: SPBLK_VERSION = (SPBLK_VERSION_MAJOR * 1000 + SPBLK_VERSION_MINOR * 100 + SPBLK_VERSION_PATCH)
+  integer(c_int32_t), parameter :: SPBLK_STATUS_SUCCESS = 0
+  integer(c_int32_t), parameter :: SPBLK_STATUS_NOT_INITIALIZED = 1
+  integer(c_int32_t), parameter :: SPBLK_STATUS_ALLOC_FAILED = 2
+  integer(c_int32_t), parameter :: SPBLK_STATUS_INVALID_VALUE = 3
+  integer(c_int32_t), parameter :: SPBLK_STATUS_ARCH_MISMATCH = 4
+  integer(c_int32_t), parameter :: SPBLK_STATUS_MAPPING_ERROR = 5
+  integer(c_int32_t), parameter :: SPBLK_STATUS_EXECUTION_FAILED = 6
+  integer(c_int32_t), parameter :: SPBLK_STATUS_INTERNAL_ERROR = 7
+  integer(c_int32_t), parameter :: SPBLK_STATUS_MATRIX_TYPE_NOT_SUPPORTED = 8
+  integer(c_int32_t), parameter :: SPBLK_STATUS_ZERO_PIVOT = 9
+  integer(c_int32_t), parameter :: SPBLK_STATUS_NOT_SUPPORTED = 10
+  integer(c_int32_t), parameter :: SPBLK_STATUS_INSUFFICIENT_RESOURCES = 11
+  integer(c_int32_t), parameter :: SPBLK_POINTER_MODE_HOST = 0
+  integer(c_int32_t), parameter :: SPBLK_POINTER_MODE_DEVICE = 1
+  integer(c_int32_t), parameter :: SPBLK_INDEX_BASE_ZERO = 0
+  integer(c_int32_t), parameter :: SPBLK_INDEX_BASE_ONE = 1
+  integer(c_int32_t), parameter :: SPBLK_OPERATION_NON_TRANSPOSE = 0
+  integer(c_int32_t), parameter :: SPBLK_OPERATION_TRANSPOSE = 1
+  integer(c_int32_t), parameter :: SPBLK_OPERATION_CONJUGATE_TRANSPOSE = 2
+  integer(c_int32_t), parameter :: SPBLK_INDEX_16U = 1
+  integer(c_int32_t), parameter :: SPBLK_INDEX_32I = 2
+  integer(c_int32_t), parameter :: SPBLK_INDEX_64I = 3
+  integer(c_int32_t), parameter :: SPBLK_ORDER_COL = 1
+  integer(c_int32_t), parameter :: SPBLK_ORDER_ROW = 2
+  integer(c_int32_t), parameter :: SPBLK_FORMAT_CSR = 1
+  integer(c_int32_t), parameter :: SPBLK_FORMAT_CSC = 2
+  integer(c_int32_t), parameter :: SPBLK_FORMAT_COO = 3
+  integer(c_int32_t), parameter :: SPBLK_FORMAT_BLOCKED_ELL = 5
+  integer(c_int32_t), parameter :: SPBLK_FORMAT_BSR = 6
+  integer(c_int32_t), parameter :: SPBLK_FORMAT_SLICED_ELLPACK = 7
+  integer(c_int32_t), parameter :: SPBLK_R_32F = 0
+  integer(c_int32_t), parameter :: SPBLK_R_64F = 1
+  integer(c_int32_t), parameter :: SPBLK_R_16F = 2
+  integer(c_int32_t), parameter :: SPBLK_R_8I = 3
+  integer(c_int32_t), parameter :: SPBLK_C_32F = 4
+  integer(c_int32_t), parameter :: SPBLK_C_64F = 5
+  integer(c_int32_t), parameter :: SPBLK_C_16F = 6
+  integer(c_int32_t), parameter :: SPBLK_R_32I = 10
+  integer(c_int32_t), parameter :: SPBLK_R_16BF = 14
+  integer(c_int32_t), parameter :: SPBLK_C_16BF = 15
+  integer(c_int32_t), parameter :: SPBLK_MAJOR_VERSION = 0
+  integer(c_int32_t), parameter :: SPBLK_MINOR_VERSION = 1
+  integer(c_int32_t), parameter :: SPBLK_PATCH_LEVEL = 2
+  integer(c_int32_t), parameter :: SPBLK_SPMV_ALG_DEFAULT = 0
+  integer(c_int32_t), parameter :: SPBLK_SPMV_COO_ALG1 = 1
+  integer(c_int32_t), parameter :: SPBLK_SPMV_CSR_ALG1 = 2
+  integer(c_int32_t), parameter :: SPBLK_SPMV_CSR_ALG2 = 3
+  integer(c_int32_t), parameter :: SPBLK_SPMV_COO_ALG2 = 4
+  integer(c_int32_t), parameter :: SPBLK_SPMV_SELL_ALG1 = 5
+  integer(c_int32_t), parameter :: SPBLK_SPMM_ALG_DEFAULT = 0
+  integer(c_int32_t), parameter :: SPBLK_SPMM_COO_ALG1 = 1
+  integer(c_int32_t), parameter :: SPBLK_SPMM_COO_ALG2 = 2
+  integer(c_int32_t), parameter :: SPBLK_SPMM_COO_ALG3 = 3
+  integer(c_int32_t), parameter :: SPBLK_SPMM_CSR_ALG1 = 4
+  integer(c_int32_t), parameter :: SPBLK_SPMM_COO_ALG4 = 5
+  integer(c_int32_t), parameter :: SPBLK_SPMM_CSR_ALG2 = 6
+  integer(c_int32_t), parameter :: SPBLK_SPMM_CSR_ALG3 = 12
+  integer(c_int32_t), parameter :: SPBLK_SPMM_BLOCKED_ELL_ALG1 = 13
+  integer(c_int32_t), parameter :: SPBLK_SPMM_BSR_ALG1 = 14
+  integer(c_int32_t), parameter :: SPBLK_SPMM_ALG_RODE = 100
+  integer(c_int32_t), parameter :: SPBLK_SPMM_ALG_ASPT = 101
+  integer(c_int32_t), parameter :: SPBLK_SPMM_ALG_VBR = 102
+  integer(c_int32_t), parameter :: SPBLK_SDDMM_ALG_DEFAULT = 0
+  integer(c_int32_t), parameter :: SPBLK_SPGEMM_DEFAULT = 0
+  integer(c_int32_t), parameter :: SPBLK_SPGEMM_CSR_ALG_DETERMINITIC = 1
+  integer(c_int32_t), parameter :: SPBLK_SPGEMM_CSR_ALG_NONDETERMINITIC = 2
+  integer(c_int32_t), parameter :: SPBLK_SPGEMM_ALG1 = 3
+  integer(c_int32_t), parameter :: SPBLK_SPGEMM_ALG2 = 4
+  integer(c_int32_t), parameter :: SPBLK_SPGEMM_ALG3 = 5
+  integer(c_int32_t), parameter :: SPBLK_ACTION_SYMBOLIC = 0
+  integer(c_int32_t), parameter :: SPBLK_ACTION_NUMERIC = 1
+  integer(c_int32_t), parameter :: SPBLK_CSR2CSC_ALG_DEFAULT = 1
+  integer(c_int32_t), parameter :: SPBLK_CSR2CSC_ALG1 = 1
+  integer(c_int32_t), parameter :: SPBLK_BACKEND_CUDA = 1
+  integer(c_int32_t), parameter :: SPBLK_BACKEND_HOST = 2
+
+  interface
+    ! Workspace size for `spblkCsr2cscEx2` (at least 1 byte).
+    function spblkCsr2cscEx2_bufferSize(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, cscVal, &
+        cscColPtr, cscRowInd, valType, copyValues, idxBase, alg, bufferSize) bind(C, &
+        name="spblkCsr2cscEx2_bufferSize")
+      import
+      integer(c_int32_t) :: spblkCsr2cscEx2_bufferSize
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: csrVal
+      type(c_ptr), value :: csrRowPtr
+      type(c_ptr), value :: csrColInd
+      type(c_ptr), value :: cscVal
+      type(c_ptr), value :: cscColPtr
+      type(c_ptr), value :: cscRowInd
+      integer(c_int32_t), value :: valType
+      integer(c_int32_t), value :: copyValues
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: alg
+      integer(c_size_t), intent(inout) :: bufferSize
+    end function spblkCsr2cscEx2_bufferSize
+    ! CSR (m × n, 32-bit indices) to CSC; row indices come out sorted within each column. With
+    ! `SPBLK_ACTION_SYMBOLIC` the values are not touched.
+    function spblkCsr2cscEx2(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, cscVal, cscColPtr, &
+        cscRowInd, valType, copyValues, idxBase, alg, buffer) bind(C, name="spblkCsr2cscEx2")
+      import
+      integer(c_int32_t) :: spblkCsr2cscEx2
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: csrVal
+      type(c_ptr), value :: csrRowPtr
+      type(c_ptr), value :: csrColInd
+      type(c_ptr), value :: cscVal
+      type(c_ptr), value :: cscColPtr
+      type(c_ptr), value :: cscRowInd
+      integer(c_int32_t), value :: valType
+      integer(c_int32_t), value :: copyValues
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: buffer
+    end function spblkCsr2cscEx2
+    ! Creates a dense matrix descriptor; `ld` is at least rows (column-major) or cols (row-
+    ! major).
+    function spblkCreateDnMat(dnMatDescr, rows, cols, ld, values, valueType, order) bind(C, &
+        name="spblkCreateDnMat")
+      import
+      integer(c_int32_t) :: spblkCreateDnMat
+      type(c_ptr), intent(out) :: dnMatDescr
+      integer(c_int64_t), value :: rows
+      integer(c_int64_t), value :: cols
+      integer(c_int64_t), value :: ld
+      type(c_ptr), value :: values
+      integer(c_int32_t), value :: valueType
+      integer(c_int32_t), value :: order
+    end function spblkCreateDnMat
+    ! Destroys a dense matrix descriptor; NULL is a no-op.
+    function spblkDestroyDnMat(dnMatDescr) bind(C, name="spblkDestroyDnMat")
+      import
+      integer(c_int32_t) :: spblkDestroyDnMat
+      type(c_ptr), value :: dnMatDescr
+    end function spblkDestroyDnMat
+    ! Reads everything a dense matrix descriptor holds.
+    function spblkDnMatGet(dnMatDescr, rows, cols, ld, values, type_, order) bind(C, &
+        name="spblkDnMatGet")
+      import
+      integer(c_int32_t) :: spblkDnMatGet
+      type(c_ptr), value :: dnMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: ld
+      type(c_ptr), intent(out) :: values
+      integer(c_int32_t), intent(out) :: type_
+      integer(c_int32_t), intent(out) :: order
+    end function spblkDnMatGet
+    ! Reads the values pointer of a dense matrix.
+    function spblkDnMatGetValues(dnMatDescr, values) bind(C, name="spblkDnMatGetValues")
+      import
+      integer(c_int32_t) :: spblkDnMatGetValues
+      type(c_ptr), value :: dnMatDescr
+      type(c_ptr), intent(out) :: values
+    end function spblkDnMatGetValues
+    ! Replaces the values pointer of a dense matrix.
+    function spblkDnMatSetValues(dnMatDescr, values) bind(C, name="spblkDnMatSetValues")
+      import
+      integer(c_int32_t) :: spblkDnMatSetValues
+      type(c_ptr), value :: dnMatDescr
+      type(c_ptr), value :: values
+    end function spblkDnMatSetValues
+    ! Creates a dense vector descriptor.
+    function spblkCreateDnVec(dnVecDescr, size, values, valueType) bind(C, name="spblkCreateDnVec")
+      import
+      integer(c_int32_t) :: spblkCreateDnVec
+      type(c_ptr), intent(out) :: dnVecDescr
+      integer(c_int64_t), value :: size
+      type(c_ptr), value :: values
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateDnVec
+    ! Destroys a dense vector descriptor; NULL is a no-op.
+    function spblkDestroyDnVec(dnVecDescr) bind(C, name="spblkDestroyDnVec")
+      import
+      integer(c_int32_t) :: spblkDestroyDnVec
+      type(c_ptr), value :: dnVecDescr
+    end function spblkDestroyDnVec
+    ! Reads everything a dense vector descriptor holds.
+    function spblkDnVecGet(dnVecDescr, size, values, valueType) bind(C, name="spblkDnVecGet")
+      import
+      integer(c_int32_t) :: spblkDnVecGet
+      type(c_ptr), value :: dnVecDescr
+      integer(c_int64_t), intent(out) :: size
+      type(c_ptr), intent(out) :: values
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkDnVecGet
+    ! Reads the values pointer of a dense vector.
+    function spblkDnVecGetValues(dnVecDescr, values) bind(C, name="spblkDnVecGetValues")
+      import
+      integer(c_int32_t) :: spblkDnVecGetValues
+      type(c_ptr), value :: dnVecDescr
+      type(c_ptr), intent(out) :: values
+    end function spblkDnVecGetValues
+    ! Replaces the values pointer of a dense vector.
+    function spblkDnVecSetValues(dnVecDescr, values) bind(C, name="spblkDnVecSetValues")
+      import
+      integer(c_int32_t) :: spblkDnVecSetValues
+      type(c_ptr), value :: dnVecDescr
+      type(c_ptr), value :: values
+    end function spblkDnVecSetValues
+    ! Creates a handle on the CUDA backend, or on the host backend when the environment variable
+    ! `SPBLK_BACKEND=host`. Never falls back silently: without a usable GPU the CUDA backend
+    ! fails and `spblkGetLastErrorMessage` says why.
+    function spblkCreate(handle) bind(C, name="spblkCreate")
+      import
+      integer(c_int32_t) :: spblkCreate
+      type(c_ptr), intent(out) :: handle
+    end function spblkCreate
+    ! Creates a handle on an explicitly chosen backend (`SPBLK_BACKEND_CUDA` or
+    ! `SPBLK_BACKEND_HOST`).
+    function spblkCreateWithBackend(handle, backend) bind(C, name="spblkCreateWithBackend")
+      import
+      integer(c_int32_t) :: spblkCreateWithBackend
+      type(c_ptr), intent(out) :: handle
+      integer(c_int32_t), value :: backend
+    end function spblkCreateWithBackend
+    ! Destroys a handle. Work already queued on its stream is not waited for (descriptors and
+    ! buffers belong to the caller).
+    function spblkDestroy(handle) bind(C, name="spblkDestroy")
+      import
+      integer(c_int32_t) :: spblkDestroy
+      type(c_ptr), value :: handle
+    end function spblkDestroy
+    ! Reports which backend a handle runs on.
+    function spblkGetBackend(handle, backend) bind(C, name="spblkGetBackend")
+      import
+      integer(c_int32_t) :: spblkGetBackend
+      type(c_ptr), value :: handle
+      integer(c_int32_t), intent(out) :: backend
+    end function spblkGetBackend
+    ! Sets the stream the handle's work is queued on (NULL = legacy default stream).
+    function spblkSetStream(handle, streamId) bind(C, name="spblkSetStream")
+      import
+      integer(c_int32_t) :: spblkSetStream
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: streamId
+    end function spblkSetStream
+    ! Reads the handle's stream.
+    function spblkGetStream(handle, streamId) bind(C, name="spblkGetStream")
+      import
+      integer(c_int32_t) :: spblkGetStream
+      type(c_ptr), value :: handle
+      type(c_ptr), intent(out) :: streamId
+    end function spblkGetStream
+    ! Library version as MAJOR*1000 + MINOR*100 + PATCH (cuSPARSE's encoding).
+    function spblkGetVersion(handle, version) bind(C, name="spblkGetVersion")
+      import
+      integer(c_int32_t) :: spblkGetVersion
+      type(c_ptr), value :: handle
+      integer(c_int), intent(out) :: version
+    end function spblkGetVersion
+    ! One part of the version: `SPBLK_MAJOR_VERSION`, `SPBLK_MINOR_VERSION` or
+    ! `SPBLK_PATCH_LEVEL`.
+    function spblkGetProperty(type_, value) bind(C, name="spblkGetProperty")
+      import
+      integer(c_int32_t) :: spblkGetProperty
+      integer(c_int32_t), value :: type_
+      integer(c_int), intent(out) :: value
+    end function spblkGetProperty
+    ! The status's constant name, e.g. "SPBLK_STATUS_INVALID_VALUE" (static; never NULL).
+    function spblkGetErrorName(status) bind(C, name="spblkGetErrorName")
+      import
+      type(c_ptr) :: spblkGetErrorName
+      integer(c_int32_t), value :: status
+    end function spblkGetErrorName
+    ! A one-sentence description of the status (static; never NULL). For the reason a call
+    ! failed, see `spblkGetLastErrorMessage`.
+    function spblkGetErrorString(status) bind(C, name="spblkGetErrorString")
+      import
+      type(c_ptr) :: spblkGetErrorString
+      integer(c_int32_t), value :: status
+    end function spblkGetErrorString
+    ! Copies this thread's last failure message ("function: argument 'x' violated condition")
+    ! into `buf` (at most `len` bytes including the terminating NUL, truncated if needed) and
+    ! stores in `*written` the number of bytes written, without the NUL. With `buf` NULL and
+    ! `len` 0 it stores the full length. Failures of this call do not replace the message.
+    function spblkGetLastErrorMessage(buf, len, written) bind(C, name="spblkGetLastErrorMessage")
+      import
+      integer(c_int32_t) :: spblkGetLastErrorMessage
+      character(kind=c_char), dimension(*), intent(out) :: buf
+      integer(c_size_t), value :: len
+      integer(c_size_t), intent(inout) :: written
+    end function spblkGetLastErrorMessage
+    ! Sets whether alpha and beta are read from host memory or the handle's memory.
+    function spblkSetPointerMode(handle, mode) bind(C, name="spblkSetPointerMode")
+      import
+      integer(c_int32_t) :: spblkSetPointerMode
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: mode
+    end function spblkSetPointerMode
+    ! Reads the pointer mode.
+    function spblkGetPointerMode(handle, mode) bind(C, name="spblkGetPointerMode")
+      import
+      integer(c_int32_t) :: spblkGetPointerMode
+      type(c_ptr), value :: handle
+      integer(c_int32_t), intent(out) :: mode
+    end function spblkGetPointerMode
+    ! Workspace size in bytes for `spblkSpMV` (may be 0; then `externalBuffer` may be NULL).
+    function spblkSpMV_bufferSize(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, &
+        bufferSize) bind(C, name="spblkSpMV_bufferSize")
+      import
+      integer(c_int32_t) :: spblkSpMV_bufferSize
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: vecX
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: vecY
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      integer(c_size_t), intent(inout) :: bufferSize
+    end function spblkSpMV_bufferSize
+    ! Optional analysis for repeated `spblkSpMV` calls with the same matrix.
+    function spblkSpMV_preprocess(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, &
+        externalBuffer) bind(C, name="spblkSpMV_preprocess")
+      import
+      integer(c_int32_t) :: spblkSpMV_preprocess
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: vecX
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: vecY
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: externalBuffer
+    end function spblkSpMV_preprocess
+    ! `Y = alpha op(A) X + beta Y`; with beta = 0, Y is not read.
+    function spblkSpMV(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, &
+        externalBuffer) bind(C, name="spblkSpMV")
+      import
+      integer(c_int32_t) :: spblkSpMV
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: vecX
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: vecY
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: externalBuffer
+    end function spblkSpMV
+    ! Workspace size in bytes for `spblkSpMM`.
+    function spblkSpMM_bufferSize(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, &
+        alg, bufferSize) bind(C, name="spblkSpMM_bufferSize")
+      import
+      integer(c_int32_t) :: spblkSpMM_bufferSize
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      integer(c_size_t), intent(inout) :: bufferSize
+    end function spblkSpMM_bufferSize
+    ! Optional analysis for repeated `spblkSpMM` calls with the same matrix.
+    function spblkSpMM_preprocess(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, &
+        alg, externalBuffer) bind(C, name="spblkSpMM_preprocess")
+      import
+      integer(c_int32_t) :: spblkSpMM_preprocess
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: externalBuffer
+    end function spblkSpMM_preprocess
+    ! `C = alpha op(A) op(B) + beta C` (A sparse; B, C dense); with beta = 0, C is not read.
+    function spblkSpMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, &
+        externalBuffer) bind(C, name="spblkSpMM")
+      import
+      integer(c_int32_t) :: spblkSpMM
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: externalBuffer
+    end function spblkSpMM
+    ! Workspace size in bytes for `spblkSDDMM`.
+    function spblkSDDMM_bufferSize(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, &
+        alg, bufferSize) bind(C, name="spblkSDDMM_bufferSize")
+      import
+      integer(c_int32_t) :: spblkSDDMM_bufferSize
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      integer(c_size_t), intent(inout) :: bufferSize
+    end function spblkSDDMM_bufferSize
+    ! Optional analysis for repeated `spblkSDDMM` calls with the same pattern.
+    function spblkSDDMM_preprocess(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, &
+        alg, externalBuffer) bind(C, name="spblkSDDMM_preprocess")
+      import
+      integer(c_int32_t) :: spblkSDDMM_preprocess
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: externalBuffer
+    end function spblkSDDMM_preprocess
+    ! `C = alpha (op(A) op(B)) ∘ spy(C) + beta C` (A, B dense; C sparse CSR).
+    function spblkSDDMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, &
+        externalBuffer) bind(C, name="spblkSDDMM")
+      import
+      integer(c_int32_t) :: spblkSDDMM
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: externalBuffer
+    end function spblkSDDMM
+    ! Creates a CSR descriptor. It stores the pointers, copies nothing; offsets may be NULL
+    ! until set (e.g. the output of SpGEMM), column indices and values may be NULL when nnz = 0.
+    function spblkCreateCsr(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, &
+        csrRowOffsetsType, csrColIndType, idxBase, valueType) bind(C, name="spblkCreateCsr")
+      import
+      integer(c_int32_t) :: spblkCreateCsr
+      type(c_ptr), intent(out) :: spMatDescr
+      integer(c_int64_t), value :: rows
+      integer(c_int64_t), value :: cols
+      integer(c_int64_t), value :: nnz
+      type(c_ptr), value :: csrRowOffsets
+      type(c_ptr), value :: csrColInd
+      type(c_ptr), value :: csrValues
+      integer(c_int32_t), value :: csrRowOffsetsType
+      integer(c_int32_t), value :: csrColIndType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateCsr
+    ! `spblkCreateCsr` for read-only data.
+    function spblkCreateConstCsr(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, &
+        csrRowOffsetsType, csrColIndType, idxBase, valueType) bind(C, name="spblkCreateConstCsr")
+      import
+      integer(c_int32_t) :: spblkCreateConstCsr
+      type(c_ptr), intent(out) :: spMatDescr
+      integer(c_int64_t), value :: rows
+      integer(c_int64_t), value :: cols
+      integer(c_int64_t), value :: nnz
+      type(c_ptr), value :: csrRowOffsets
+      type(c_ptr), value :: csrColInd
+      type(c_ptr), value :: csrValues
+      integer(c_int32_t), value :: csrRowOffsetsType
+      integer(c_int32_t), value :: csrColIndType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateConstCsr
+    ! Creates a CSC descriptor.
+    function spblkCreateCsc(spMatDescr, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, &
+        cscColOffsetsType, cscRowIndType, idxBase, valueType) bind(C, name="spblkCreateCsc")
+      import
+      integer(c_int32_t) :: spblkCreateCsc
+      type(c_ptr), intent(out) :: spMatDescr
+      integer(c_int64_t), value :: rows
+      integer(c_int64_t), value :: cols
+      integer(c_int64_t), value :: nnz
+      type(c_ptr), value :: cscColOffsets
+      type(c_ptr), value :: cscRowInd
+      type(c_ptr), value :: cscValues
+      integer(c_int32_t), value :: cscColOffsetsType
+      integer(c_int32_t), value :: cscRowIndType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateCsc
+    ! Creates a COO descriptor (row and column index arrays of nnz entries each).
+    function spblkCreateCoo(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, &
+        cooIdxType, idxBase, valueType) bind(C, name="spblkCreateCoo")
+      import
+      integer(c_int32_t) :: spblkCreateCoo
+      type(c_ptr), intent(out) :: spMatDescr
+      integer(c_int64_t), value :: rows
+      integer(c_int64_t), value :: cols
+      integer(c_int64_t), value :: nnz
+      type(c_ptr), value :: cooRowInd
+      type(c_ptr), value :: cooColInd
+      type(c_ptr), value :: cooValues
+      integer(c_int32_t), value :: cooIdxType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateCoo
+    ! Destroys a sparse descriptor (and any analysis it owns); NULL is a no-op.
+    function spblkDestroySpMat(spMatDescr) bind(C, name="spblkDestroySpMat")
+      import
+      integer(c_int32_t) :: spblkDestroySpMat
+      type(c_ptr), value :: spMatDescr
+    end function spblkDestroySpMat
+    ! Reads rows, columns and nnz (nnz of a SpGEMM output is known after `spblkSpGEMM_compute`).
+    function spblkSpMatGetSize(spMatDescr, rows, cols, nnz) bind(C, name="spblkSpMatGetSize")
+      import
+      integer(c_int32_t) :: spblkSpMatGetSize
+      type(c_ptr), value :: spMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: nnz
+    end function spblkSpMatGetSize
+    ! Reads the storage format.
+    function spblkSpMatGetFormat(spMatDescr, format) bind(C, name="spblkSpMatGetFormat")
+      import
+      integer(c_int32_t) :: spblkSpMatGetFormat
+      type(c_ptr), value :: spMatDescr
+      integer(c_int32_t), intent(out) :: format
+    end function spblkSpMatGetFormat
+    ! Reads the index base.
+    function spblkSpMatGetIndexBase(spMatDescr, idxBase) bind(C, name="spblkSpMatGetIndexBase")
+      import
+      integer(c_int32_t) :: spblkSpMatGetIndexBase
+      type(c_ptr), value :: spMatDescr
+      integer(c_int32_t), intent(out) :: idxBase
+    end function spblkSpMatGetIndexBase
+    ! Reads the values pointer.
+    function spblkSpMatGetValues(spMatDescr, values) bind(C, name="spblkSpMatGetValues")
+      import
+      integer(c_int32_t) :: spblkSpMatGetValues
+      type(c_ptr), value :: spMatDescr
+      type(c_ptr), intent(out) :: values
+    end function spblkSpMatGetValues
+    ! Replaces the values pointer (the pattern, and so any analysis, stays valid; an analysis
+    ! holding packed values is refreshed by the next `spblkAnalyze`).
+    function spblkSpMatSetValues(spMatDescr, values) bind(C, name="spblkSpMatSetValues")
+      import
+      integer(c_int32_t) :: spblkSpMatSetValues
+      type(c_ptr), value :: spMatDescr
+      type(c_ptr), value :: values
+    end function spblkSpMatSetValues
+    ! Reads everything a CSR descriptor holds.
+    function spblkCsrGet(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, &
+        csrRowOffsetsType, csrColIndType, idxBase, valueType) bind(C, name="spblkCsrGet")
+      import
+      integer(c_int32_t) :: spblkCsrGet
+      type(c_ptr), value :: spMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: nnz
+      type(c_ptr), intent(out) :: csrRowOffsets
+      type(c_ptr), intent(out) :: csrColInd
+      type(c_ptr), intent(out) :: csrValues
+      integer(c_int32_t), intent(out) :: csrRowOffsetsType
+      integer(c_int32_t), intent(out) :: csrColIndType
+      integer(c_int32_t), intent(out) :: idxBase
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkCsrGet
+    ! Reads everything a COO descriptor holds.
+    function spblkCooGet(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, idxType, &
+        idxBase, valueType) bind(C, name="spblkCooGet")
+      import
+      integer(c_int32_t) :: spblkCooGet
+      type(c_ptr), value :: spMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: nnz
+      type(c_ptr), intent(out) :: cooRowInd
+      type(c_ptr), intent(out) :: cooColInd
+      type(c_ptr), intent(out) :: cooValues
+      integer(c_int32_t), intent(out) :: idxType
+      integer(c_int32_t), intent(out) :: idxBase
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkCooGet
+    ! Replaces a CSR descriptor's arrays (after `spblkSpGEMM_compute`, for example). Any
+    ! analysis of the old pattern is dropped.
+    function spblkCsrSetPointers(spMatDescr, csrRowOffsets, csrColInd, csrValues) bind(C, &
+        name="spblkCsrSetPointers")
+      import
+      integer(c_int32_t) :: spblkCsrSetPointers
+      type(c_ptr), value :: spMatDescr
+      type(c_ptr), value :: csrRowOffsets
+      type(c_ptr), value :: csrColInd
+      type(c_ptr), value :: csrValues
+    end function spblkCsrSetPointers
+    ! Creates the state object that carries a product through the protocol.
+    function spblkSpGEMM_createDescr(descr) bind(C, name="spblkSpGEMM_createDescr")
+      import
+      integer(c_int32_t) :: spblkSpGEMM_createDescr
+      type(c_ptr), intent(out) :: descr
+    end function spblkSpGEMM_createDescr
+    ! Destroys the SpGEMM state (and any product it still holds); NULL is a no-op.
+    function spblkSpGEMM_destroyDescr(descr) bind(C, name="spblkSpGEMM_destroyDescr")
+      import
+      integer(c_int32_t) :: spblkSpGEMM_destroyDescr
+      type(c_ptr), value :: descr
+    end function spblkSpGEMM_destroyDescr
+    ! Phase 1: with `externalBuffer1` NULL, stores the required size in `*bufferSize1`;
+    ! otherwise analyses A and B using the buffer.
+    function spblkSpGEMM_workEstimation(handle, opA, opB, alpha, matA, matB, beta, matC, &
+        computeType, alg, spgemmDescr, bufferSize1, externalBuffer1) bind(C, &
+        name="spblkSpGEMM_workEstimation")
+      import
+      integer(c_int32_t) :: spblkSpGEMM_workEstimation
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spgemmDescr
+      integer(c_size_t), intent(inout) :: bufferSize1
+      type(c_ptr), value :: externalBuffer1
+    end function spblkSpGEMM_workEstimation
+    ! Phase 2: with `externalBuffer2` NULL, stores an upper bound of the size it needs;
+    ! otherwise computes C, after which `spblkSpMatGetSize(matC)` reports nnz(C). Blocks until
+    ! nnz(C) is known on the host.
+    function spblkSpGEMM_compute(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, &
+        spgemmDescr, bufferSize2, externalBuffer2) bind(C, name="spblkSpGEMM_compute")
+      import
+      integer(c_int32_t) :: spblkSpGEMM_compute
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spgemmDescr
+      integer(c_size_t), intent(inout) :: bufferSize2
+      type(c_ptr), value :: externalBuffer2
+    end function spblkSpGEMM_compute
+    ! Phase 3: writes C's row offsets, column indices (sorted within rows) and values into the
+    ! arrays set with `spblkCsrSetPointers`.
+    function spblkSpGEMM_copy(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, &
+        spgemmDescr) bind(C, name="spblkSpGEMM_copy")
+      import
+      integer(c_int32_t) :: spblkSpGEMM_copy
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spgemmDescr
+    end function spblkSpGEMM_copy
+  end interface
+
+contains
+
+  ! The message of this thread's last failed spblk call, e.g.
+  ! "spblkSpMV: argument 'vecY' has size 3 but op(A) has 4 rows".
+  function spblk_last_error() result(message)
+    character(len=:), allocatable :: message
+    character(kind=c_char) :: buf(1024)
+    integer(c_size_t) :: written
+    integer :: i
+    written = 0
+    if (spblkGetLastErrorMessage(buf, int(size(buf), c_size_t), written) /= SPBLK_STATUS_SUCCESS) written = 0
+    allocate(character(len=written) :: message)
+    do i = 1, int(written)
+      message(i:i) = buf(i)
+    end do
+  end function spblk_last_error
+end module spblk
