@@ -1,0 +1,694 @@
+/* Bad arguments, systematically (as rocSPARSE's auto_testing_bad_arg): every function of
+ * spblk.h is called first with valid arguments (must succeed), then with each pointer argument
+ * in turn NULL, destroyed ("stale") and an object of the wrong kind ("foreign"), and each enum
+ * argument in turn out of range. Each failure must return the documented status
+ * (NOT_INITIALIZED for NULL/destroyed handles and any destroyed or foreign object,
+ * INVALID_VALUE otherwise), leave every out-parameter untouched, and leave a message from
+ * spblkGetLastErrorMessage that starts with the function and names the argument. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+enum { PLAIN, HANDLE, SPMAT, DNMAT, DNVEC, SPGEMM, KINDS }; /* what a pointer argument points to */
+
+typedef struct {
+    const char *name;      /* the parameter's name in spblk.h (cuSPARSE's) */
+    void *value;           /* a valid value */
+    spblkStatus_t if_null; /* the status when it is NULL */
+    int kind;
+    size_t out; /* > 0: an out-parameter of this many bytes */
+} ptr_arg;
+
+typedef struct {
+    const char *name;
+    uint32_t value;        /* a valid value */
+    spblkStatus_t if_bad;  /* the status when out of range */
+} enum_arg;
+
+#define MAX_PTRS 12
+#define MAX_ENUMS 4
+typedef struct {
+    const char *function;
+    spblkStatus_t (*call)(void *const *p, const uint32_t *e);
+    ptr_arg p[MAX_PTRS];
+    enum_arg e[MAX_ENUMS];
+    void (*cleanup)(void *const *p); /* after a successful call: destroy what it created */
+    int keeps_message;               /* spblkGetLastErrorMessage: failures leave the message alone */
+} fn_case;
+
+#define NI SPBLK_STATUS_NOT_INITIALIZED
+#define IV SPBLK_STATUS_INVALID_VALUE
+#define OK SPBLK_STATUS_SUCCESS
+#define IN(name, value, if_null, kind) {name, (void *)(value), if_null, kind, 0}
+#define OUT(name, var) {name, (void *)&(var), IV, PLAIN, sizeof(var)}
+#define E(name, value) {name, value, IV}
+
+/* ---- the objects the valid calls use ---------------------------------------------------------- */
+
+static struct {
+    spblkHandle_t h;
+    spblkSpMatDescr_t a, coo, c_sddmm, c_gemm, out_spmat;
+    spblkDnVecDescr_t x, y, out_dnvec;
+    spblkDnMatDescr_t b, c, da, db, out_dnmat;
+    spblkSpGEMMDescr_t gemm, out_gemm;
+    spblkHandle_t out_handle;
+    dev_sparse_t a_arrays, coo_arrays, c_arrays;
+    dev_dense_t x_d, y_d, b_d, c_d, da_d, db_d;
+    void *gemm_arrays[5], *csr2csc[7], *spmv_buf, *spmm_buf, *sddmm_buf;
+    size_t spmv_size, spmm_size, sddmm_size, size;
+    float one, zero;
+    int64_t rows, cols, nnz, ld;
+    void *values;
+    spblkIndexType_t itype, itype2;
+    spblkIndexBase_t base;
+    spblkDataType_t vtype;
+    spblkFormat_t format;
+    spblkOrder_t order;
+    spblkStream_t stream;
+    spblkPointerMode_t mode;
+    spblkBackend_t backend;
+    int version, property;
+    char message[64];
+    size_t written;
+    void *stale[KINDS], *foreign[KINDS];
+} F;
+
+static char fresh_marker;
+#define FRESH ((void *)&fresh_marker) /* Destroy*: make a new object to destroy */
+
+static const spblkOperation_t N = SPBLK_OPERATION_NON_TRANSPOSE;
+static const spblkIndexType_t I32 = SPBLK_INDEX_32I;
+static const spblkIndexBase_t BASE0 = SPBLK_INDEX_BASE_ZERO;
+static const spblkDataType_t F32 = SPBLK_R_32F;
+
+static void setup(spblkHandle_t h) {
+    /* A: 4 x 4 with 6 entries, also the pattern of SDDMM's C. */
+    int64_t ptr[5] = {0, 2, 3, 5, 6}, col[6] = {0, 2, 1, 0, 3, 3};
+    double val[6] = {1, 2, 3, 4, 5, 6};
+    csr_t a;
+    layout_t l = {SPBLK_FORMAT_CSR, SPBLK_INDEX_32I, SPBLK_INDEX_BASE_ZERO, SPBLK_R_32F};
+    rng_t r = rng_seed(7);
+    dense_t x = dense_random(&r, 4, 1, SPBLK_ORDER_COL, F32), b = dense_random(&r, 4, 2, SPBLK_ORDER_COL, F32);
+    dense_t c = dense_random(&r, 4, 2, SPBLK_ORDER_COL, F32), da = dense_random(&r, 4, 3, SPBLK_ORDER_ROW, F32);
+    dense_t db = dense_random(&r, 3, 4, SPBLK_ORDER_ROW, F32);
+    int32_t row_ptr32[5] = {0, 2, 3, 5, 6}, col32[6] = {0, 2, 1, 0, 3, 3};
+    size_t size1 = 0, size2 = 0;
+    int64_t nnz_c = 0;
+
+    F.h = h;
+    F.one = 1.0f;
+    a.rows = a.cols = 4;
+    a.nnz = 6;
+    a.ptr = ptr;
+    a.col = col;
+    a.val = val;
+    F.a_arrays = sparse_upload(&a, l);
+    F.a = F.a_arrays.descr;
+    F.c_arrays = sparse_upload(&a, l);
+    F.c_sddmm = F.c_arrays.descr;
+    l.format = SPBLK_FORMAT_COO;
+    F.coo_arrays = sparse_upload(&a, l);
+    F.coo = F.coo_arrays.descr;
+    F.x_d = vector_upload(&x, F32);
+    F.y_d = vector_upload(&x, F32);
+    F.x = F.x_d.vec;
+    F.y = F.y_d.vec;
+    F.b_d = dense_upload(&b, F32);
+    F.c_d = dense_upload(&c, F32);
+    F.da_d = dense_upload(&da, F32);
+    F.db_d = dense_upload(&db, F32);
+    F.b = F.b_d.mat;
+    F.c = F.c_d.mat;
+    F.da = F.da_d.mat;
+    F.db = F.db_d.mat;
+    dense_free(&x);
+    dense_free(&b);
+    dense_free(&c);
+    dense_free(&da);
+    dense_free(&db);
+
+    CHECK(spblkSpMV_bufferSize(h, N, &F.one, F.a, F.x, &F.zero, F.y, F32, 0, &F.spmv_size));
+    CHECK(spblkSpMM_bufferSize(h, N, N, &F.one, F.a, F.b, &F.zero, F.c, F32, 0, &F.spmm_size));
+    CHECK(spblkSDDMM_bufferSize(h, N, N, &F.one, F.da, F.db, &F.zero, F.c_sddmm, F32, 0, &F.sddmm_size));
+    F.spmv_buf = F.spmv_size ? dev_alloc(F.spmv_size) : NULL;
+    F.spmm_buf = F.spmm_size ? dev_alloc(F.spmm_size) : NULL;
+    F.sddmm_buf = F.sddmm_size ? dev_alloc(F.sddmm_size) : NULL;
+
+    /* SpGEMM C = A A, taken through the protocol up to a finished copy. */
+    CHECK(spblkCreateCsr(&F.c_gemm, 4, 4, 0, NULL, NULL, NULL, I32, I32, BASE0, F32));
+    CHECK(spblkSpGEMM_createDescr(&F.gemm));
+    CHECK(spblkSpGEMM_workEstimation(h, N, N, &F.one, F.a, F.a, &F.zero, F.c_gemm, F32, 0, F.gemm, &size1, NULL));
+    F.gemm_arrays[0] = dev_alloc(size1);
+    CHECK(spblkSpGEMM_workEstimation(h, N, N, &F.one, F.a, F.a, &F.zero, F.c_gemm, F32, 0, F.gemm, &size1,
+                                     F.gemm_arrays[0]));
+    CHECK(spblkSpGEMM_compute(h, N, N, &F.one, F.a, F.a, &F.zero, F.c_gemm, F32, 0, F.gemm, &size2, NULL));
+    F.gemm_arrays[1] = dev_alloc(size2);
+    CHECK(spblkSpGEMM_compute(h, N, N, &F.one, F.a, F.a, &F.zero, F.c_gemm, F32, 0, F.gemm, &size2,
+                              F.gemm_arrays[1]));
+    CHECK(spblkSpMatGetSize(F.c_gemm, &F.rows, &F.cols, &nnz_c));
+    F.gemm_arrays[2] = dev_alloc(5 * 4);
+    F.gemm_arrays[3] = dev_alloc((size_t)nnz_c * 4);
+    F.gemm_arrays[4] = dev_alloc((size_t)nnz_c * 4);
+    CHECK(spblkCsrSetPointers(F.c_gemm, F.gemm_arrays[2], F.gemm_arrays[3], F.gemm_arrays[4]));
+
+    /* csr2csc of A: csrVal, csrRowPtr, csrColInd, cscVal, cscColPtr, cscRowInd, buffer. */
+    F.csr2csc[0] = F.a_arrays.val;
+    F.csr2csc[1] = dev_copy(row_ptr32, sizeof row_ptr32);
+    F.csr2csc[2] = dev_copy(col32, sizeof col32);
+    F.csr2csc[3] = dev_alloc(6 * 4);
+    F.csr2csc[4] = dev_alloc(5 * 4);
+    F.csr2csc[5] = dev_alloc(6 * 4);
+    F.csr2csc[6] = dev_alloc(4096);
+
+    /* Destroyed objects of each kind, and live objects of another kind. */
+    CHECK(spblkCreateWithBackend((spblkHandle_t *)&F.stale[HANDLE], SPBLK_BACKEND_HOST));
+    CHECK(spblkCreateCsr((spblkSpMatDescr_t *)&F.stale[SPMAT], 1, 1, 0, NULL, NULL, NULL, I32, I32, BASE0, F32));
+    CHECK(spblkCreateDnMat((spblkDnMatDescr_t *)&F.stale[DNMAT], 1, 1, 1, &F.one, F32, SPBLK_ORDER_COL));
+    CHECK(spblkCreateDnVec((spblkDnVecDescr_t *)&F.stale[DNVEC], 1, &F.one, F32));
+    CHECK(spblkSpGEMM_createDescr((spblkSpGEMMDescr_t *)&F.stale[SPGEMM]));
+    CHECK(spblkDestroy(F.stale[HANDLE]));
+    CHECK(spblkDestroySpMat(F.stale[SPMAT]));
+    CHECK(spblkDestroyDnMat(F.stale[DNMAT]));
+    CHECK(spblkDestroyDnVec(F.stale[DNVEC]));
+    CHECK(spblkSpGEMM_destroyDescr(F.stale[SPGEMM]));
+    F.foreign[HANDLE] = F.a;
+    F.foreign[SPMAT] = F.x;
+    F.foreign[DNMAT] = F.a;
+    F.foreign[DNVEC] = F.b;
+    F.foreign[SPGEMM] = F.a;
+    F.stale[PLAIN] = F.foreign[PLAIN] = NULL;
+}
+
+static void teardown(void) {
+    int k;
+    CHECK(spblkSpGEMM_destroyDescr(F.gemm));
+    CHECK(spblkDestroySpMat(F.c_gemm));
+    sparse_free(&F.a_arrays);
+    sparse_free(&F.coo_arrays);
+    sparse_free(&F.c_arrays);
+    dev_dense_free(&F.x_d);
+    dev_dense_free(&F.y_d);
+    dev_dense_free(&F.b_d);
+    dev_dense_free(&F.c_d);
+    dev_dense_free(&F.da_d);
+    dev_dense_free(&F.db_d);
+    for (k = 0; k < 5; k++) dev_free(F.gemm_arrays[k]);
+    for (k = 1; k < 7; k++) dev_free(F.csr2csc[k]);
+    if (F.spmv_buf) dev_free(F.spmv_buf);
+    if (F.spmm_buf) dev_free(F.spmm_buf);
+    if (F.sddmm_buf) dev_free(F.sddmm_buf);
+}
+
+/* Fresh objects for the Destroy* calls. */
+static void *new_spmat(void) {
+    spblkSpMatDescr_t d = NULL;
+    CHECK(spblkCreateCsr(&d, 1, 1, 0, NULL, NULL, NULL, I32, I32, BASE0, F32));
+    return d;
+}
+static void *new_dnmat(void) {
+    spblkDnMatDescr_t d = NULL;
+    CHECK(spblkCreateDnMat(&d, 1, 1, 1, &F.one, F32, SPBLK_ORDER_COL));
+    return d;
+}
+static void *new_dnvec(void) {
+    spblkDnVecDescr_t d = NULL;
+    CHECK(spblkCreateDnVec(&d, 1, &F.one, F32));
+    return d;
+}
+static void *new_gemm(void) {
+    spblkSpGEMMDescr_t d = NULL;
+    CHECK(spblkSpGEMM_createDescr(&d));
+    return d;
+}
+static void *new_handle(void) {
+    spblkHandle_t d = NULL;
+    CHECK(spblkCreateWithBackend(&d, SPBLK_BACKEND_HOST));
+    return d;
+}
+
+/* After a successful create: destroy what p[0] received. */
+static void destroy_spmat(void *const *p) { CHECK(spblkDestroySpMat(*(spblkSpMatDescr_t *)p[0])); }
+static void destroy_dnmat(void *const *p) { CHECK(spblkDestroyDnMat(*(spblkDnMatDescr_t *)p[0])); }
+static void destroy_dnvec(void *const *p) { CHECK(spblkDestroyDnVec(*(spblkDnVecDescr_t *)p[0])); }
+static void destroy_gemm(void *const *p) { CHECK(spblkSpGEMM_destroyDescr(*(spblkSpGEMMDescr_t *)p[0])); }
+static void destroy_handle(void *const *p) { CHECK(spblkDestroy(*(spblkHandle_t *)p[0])); }
+
+/* ---- one wrapper per function: pointer arguments from p, enums from e ------------------------ */
+
+static spblkStatus_t call_Csr2cscEx2_bufferSize(void *const *p, const uint32_t *e) {
+    return spblkCsr2cscEx2_bufferSize(p[0], 4, 4, 6, p[1], p[2], p[3], p[4], p[5], p[6], e[0], e[1], e[2], e[3], p[7]);
+}
+static spblkStatus_t call_Csr2cscEx2(void *const *p, const uint32_t *e) {
+    return spblkCsr2cscEx2(p[0], 4, 4, 6, p[1], p[2], p[3], p[4], p[5], p[6], e[0], e[1], e[2], e[3], p[7]);
+}
+static spblkStatus_t call_CreateDnMat(void *const *p, const uint32_t *e) {
+    return spblkCreateDnMat(p[0], 4, 2, 4, p[1], e[0], e[1]);
+}
+static spblkStatus_t call_DestroyDnMat(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDestroyDnMat(p[0] == FRESH ? new_dnmat() : p[0]);
+}
+static spblkStatus_t call_DnMatGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDnMatGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
+}
+static spblkStatus_t call_DnMatGetValues(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDnMatGetValues(p[0], p[1]);
+}
+static spblkStatus_t call_DnMatSetValues(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDnMatSetValues(p[0], p[1]);
+}
+static spblkStatus_t call_CreateDnVec(void *const *p, const uint32_t *e) { return spblkCreateDnVec(p[0], 4, p[1], e[0]); }
+static spblkStatus_t call_DestroyDnVec(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDestroyDnVec(p[0] == FRESH ? new_dnvec() : p[0]);
+}
+static spblkStatus_t call_DnVecGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDnVecGet(p[0], p[1], p[2], p[3]);
+}
+static spblkStatus_t call_DnVecGetValues(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDnVecGetValues(p[0], p[1]);
+}
+static spblkStatus_t call_DnVecSetValues(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDnVecSetValues(p[0], p[1]);
+}
+static spblkStatus_t call_Create(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkCreate(p[0]);
+}
+static spblkStatus_t call_CreateWithBackend(void *const *p, const uint32_t *e) {
+    return spblkCreateWithBackend(p[0], e[0]);
+}
+static spblkStatus_t call_Destroy(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDestroy(p[0] == FRESH ? new_handle() : p[0]);
+}
+static spblkStatus_t call_GetBackend(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkGetBackend(p[0], p[1]);
+}
+static spblkStatus_t call_SetStream(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSetStream(p[0], p[1]);
+}
+static spblkStatus_t call_GetStream(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkGetStream(p[0], p[1]);
+}
+static spblkStatus_t call_GetVersion(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkGetVersion(p[0], p[1]);
+}
+static spblkStatus_t call_GetProperty(void *const *p, const uint32_t *e) { return spblkGetProperty(e[0], p[0]); }
+/* The two functions that cannot fail: "success" is a static, non-NULL text. */
+static spblkStatus_t call_GetErrorName(void *const *p, const uint32_t *e) {
+    const char *name = spblkGetErrorName(e[0]);
+    (void)p;
+    return name != NULL && strncmp(name, "SPBLK_STATUS_", 13) == 0 ? OK : SPBLK_STATUS_INTERNAL_ERROR;
+}
+static spblkStatus_t call_GetErrorString(void *const *p, const uint32_t *e) {
+    const char *text = spblkGetErrorString(e[0]);
+    (void)p;
+    return text != NULL && text[0] != '\0' ? OK : SPBLK_STATUS_INTERNAL_ERROR;
+}
+static spblkStatus_t call_GetLastErrorMessage(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkGetLastErrorMessage(p[0], sizeof F.message, p[1]);
+}
+static spblkStatus_t call_SetPointerMode(void *const *p, const uint32_t *e) { return spblkSetPointerMode(p[0], e[0]); }
+static spblkStatus_t call_GetPointerMode(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkGetPointerMode(p[0], p[1]);
+}
+/* SpMV, SpMM, SDDMM: p = handle, alpha, A, B/X, beta, C/Y, bufferSize/externalBuffer;
+ * e = opA, [opB,] computeType, alg. */
+static spblkStatus_t call_SpMV_bufferSize(void *const *p, const uint32_t *e) {
+    return spblkSpMV_bufferSize(p[0], e[0], p[1], p[2], p[3], p[4], p[5], e[1], e[2], p[6]);
+}
+static spblkStatus_t call_SpMV_preprocess(void *const *p, const uint32_t *e) {
+    return spblkSpMV_preprocess(p[0], e[0], p[1], p[2], p[3], p[4], p[5], e[1], e[2], p[6]);
+}
+static spblkStatus_t call_SpMV(void *const *p, const uint32_t *e) {
+    return spblkSpMV(p[0], e[0], p[1], p[2], p[3], p[4], p[5], e[1], e[2], p[6]);
+}
+static spblkStatus_t call_SpMM_bufferSize(void *const *p, const uint32_t *e) {
+    return spblkSpMM_bufferSize(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6]);
+}
+static spblkStatus_t call_SpMM_preprocess(void *const *p, const uint32_t *e) {
+    return spblkSpMM_preprocess(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6]);
+}
+static spblkStatus_t call_SpMM(void *const *p, const uint32_t *e) {
+    return spblkSpMM(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6]);
+}
+static spblkStatus_t call_SDDMM_bufferSize(void *const *p, const uint32_t *e) {
+    return spblkSDDMM_bufferSize(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6]);
+}
+static spblkStatus_t call_SDDMM_preprocess(void *const *p, const uint32_t *e) {
+    return spblkSDDMM_preprocess(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6]);
+}
+static spblkStatus_t call_SDDMM(void *const *p, const uint32_t *e) {
+    return spblkSDDMM(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6]);
+}
+/* Create{Csr,ConstCsr,Csc}: p = descr, offsets, indices, values; e = offset type, index type,
+ * base, value type. */
+static spblkStatus_t call_CreateCsr(void *const *p, const uint32_t *e) {
+    return spblkCreateCsr(p[0], 4, 4, 6, p[1], p[2], p[3], e[0], e[1], e[2], e[3]);
+}
+static spblkStatus_t call_CreateConstCsr(void *const *p, const uint32_t *e) {
+    return spblkCreateConstCsr(p[0], 4, 4, 6, p[1], p[2], p[3], e[0], e[1], e[2], e[3]);
+}
+static spblkStatus_t call_CreateCsc(void *const *p, const uint32_t *e) {
+    return spblkCreateCsc(p[0], 4, 4, 6, p[1], p[2], p[3], e[0], e[1], e[2], e[3]);
+}
+static spblkStatus_t call_CreateCoo(void *const *p, const uint32_t *e) {
+    return spblkCreateCoo(p[0], 4, 4, 6, p[1], p[2], p[3], e[0], e[1], e[2]);
+}
+static spblkStatus_t call_DestroySpMat(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDestroySpMat(p[0] == FRESH ? new_spmat() : p[0]);
+}
+static spblkStatus_t call_SpMatGetSize(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpMatGetSize(p[0], p[1], p[2], p[3]);
+}
+static spblkStatus_t call_SpMatGetFormat(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpMatGetFormat(p[0], p[1]);
+}
+static spblkStatus_t call_SpMatGetIndexBase(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpMatGetIndexBase(p[0], p[1]);
+}
+static spblkStatus_t call_SpMatGetValues(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpMatGetValues(p[0], p[1]);
+}
+static spblkStatus_t call_SpMatSetValues(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpMatSetValues(p[0], p[1]);
+}
+static spblkStatus_t call_CsrGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkCsrGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10]);
+}
+static spblkStatus_t call_CooGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkCooGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9]);
+}
+static spblkStatus_t call_CsrSetPointers(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkCsrSetPointers(p[0], p[1], p[2], p[3]);
+}
+static spblkStatus_t call_SpGEMM_createDescr(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpGEMM_createDescr(p[0]);
+}
+static spblkStatus_t call_SpGEMM_destroyDescr(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpGEMM_destroyDescr(p[0] == FRESH ? new_gemm() : p[0]);
+}
+/* SpGEMM: p = handle, alpha, A, B, beta, C, spgemmDescr[, bufferSize, buffer];
+ * e = opA, opB, computeType, alg. */
+static spblkStatus_t call_SpGEMM_workEstimation(void *const *p, const uint32_t *e) {
+    return spblkSpGEMM_workEstimation(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6], p[7], p[8]);
+}
+static spblkStatus_t call_SpGEMM_compute(void *const *p, const uint32_t *e) {
+    return spblkSpGEMM_compute(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6], p[7], p[8]);
+}
+static spblkStatus_t call_SpGEMM_copy(void *const *p, const uint32_t *e) {
+    return spblkSpGEMM_copy(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6]);
+}
+
+/* ---- the table -------------------------------------------------------------------------------- */
+
+static int build_cases(fn_case *t) {
+    int n = 0;
+    const spblkStatus_t spmv_null = F.spmv_size ? IV : OK, spmm_null = F.spmm_size ? IV : OK;
+    const spblkStatus_t sddmm_null = F.sddmm_size ? IV : OK;
+    void *const *cc = F.csr2csc;
+    void *a_off = F.a_arrays.major, *a_col = F.a_arrays.minor, *a_val = F.a_arrays.val;
+#define ROW(name, fn, ...) t[n++] = (fn_case){.function = name, .call = fn, __VA_ARGS__}
+#define HANDLE_ARG IN("handle", F.h, NI, HANDLE)
+#define CSR2CSC_PTRS                                                                                      \
+    HANDLE_ARG, IN("csrVal", cc[0], IV, PLAIN), IN("csrRowPtr", cc[1], IV, PLAIN),                       \
+        IN("csrColInd", cc[2], IV, PLAIN), IN("cscVal", cc[3], IV, PLAIN), IN("cscColPtr", cc[4], IV, PLAIN), \
+        IN("cscRowInd", cc[5], IV, PLAIN)
+#define CSR2CSC_ENUMS                                                                                     \
+    { E("valType", F32), E("copyValues", SPBLK_ACTION_NUMERIC), E("idxBase", BASE0), E("alg", SPBLK_CSR2CSC_ALG1) }
+#define SPMV_ENUMS {E("opA", N), E("computeType", F32), E("alg", 0)}
+#define OP2_ENUMS {E("opA", N), E("opB", N), E("computeType", F32), E("alg", 0)}
+#define SPGEMM_PTRS                                                                                        \
+    HANDLE_ARG, IN("alpha", &F.one, IV, PLAIN), IN("matA", F.a, IV, SPMAT), IN("matB", F.a, IV, SPMAT),   \
+        IN("beta", &F.zero, IV, PLAIN), IN("matC", F.c_gemm, IV, SPMAT), IN("spgemmDescr", F.gemm, IV, SPGEMM)
+#define SPGEMM_ENUMS {E("opA", N), E("opB", N), E("computeType", F32), E("alg", SPBLK_SPGEMM_DEFAULT)}
+
+    ROW("spblkCsr2cscEx2_bufferSize", call_Csr2cscEx2_bufferSize,
+        .p = {CSR2CSC_PTRS, OUT("bufferSize", F.size)},
+        .e = CSR2CSC_ENUMS);
+    ROW("spblkCsr2cscEx2", call_Csr2cscEx2, .p = {CSR2CSC_PTRS, IN("buffer", cc[6], IV, PLAIN)}, .e = CSR2CSC_ENUMS);
+    ROW("spblkCreateDnMat", call_CreateDnMat,
+        .p = {OUT("dnMatDescr", F.out_dnmat), IN("values", F.b_d.val, IV, PLAIN)},
+        .e = {E("valueType", F32), E("order", SPBLK_ORDER_COL)},
+        .cleanup = destroy_dnmat);
+    ROW("spblkDestroyDnMat", call_DestroyDnMat, .p = {IN("dnMatDescr", FRESH, OK, DNMAT)});
+    ROW("spblkDnMatGet", call_DnMatGet,
+        .p = {IN("dnMatDescr", F.b, IV, DNMAT), OUT("rows", F.rows), OUT("cols", F.cols), OUT("ld", F.ld),
+         OUT("values", F.values), OUT("type", F.vtype), OUT("order", F.order)});
+    ROW("spblkDnMatGetValues", call_DnMatGetValues, .p = {IN("dnMatDescr", F.b, IV, DNMAT), OUT("values", F.values)});
+    ROW("spblkDnMatSetValues", call_DnMatSetValues,
+        .p = {IN("dnMatDescr", F.b, IV, DNMAT), IN("values", F.b_d.val, IV, PLAIN)});
+    ROW("spblkCreateDnVec", call_CreateDnVec,
+        .p = {OUT("dnVecDescr", F.out_dnvec), IN("values", F.x_d.val, IV, PLAIN)},
+        .e = {E("valueType", F32)},
+        .cleanup = destroy_dnvec);
+    ROW("spblkDestroyDnVec", call_DestroyDnVec, .p = {IN("dnVecDescr", FRESH, OK, DNVEC)});
+    ROW("spblkDnVecGet", call_DnVecGet,
+        .p = {IN("dnVecDescr", F.x, IV, DNVEC), OUT("size", F.rows), OUT("values", F.values), OUT("valueType", F.vtype)});
+    ROW("spblkDnVecGetValues", call_DnVecGetValues, .p = {IN("dnVecDescr", F.x, IV, DNVEC), OUT("values", F.values)});
+    ROW("spblkDnVecSetValues", call_DnVecSetValues,
+        .p = {IN("dnVecDescr", F.x, IV, DNVEC), IN("values", F.x_d.val, IV, PLAIN)});
+    ROW("spblkCreate", call_Create, .p = {OUT("handle", F.out_handle)}, .cleanup = destroy_handle);
+    ROW("spblkCreateWithBackend", call_CreateWithBackend,
+        .p = {OUT("handle", F.out_handle)},
+        .e = {E("backend", on_gpu() ? SPBLK_BACKEND_CUDA : SPBLK_BACKEND_HOST)},
+        .cleanup = destroy_handle);
+    ROW("spblkDestroy", call_Destroy, .p = {IN("handle", FRESH, NI, HANDLE)});
+    ROW("spblkGetBackend", call_GetBackend, .p = {HANDLE_ARG, OUT("backend", F.backend)});
+    ROW("spblkSetStream", call_SetStream, .p = {HANDLE_ARG, IN("streamId", NULL, OK, PLAIN)});
+    ROW("spblkGetStream", call_GetStream, .p = {HANDLE_ARG, OUT("streamId", F.stream)});
+    ROW("spblkGetVersion", call_GetVersion, .p = {HANDLE_ARG, OUT("version", F.version)});
+    ROW("spblkGetProperty", call_GetProperty, .p = {OUT("value", F.property)}, .e = {E("type", SPBLK_MAJOR_VERSION)});
+    ROW("spblkGetErrorName", call_GetErrorName, .e = {{"status", 3, OK}});
+    ROW("spblkGetErrorString", call_GetErrorString, .e = {{"status", 3, OK}});
+    ROW("spblkGetLastErrorMessage", call_GetLastErrorMessage,
+        .p = {IN("buf", F.message, IV, PLAIN), OUT("written", F.written)},
+        .keeps_message = 1);
+    ROW("spblkSetPointerMode", call_SetPointerMode, .p = {HANDLE_ARG}, .e = {E("mode", SPBLK_POINTER_MODE_HOST)});
+    ROW("spblkGetPointerMode", call_GetPointerMode, .p = {HANDLE_ARG, OUT("mode", F.mode)});
+
+#define SPMV_PTRS                                                                                         \
+    HANDLE_ARG, IN("alpha", &F.one, IV, PLAIN), IN("matA", F.a, IV, SPMAT), IN("vecX", F.x, IV, DNVEC),   \
+        IN("beta", &F.zero, IV, PLAIN), IN("vecY", F.y, IV, DNVEC)
+    ROW("spblkSpMV_bufferSize", call_SpMV_bufferSize, .p = {SPMV_PTRS, OUT("bufferSize", F.size)}, .e = SPMV_ENUMS);
+    ROW("spblkSpMV_preprocess", call_SpMV_preprocess,
+        .p = {SPMV_PTRS, IN("externalBuffer", F.spmv_buf, spmv_null, PLAIN)},
+        .e = SPMV_ENUMS);
+    ROW("spblkSpMV", call_SpMV,
+        .p = {SPMV_PTRS, IN("externalBuffer", F.spmv_buf, spmv_null, PLAIN)},
+        .e = SPMV_ENUMS);
+#define SPMM_PTRS                                                                                         \
+    HANDLE_ARG, IN("alpha", &F.one, IV, PLAIN), IN("matA", F.a, IV, SPMAT), IN("matB", F.b, IV, DNMAT),   \
+        IN("beta", &F.zero, IV, PLAIN), IN("matC", F.c, IV, DNMAT)
+    ROW("spblkSpMM_bufferSize", call_SpMM_bufferSize, .p = {SPMM_PTRS, OUT("bufferSize", F.size)}, .e = OP2_ENUMS);
+    ROW("spblkSpMM_preprocess", call_SpMM_preprocess,
+        .p = {SPMM_PTRS, IN("externalBuffer", F.spmm_buf, spmm_null, PLAIN)},
+        .e = OP2_ENUMS);
+    ROW("spblkSpMM", call_SpMM, .p = {SPMM_PTRS, IN("externalBuffer", F.spmm_buf, spmm_null, PLAIN)}, .e = OP2_ENUMS);
+#define SDDMM_PTRS                                                                                        \
+    HANDLE_ARG, IN("alpha", &F.one, IV, PLAIN), IN("matA", F.da, IV, DNMAT), IN("matB", F.db, IV, DNMAT), \
+        IN("beta", &F.zero, IV, PLAIN), IN("matC", F.c_sddmm, IV, SPMAT)
+    ROW("spblkSDDMM_bufferSize", call_SDDMM_bufferSize, .p = {SDDMM_PTRS, OUT("bufferSize", F.size)}, .e = OP2_ENUMS);
+    ROW("spblkSDDMM_preprocess", call_SDDMM_preprocess,
+        .p = {SDDMM_PTRS, IN("externalBuffer", F.sddmm_buf, sddmm_null, PLAIN)},
+        .e = OP2_ENUMS);
+    ROW("spblkSDDMM", call_SDDMM,
+        .p = {SDDMM_PTRS, IN("externalBuffer", F.sddmm_buf, sddmm_null, PLAIN)},
+        .e = OP2_ENUMS);
+
+    /* Offsets may be NULL until set (SpGEMM's C); indices and values not with nnz > 0. */
+#define CREATE_ENUMS(off, idx) {E(off, I32), E(idx, I32), E("idxBase", BASE0), E("valueType", F32)}
+    ROW("spblkCreateCsr", call_CreateCsr,
+        .p = {OUT("spMatDescr", F.out_spmat), IN("csrRowOffsets", a_off, OK, PLAIN), IN("csrColInd", a_col, IV, PLAIN),
+         IN("csrValues", a_val, IV, PLAIN)},
+        .e = CREATE_ENUMS("csrRowOffsetsType", "csrColIndType"),
+        .cleanup = destroy_spmat);
+    ROW("spblkCreateConstCsr", call_CreateConstCsr,
+        .p = {OUT("spMatDescr", F.out_spmat), IN("csrRowOffsets", a_off, OK, PLAIN), IN("csrColInd", a_col, IV, PLAIN),
+         IN("csrValues", a_val, IV, PLAIN)},
+        .e = CREATE_ENUMS("csrRowOffsetsType", "csrColIndType"),
+        .cleanup = destroy_spmat);
+    ROW("spblkCreateCsc", call_CreateCsc,
+        .p = {OUT("spMatDescr", F.out_spmat), IN("cscColOffsets", a_off, OK, PLAIN), IN("cscRowInd", a_col, IV, PLAIN),
+         IN("cscValues", a_val, IV, PLAIN)},
+        .e = CREATE_ENUMS("cscColOffsetsType", "cscRowIndType"),
+        .cleanup = destroy_spmat);
+    ROW("spblkCreateCoo", call_CreateCoo,
+        .p = {OUT("spMatDescr", F.out_spmat), IN("cooRowInd", F.coo_arrays.major, IV, PLAIN),
+         IN("cooColInd", F.coo_arrays.minor, IV, PLAIN), IN("cooValues", F.coo_arrays.val, IV, PLAIN)},
+        .e = {E("cooIdxType", I32), E("idxBase", BASE0), E("valueType", F32)},
+        .cleanup = destroy_spmat);
+    ROW("spblkDestroySpMat", call_DestroySpMat, .p = {IN("spMatDescr", FRESH, OK, SPMAT)});
+    ROW("spblkSpMatGetSize", call_SpMatGetSize,
+        .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("rows", F.rows), OUT("cols", F.cols), OUT("nnz", F.nnz)});
+    ROW("spblkSpMatGetFormat", call_SpMatGetFormat, .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("format", F.format)});
+    ROW("spblkSpMatGetIndexBase", call_SpMatGetIndexBase,
+        .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("idxBase", F.base)});
+    ROW("spblkSpMatGetValues", call_SpMatGetValues, .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("values", F.values)});
+    ROW("spblkSpMatSetValues", call_SpMatSetValues,
+        .p = {IN("spMatDescr", F.a, IV, SPMAT), IN("values", a_val, IV, PLAIN)});
+    ROW("spblkCsrGet", call_CsrGet,
+        .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("rows", F.rows), OUT("cols", F.cols), OUT("nnz", F.nnz),
+         OUT("csrRowOffsets", F.values), OUT("csrColInd", F.values), OUT("csrValues", F.values),
+         OUT("csrRowOffsetsType", F.itype), OUT("csrColIndType", F.itype2), OUT("idxBase", F.base),
+         OUT("valueType", F.vtype)});
+    ROW("spblkCooGet", call_CooGet,
+        .p = {IN("spMatDescr", F.coo, IV, SPMAT), OUT("rows", F.rows), OUT("cols", F.cols), OUT("nnz", F.nnz),
+         OUT("cooRowInd", F.values), OUT("cooColInd", F.values), OUT("cooValues", F.values), OUT("idxType", F.itype),
+         OUT("idxBase", F.base), OUT("valueType", F.vtype)});
+    ROW("spblkCsrSetPointers", call_CsrSetPointers,
+        .p = {IN("spMatDescr", F.a, IV, SPMAT), IN("csrRowOffsets", a_off, IV, PLAIN), IN("csrColInd", a_col, IV, PLAIN),
+         IN("csrValues", a_val, IV, PLAIN)});
+    ROW("spblkSpGEMM_createDescr", call_SpGEMM_createDescr, .p = {OUT("descr", F.out_gemm)}, .cleanup = destroy_gemm);
+    ROW("spblkSpGEMM_destroyDescr", call_SpGEMM_destroyDescr, .p = {IN("descr", FRESH, OK, SPGEMM)});
+    /* The valid calls are size queries (NULL buffer), which leave the descriptor's state alone. */
+    ROW("spblkSpGEMM_workEstimation", call_SpGEMM_workEstimation,
+        .p = {SPGEMM_PTRS, OUT("bufferSize1", F.size), IN("externalBuffer1", NULL, OK, PLAIN)},
+        .e = SPGEMM_ENUMS);
+    ROW("spblkSpGEMM_compute", call_SpGEMM_compute,
+        .p = {SPGEMM_PTRS, OUT("bufferSize2", F.size), IN("externalBuffer2", NULL, OK, PLAIN)},
+        .e = SPGEMM_ENUMS);
+    ROW("spblkSpGEMM_copy", call_SpGEMM_copy, .p = {SPGEMM_PTRS}, .e = SPGEMM_ENUMS);
+    return n;
+}
+
+/* ---- the driver -------------------------------------------------------------------------------- */
+
+static int count_ptrs(const fn_case *fc) {
+    int n = 0;
+    while (n < MAX_PTRS && fc->p[n].name) n++;
+    return n;
+}
+
+static int count_enums(const fn_case *fc) {
+    int n = 0;
+    while (n < MAX_ENUMS && fc->e[n].name) n++;
+    return n;
+}
+
+static int attempts;
+
+/* One call; `what` says how it differs from the valid call, `arg` which argument it is about. */
+static void attempt(const fn_case *fc, void **p, const uint32_t *e, spblkStatus_t want, const char *what,
+                    const char *arg) {
+    int np = count_ptrs(fc), i;
+    char before[1024];
+    const char *message;
+    spblkStatus_t got;
+    size_t len = strlen(fc->function);
+
+    for (i = 0; i < np; i++) /* out-parameters start as a known pattern */
+        if (fc->p[i].out && p[i] == fc->p[i].value) memset(p[i], 0xA5, fc->p[i].out);
+    EXPECT_STATUS(spblkGetVersion(NULL, NULL), NI); /* a known last message */
+    strcpy(before, last_error());
+
+    got = fc->call(p, e);
+    attempts++;
+    if (got != want) {
+        FAIL("%s with %s: returned %s, want %s (message: '%s')", fc->function, what, spblkGetErrorName(got),
+             spblkGetErrorName(want), got == OK ? "" : last_error());
+    }
+    if (got == OK) {
+        if (fc->cleanup && p[0] != NULL) fc->cleanup(p);
+        return;
+    }
+    for (i = 0; i < np; i++) {
+        if (fc->p[i].out && p[i] == fc->p[i].value) {
+            const unsigned char *bytes = p[i];
+            size_t k, changed = 0;
+            for (k = 0; k < fc->p[i].out; k++) changed += bytes[k] != 0xA5;
+            EXPECT(changed == 0, "%s with %s failed but wrote its out-parameter '%s'", fc->function, what,
+                   fc->p[i].name);
+        }
+    }
+    message = last_error();
+    if (fc->keeps_message) {
+        EXPECT(strcmp(message, before) == 0, "%s with %s replaced the last message: '%s'", fc->function, what, message);
+    } else {
+        char quoted[128];
+        snprintf(quoted, sizeof quoted, "'%s'", arg);
+        EXPECT(strncmp(message, fc->function, len) == 0 && message[len] == ':' && strstr(message, quoted) != NULL,
+               "%s with %s: message '%s' does not start with the function and name %s", fc->function, what, message,
+               quoted);
+    }
+}
+
+static void run_function(const fn_case *fc) {
+    void *p[MAX_PTRS];
+    uint32_t e[MAX_ENUMS];
+    int np = count_ptrs(fc), ne = count_enums(fc), i, j;
+    char what[160];
+    static const uint32_t bad_enums[] = {99u, 0xFFFFFFFFu};
+
+    test_case("%s", fc->function);
+    for (i = 0; i < np; i++) p[i] = fc->p[i].value;
+    for (j = 0; j < ne; j++) e[j] = fc->e[j].value;
+    attempt(fc, p, e, OK, "valid arguments", "");
+
+    for (i = 0; i < np; i++) {
+        const ptr_arg *a = &fc->p[i];
+        snprintf(what, sizeof what, "%s = NULL", a->name);
+        p[i] = NULL;
+        attempt(fc, p, e, a->if_null, what, a->name);
+        if (a->kind != PLAIN) {
+            snprintf(what, sizeof what, "a destroyed %s", a->name);
+            p[i] = F.stale[a->kind];
+            attempt(fc, p, e, NI, what, a->name);
+            snprintf(what, sizeof what, "an object of another kind as %s", a->name);
+            p[i] = F.foreign[a->kind];
+            attempt(fc, p, e, NI, what, a->name);
+        }
+        p[i] = a->value;
+    }
+    for (j = 0; j < ne; j++) {
+        size_t b;
+        for (b = 0; b < sizeof bad_enums / sizeof bad_enums[0]; b++) {
+            snprintf(what, sizeof what, "%s = %u", fc->e[j].name, bad_enums[b]);
+            e[j] = bad_enums[b];
+            attempt(fc, p, e, fc->e[j].if_bad, what, fc->e[j].name);
+        }
+        e[j] = fc->e[j].value;
+    }
+}
+
+int main(void) {
+    static fn_case table[64];
+    spblkHandle_t h;
+    int n, i;
+    if (getenv("SPBLK_BACKEND") == NULL && getenv("SPBLK_TEST_DEVICE") == NULL)
+        setenv("SPBLK_BACKEND", "host", 1); /* so that the valid spblkCreate succeeds without a GPU */
+    h = test_init("test_bad_args");
+    setup(h);
+    n = build_cases(table);
+    for (i = 0; i < n; i++) run_function(&table[i]);
+    printf("test_bad_args: %d functions, %d calls\n", n, attempts);
+    teardown();
+    return test_finish(h);
+}
