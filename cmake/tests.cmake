@@ -1,0 +1,114 @@
+# CTest suite of the top-level project. Everything runs against the *installed* package: a
+# fixture installs into build/stage, then outside projects (c-tests/, examples-c/,
+# cmake/install-test/) are configured with find_package(spblk) and built, as a user would.
+#
+# Labels: c-tests, host, gpu (skipped without a GPU), sanitizer, examples, consumer.
+
+set(SPBLK_STAGE "${CMAKE_BINARY_DIR}/stage")
+set(_src "${CMAKE_CURRENT_SOURCE_DIR}")
+
+include(CheckLanguage)
+check_language(CXX)
+check_language(Fortran)
+find_program(SPBLK_PKG_CONFIG NAMES pkg-config pkgconf)
+find_program(SPBLK_SH sh REQUIRED)
+
+# Install into the stage (a clean one, so no file of an older build can hide a missing rule).
+add_test(NAME stage.install
+  COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${CMAKE_BINARY_DIR} -DPREFIX=${SPBLK_STAGE} -DCONFIG=$<CONFIG>
+          -P "${_src}/cmake/stage-install.cmake")
+set_tests_properties(stage.install PROPERTIES FIXTURES_SETUP stage LABELS "c-tests;examples;consumer;sanitizer")
+
+# spblk_consumer_build(<name> <source dir> [options...]): the test <name>.build configures and
+# builds an outside project against the stage; tests that run its programs require fixture <name>.
+function(spblk_consumer_build name source)
+  set(compilers "-DCMAKE_C_COMPILER=${CMAKE_C_COMPILER}")
+  if(CMAKE_CXX_COMPILER)
+    list(APPEND compilers "-DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}")
+  endif()
+  if(CMAKE_Fortran_COMPILER)
+    list(APPEND compilers "-DCMAKE_Fortran_COMPILER=${CMAKE_Fortran_COMPILER}")
+  endif()
+  add_test(NAME ${name}.build
+    COMMAND ${CMAKE_CTEST_COMMAND} --build-and-test "${source}" "${CMAKE_BINARY_DIR}/${name}"
+            --build-generator "${CMAKE_GENERATOR}" --build-noclean
+            --build-options "-DCMAKE_PREFIX_PATH=${SPBLK_STAGE}" "-DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}"
+                            ${compilers} ${ARGN})
+  set_tests_properties(${name}.build PROPERTIES
+    FIXTURES_REQUIRED stage FIXTURES_SETUP ${name} ENVIRONMENT "MAKEFLAGS=-j2")
+endfunction()
+
+# ---- C tests against a CPU reference: host backend, GPU (when there is one), ASan+UBSan -------
+include("${_src}/c-tests/tests.cmake")
+
+spblk_consumer_build(c-tests "${_src}/c-tests" "-DSPBLK_MATRIX_DIR=${SPBLK_MATRIX_DIR}")
+spblk_register_c_tests(c. "${CMAKE_BINARY_DIR}/c-tests" FIXTURE c-tests)
+
+if(SPBLK_SANITIZER_TESTS)
+  spblk_consumer_build(c-tests-asan "${_src}/c-tests" "-DSPBLK_MATRIX_DIR=${SPBLK_MATRIX_DIR}"
+                       -DSPBLK_SANITIZE=ON)
+  spblk_register_c_tests(asan. "${CMAKE_BINARY_DIR}/c-tests-asan" FIXTURE c-tests-asan NO_GPU
+    LABELS sanitizer
+    ENV "ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1:strict_string_checks=1:detect_stack_use_after_return=1"
+        "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+  # The sanitizer run proves nothing unless the runtimes are really linked in.
+  add_test(NAME asan.linked COMMAND ${SPBLK_SH} -c
+    "nm \"$1\" | grep -q __asan_init && nm \"$1\" | grep -q __ubsan_handle && echo 'ASan and UBSan are linked'"
+    sh "${CMAKE_BINARY_DIR}/c-tests-asan/test_spmm")
+  set_tests_properties(asan.linked PROPERTIES FIXTURES_REQUIRED c-tests-asan LABELS "sanitizer")
+endif()
+
+# Every function of spblk.h must be called by the bad-argument test, and the Fortran module
+# (generated from spblk.h) must be up to date.
+add_test(NAME header.coverage
+  COMMAND ${CMAKE_COMMAND} "-DHEADER=${_src}/include/spblk.h" "-DFILES=${_src}/c-tests/test_bad_args.c"
+          -P "${_src}/cmake/check-header-coverage.cmake")
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME header.fortran-module COMMAND Python3::Interpreter "${_src}/scripts/gen-fortran-module.py" --check)
+else()
+  add_test(NAME header.fortran-module COMMAND ${SPBLK_SH} -c "echo 'SKIPPED: no python3'; exit 77")
+endif()
+set_tests_properties(header.coverage header.fortran-module PROPERTIES LABELS "c-tests" SKIP_RETURN_CODE 77)
+
+# ---- examples (host backend; cg.auto picks the GPU when there is one, as scripts/demo.sh) ----
+spblk_consumer_build(examples "${_src}/examples-c")
+set(_ex "${CMAKE_BINARY_DIR}/examples")
+set(_examples "spmm" "cg" "spgemm")
+foreach(ex IN LISTS _examples)
+  add_test(NAME examples.${ex} COMMAND "${_ex}/${ex}")
+endforeach()
+add_test(NAME examples.cg.auto COMMAND "${_ex}/cg")
+if(CMAKE_Fortran_COMPILER)
+  add_test(NAME examples.spmv_fortran COMMAND "${_ex}/spmv_fortran")
+else()
+  message(WARNING "No Fortran compiler found: the Fortran example (examples-c/spmv.f90) will be SKIPPED")
+  add_test(NAME examples.spmv_fortran COMMAND ${SPBLK_SH} -c
+    "echo 'SKIPPED: no Fortran compiler was found when configuring (install gfortran)'; exit 77")
+endif()
+if(NOT CMAKE_CXX_COMPILER)
+  message(FATAL_ERROR "A C++ compiler is needed for examples-c/spgemm.cpp (or configure with -DBUILD_TESTING=OFF)")
+endif()
+set_tests_properties(examples.spmm examples.cg examples.spgemm examples.spmv_fortran PROPERTIES
+  ENVIRONMENT "SPBLK_BACKEND=host")
+set_tests_properties(examples.spmm examples.cg examples.cg.auto examples.spgemm examples.spmv_fortran
+  PROPERTIES FIXTURES_REQUIRED examples LABELS examples SKIP_RETURN_CODE 77)
+
+# ---- consumers: find_package (shared and static) and pkg-config (shared and static) ----------
+spblk_consumer_build(consumer.cmake "${_src}/cmake/install-test")
+foreach(kind shared static)
+  add_test(NAME consumer.cmake.${kind} COMMAND "${CMAKE_BINARY_DIR}/consumer.cmake/consumer_${kind}" ${kind})
+  set_tests_properties(consumer.cmake.${kind} PROPERTIES
+    FIXTURES_REQUIRED consumer.cmake LABELS consumer ENVIRONMENT "SPBLK_BACKEND=host")
+endforeach()
+add_test(NAME consumer.pkg-config
+  COMMAND ${SPBLK_SH} "${_src}/cmake/install-test/pkg-config.sh" "${SPBLK_STAGE}"
+          "${CMAKE_BINARY_DIR}/consumer.pkg-config" "${CMAKE_C_COMPILER}" "${SPBLK_PKG_CONFIG}")
+set_tests_properties(consumer.pkg-config PROPERTIES
+  FIXTURES_REQUIRED stage LABELS consumer SKIP_RETURN_CODE 77 ENVIRONMENT "SPBLK_BACKEND=host")
+set_tests_properties(c-tests.build PROPERTIES LABELS "c-tests")
+set_tests_properties(examples.build PROPERTIES LABELS "examples")
+set_tests_properties(consumer.cmake.build PROPERTIES LABELS "consumer")
+if(SPBLK_SANITIZER_TESTS)
+  set_tests_properties(c-tests-asan.build PROPERTIES LABELS "sanitizer")
+endif()
