@@ -14,6 +14,8 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_VERSION_MINOR = 1
   integer(c_int32_t), parameter :: SPBLK_VERSION_PATCH = 0
   integer(c_int32_t), parameter :: SPBLK_VERSION = (SPBLK_VERSION_MAJOR * 1000 + SPBLK_VERSION_MINOR * 100 + SPBLK_VERSION_PATCH)
+  integer(c_int32_t), parameter :: SPBLK_VBR_COPY_F16 = 1
+  integer(c_int32_t), parameter :: SPBLK_VBR_COPY_BF16 = 2
   integer(c_int32_t), parameter :: SPBLK_STATUS_SUCCESS = 0
   integer(c_int32_t), parameter :: SPBLK_STATUS_NOT_INITIALIZED = 1
   integer(c_int32_t), parameter :: SPBLK_STATUS_ALLOC_FAILED = 2
@@ -89,8 +91,70 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_CSR2CSC_ALG1 = 1
   integer(c_int32_t), parameter :: SPBLK_BACKEND_CUDA = 1
   integer(c_int32_t), parameter :: SPBLK_BACKEND_HOST = 2
+  integer(c_int32_t), parameter :: SPBLK_ANALYSIS_1SA = 1
+  integer(c_int32_t), parameter :: SPBLK_ANALYSIS_ASPT = 2
+  integer(c_int32_t), parameter :: SPBLK_ANALYSIS_RODE = 3
+  integer(c_int32_t), parameter :: SPBLK_SIMILARITY_JACCARD = 0
+  integer(c_int32_t), parameter :: SPBLK_SIMILARITY_COSINE = 1
+  integer(c_int32_t), parameter :: SPBLK_MERGE_PLAIN = 0
+  integer(c_int32_t), parameter :: SPBLK_MERGE_TWO_STEP = 1
+
+  type, bind(C) :: spblkAnalysisParams
+    integer(c_size_t) :: structSize
+    integer(c_int64_t) :: blockWidth
+    real(c_double) :: tau
+    integer(c_int32_t) :: similarity
+    integer(c_int32_t) :: mergeRule
+    integer(c_int64_t) :: maxGroupHeight
+    integer(c_int32_t) :: halfCopies
+  end type spblkAnalysisParams
+
+  type, bind(C) :: spblkAnalysisInfo
+    integer(c_size_t) :: structSize
+    integer(c_int32_t) :: alg
+    integer(c_int64_t) :: groups
+    integer(c_int64_t) :: nonzeroBlocks
+    real(c_double) :: avgBlockHeight
+    real(c_double) :: inBlockDensity
+    real(c_double) :: fillInRatio
+    real(c_double) :: analysisSeconds
+  end type spblkAnalysisInfo
 
   interface
+    ! Fills `params` with the defaults; `structSize` is `sizeof(spblkAnalysisParams)` as the
+    ! caller sees it.
+    function spblkAnalysisParamsInit(params, structSize) bind(C, name="spblkAnalysisParamsInit")
+      import
+      integer(c_int32_t) :: spblkAnalysisParamsInit
+      type(spblkAnalysisParams), intent(inout) :: params
+      integer(c_size_t), value :: structSize
+    end function spblkAnalysisParamsInit
+    ! Analyses `matA` (CSR; host or device memory per the handle's backend) and stores the plan
+    ! in the descriptor, replacing any earlier one. `params` may be NULL for the defaults. The
+    ! plan is dropped by `spblkCsrSetPointers`, `spblkSpMatSetValues` and `spblkDestroySpMat`.
+    function spblkAnalyze(handle, matA, alg, params) bind(C, name="spblkAnalyze")
+      import
+      integer(c_int32_t) :: spblkAnalyze
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: matA
+      integer(c_int32_t), value :: alg
+      type(spblkAnalysisParams), intent(in) :: params
+    end function spblkAnalyze
+    ! Reads the statistics of the descriptor's analysis; `info->structSize` must be set.
+    function spblkAnalysisGetInfo(matA, info) bind(C, name="spblkAnalysisGetInfo")
+      import
+      integer(c_int32_t) :: spblkAnalysisGetInfo
+      type(c_ptr), value :: matA
+      type(spblkAnalysisInfo), intent(inout) :: info
+    end function spblkAnalysisGetInfo
+    ! Writes the analysis' row permutation: `perm[k]` is the original (zero-based) row placed at
+    ! position k. `perm` must hold `rows` int64 values in host memory.
+    function spblkAnalysisGetPermutation(matA, perm) bind(C, name="spblkAnalysisGetPermutation")
+      import
+      integer(c_int32_t) :: spblkAnalysisGetPermutation
+      type(c_ptr), value :: matA
+      integer(c_int64_t), dimension(*), intent(inout) :: perm
+    end function spblkAnalysisGetPermutation
     ! Workspace size for `spblkCsr2cscEx2` (at least 1 byte).
     function spblkCsr2cscEx2_bufferSize(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, cscVal, &
         cscColPtr, cscRowInd, valType, copyValues, idxBase, alg, bufferSize) bind(C, &
@@ -220,6 +284,43 @@ module spblk
       type(c_ptr), value :: dnVecDescr
       type(c_ptr), value :: values
     end function spblkDnVecSetValues
+    ! `spblkCreateDnMat` for read-only data.
+    function spblkCreateConstDnMat(dnMatDescr, rows, cols, ld, values, valueType, order) bind(C, &
+        name="spblkCreateConstDnMat")
+      import
+      integer(c_int32_t) :: spblkCreateConstDnMat
+      type(c_ptr), intent(out) :: dnMatDescr
+      integer(c_int64_t), value :: rows
+      integer(c_int64_t), value :: cols
+      integer(c_int64_t), value :: ld
+      type(c_ptr), value :: values
+      integer(c_int32_t), value :: valueType
+      integer(c_int32_t), value :: order
+    end function spblkCreateConstDnMat
+    ! `spblkCreateDnVec` for read-only data.
+    function spblkCreateConstDnVec(dnVecDescr, size, values, valueType) bind(C, &
+        name="spblkCreateConstDnVec")
+      import
+      integer(c_int32_t) :: spblkCreateConstDnVec
+      type(c_ptr), intent(out) :: dnVecDescr
+      integer(c_int64_t), value :: size
+      type(c_ptr), value :: values
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateConstDnVec
+    ! Reads the values pointer of a read-only dense matrix.
+    function spblkConstDnMatGetValues(dnMatDescr, values) bind(C, name="spblkConstDnMatGetValues")
+      import
+      integer(c_int32_t) :: spblkConstDnMatGetValues
+      type(c_ptr), value :: dnMatDescr
+      type(c_ptr), intent(out) :: values
+    end function spblkConstDnMatGetValues
+    ! Reads the values pointer of a read-only dense vector.
+    function spblkConstDnVecGetValues(dnVecDescr, values) bind(C, name="spblkConstDnVecGetValues")
+      import
+      integer(c_int32_t) :: spblkConstDnVecGetValues
+      type(c_ptr), value :: dnVecDescr
+      type(c_ptr), intent(out) :: values
+    end function spblkConstDnVecGetValues
     ! Creates a handle on the CUDA backend, or on the host backend when the environment variable
     ! `SPBLK_BACKEND=host`. Never falls back silently: without a usable GPU the CUDA backend
     ! fails and `spblkGetLastErrorMessage` says why.
@@ -623,6 +724,83 @@ module spblk
       type(c_ptr), value :: csrColInd
       type(c_ptr), value :: csrValues
     end function spblkCsrSetPointers
+    ! `spblkCreateCsc` for read-only data.
+    function spblkCreateConstCsc(spMatDescr, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, &
+        cscColOffsetsType, cscRowIndType, idxBase, valueType) bind(C, name="spblkCreateConstCsc")
+      import
+      integer(c_int32_t) :: spblkCreateConstCsc
+      type(c_ptr), intent(out) :: spMatDescr
+      integer(c_int64_t), value :: rows
+      integer(c_int64_t), value :: cols
+      integer(c_int64_t), value :: nnz
+      type(c_ptr), value :: cscColOffsets
+      type(c_ptr), value :: cscRowInd
+      type(c_ptr), value :: cscValues
+      integer(c_int32_t), value :: cscColOffsetsType
+      integer(c_int32_t), value :: cscRowIndType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateConstCsc
+    ! `spblkCreateCoo` for read-only data.
+    function spblkCreateConstCoo(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, &
+        cooIdxType, idxBase, valueType) bind(C, name="spblkCreateConstCoo")
+      import
+      integer(c_int32_t) :: spblkCreateConstCoo
+      type(c_ptr), intent(out) :: spMatDescr
+      integer(c_int64_t), value :: rows
+      integer(c_int64_t), value :: cols
+      integer(c_int64_t), value :: nnz
+      type(c_ptr), value :: cooRowInd
+      type(c_ptr), value :: cooColInd
+      type(c_ptr), value :: cooValues
+      integer(c_int32_t), value :: cooIdxType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateConstCoo
+    ! Reads the values pointer of a read-only descriptor.
+    function spblkConstSpMatGetValues(spMatDescr, values) bind(C, name="spblkConstSpMatGetValues")
+      import
+      integer(c_int32_t) :: spblkConstSpMatGetValues
+      type(c_ptr), value :: spMatDescr
+      type(c_ptr), intent(out) :: values
+    end function spblkConstSpMatGetValues
+    ! Reads everything a CSC descriptor holds.
+    function spblkCscGet(spMatDescr, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, &
+        cscColOffsetsType, cscRowIndType, idxBase, valueType) bind(C, name="spblkCscGet")
+      import
+      integer(c_int32_t) :: spblkCscGet
+      type(c_ptr), value :: spMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: nnz
+      type(c_ptr), intent(out) :: cscColOffsets
+      type(c_ptr), intent(out) :: cscRowInd
+      type(c_ptr), intent(out) :: cscValues
+      integer(c_int32_t), intent(out) :: cscColOffsetsType
+      integer(c_int32_t), intent(out) :: cscRowIndType
+      integer(c_int32_t), intent(out) :: idxBase
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkCscGet
+    ! Replaces a CSC descriptor's arrays.
+    function spblkCscSetPointers(spMatDescr, cscColOffsets, cscRowInd, cscValues) bind(C, &
+        name="spblkCscSetPointers")
+      import
+      integer(c_int32_t) :: spblkCscSetPointers
+      type(c_ptr), value :: spMatDescr
+      type(c_ptr), value :: cscColOffsets
+      type(c_ptr), value :: cscRowInd
+      type(c_ptr), value :: cscValues
+    end function spblkCscSetPointers
+    ! Replaces a COO descriptor's arrays.
+    function spblkCooSetPointers(spMatDescr, cooRows, cooColumns, cooValues) bind(C, &
+        name="spblkCooSetPointers")
+      import
+      integer(c_int32_t) :: spblkCooSetPointers
+      type(c_ptr), value :: spMatDescr
+      type(c_ptr), value :: cooRows
+      type(c_ptr), value :: cooColumns
+      type(c_ptr), value :: cooValues
+    end function spblkCooSetPointers
     ! Creates the state object that carries a product through the protocol.
     function spblkSpGEMM_createDescr(descr) bind(C, name="spblkSpGEMM_createDescr")
       import

@@ -19,8 +19,22 @@ HEADER = ROOT / "include" / "spblk.h"
 MODULE = ROOT / "cmake" / "spblk.f90"
 
 
+# Pointer parameters that are arrays (by reference, any length) rather than one scalar.
+ARRAYS = {("spblkAnalysisGetPermutation", "perm")}
+
+C_TO_FORTRAN = {"int32_t": "integer(c_int32_t)", "uint32_t": "integer(c_int32_t)", "int64_t": "integer(c_int64_t)",
+                "size_t": "integer(c_size_t)", "int": "integer(c_int)", "double": "real(c_double)",
+                "float": "real(c_float)"}
+
+
 def parse(header):
-    typedefs = {}  # name -> "enum" (uint32_t) or "pointer"
+    typedefs = {}  # name -> "enum" (uint32_t), "pointer" or "struct"
+    structs = []  # (name, [(type, member)]) of `typedef struct { ... } name;`
+    for body, name in re.findall(r"typedef struct \{(.*?)\} (\w+);", header, re.S):
+        body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+        structs.append((name, re.findall(r"(\w+)\s+(\w+);", body)))
+        typedefs[name] = "struct"
+    header = re.sub(r"typedef struct \{.*?\} \w+;", "", header, flags=re.S)
     for base, name in re.findall(r"typedef\s+([^;]*?)\s*\b(\w+)\s*;", header):
         if base.startswith("struct"):
             continue
@@ -41,18 +55,21 @@ def parse(header):
             args.append((arg.group(1).replace(" *", "*"), arg.group(2)))
         functions.append((doc, m.group(2).strip().replace(" *", "*"), m.group(3), args))
         doc = ""
-    return typedefs, constants, functions
+    return typedefs, structs, constants, functions
 
 
-def fortran_arg(ctype, name, typedefs):
+def fortran_arg(function, ctype, name, typedefs):
     """(declaration, dummy name) of one C parameter."""
     plain = ctype.replace("const ", "")
+    if (function, name) in ARRAYS:
+        return f"{C_TO_FORTRAN[plain[:-1]]}, dimension(*), intent(inout)", name
+    if plain.endswith("*") and typedefs.get(plain[:-1]) == "struct":  # by reference
+        return f"type({plain[:-1]}), intent({'in' if ctype.startswith('const') else 'inout'})", name
     if plain.endswith("**") or plain in ("void*", "int32_t*"):  # memory (host or device), or void **out
         return ("type(c_ptr), intent(out)" if plain.endswith("**") else "type(c_ptr), value"), name
     if plain == "char*":
         return "character(kind=c_char), dimension(*), intent(out)", name
-    scalar = {"int32_t": "integer(c_int32_t)", "int64_t": "integer(c_int64_t)", "size_t": "integer(c_size_t)",
-              "int": "integer(c_int)"}
+    scalar = C_TO_FORTRAN
     if plain.endswith("*"):  # a scalar out-parameter (SpGEMM's buffer sizes are in/out)
         base = plain[:-1]
         kind = typedefs.get(base)
@@ -84,7 +101,7 @@ def wrap(line, indent):
 
 
 def generate(header):
-    typedefs, constants, functions = parse(header)
+    typedefs, structs, constants, functions = parse(header)
     out = [
         "! spblk for Fortran 2003: the iso_c_binding module `spblk`, GENERATED from spblk.h by",
         "! scripts/gen-fortran-module.py (do not edit; rerun it when the header changes).",
@@ -101,6 +118,12 @@ def generate(header):
     ]
     for name, value in constants:
         out.append(f"  integer(c_int32_t), parameter :: {name} = {value}")
+    for name, members in structs:
+        out += ["", f"  type, bind(C) :: {name}"]
+        for ctype, member in members:
+            kind = "integer(c_int32_t)" if typedefs.get(ctype) == "enum" else C_TO_FORTRAN[ctype]
+            out.append(f"    {kind} :: {member}")
+        out.append(f"  end type {name}")
     out += ["", "  interface"]
     for doc, ret, name, args in functions:
         names = [a[1] for a in args]
@@ -115,7 +138,7 @@ def generate(header):
         out.append("      import")
         out.append(f"      {result} :: {name}")
         for ctype, arg in args:
-            decl, dummy = fortran_arg(ctype, arg, typedefs)
+            decl, dummy = fortran_arg(name, ctype, arg, typedefs)
             out.append(f"      {decl} :: {dummy}")
         out.append(f"    end {head} {name}")
     out += [
