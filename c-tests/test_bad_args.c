@@ -50,12 +50,19 @@ typedef struct {
 
 static struct {
     spblkHandle_t h;
-    spblkSpMatDescr_t a, coo, c_sddmm, c_gemm, out_spmat;
+    spblkSpMatDescr_t a, coo, csc, analyzed, c_sddmm, c_gemm, out_spmat;
+    spblkConstSpMatDescr_t out_const_spmat;
+    spblkConstDnMatDescr_t out_const_dnmat;
+    spblkConstDnVecDescr_t out_const_dnvec;
+    spblkAnalysisParams params;
+    spblkAnalysisInfo info;
+    int64_t perm[4];
+    const void *const_values;
     spblkDnVecDescr_t x, y, out_dnvec;
     spblkDnMatDescr_t b, c, da, db, out_dnmat;
     spblkSpGEMMDescr_t gemm, out_gemm;
     spblkHandle_t out_handle;
-    dev_sparse_t a_arrays, coo_arrays, c_arrays;
+    dev_sparse_t a_arrays, coo_arrays, csc_arrays, c_arrays;
     dev_dense_t x_d, y_d, b_d, c_d, da_d, db_d;
     void *gemm_arrays[5], *csr2csc[7], *spmv_buf, *spmm_buf, *sddmm_buf;
     size_t spmv_size, spmm_size, sddmm_size, size;
@@ -112,6 +119,13 @@ static void setup(spblkHandle_t h) {
     l.format = SPBLK_FORMAT_COO;
     F.coo_arrays = sparse_upload(&a, l);
     F.coo = F.coo_arrays.descr;
+    l.format = SPBLK_FORMAT_CSC;
+    F.csc_arrays = sparse_upload(&a, l);
+    F.csc = F.csc_arrays.descr;
+    /* A second descriptor of A's arrays for the analysis (setters elsewhere drop plans). */
+    CHECK(spblkCreateCsr(&F.analyzed, 4, 4, 6, F.a_arrays.major, F.a_arrays.minor, F.a_arrays.val, I32, I32, BASE0,
+                         F32));
+    CHECK(spblkAnalyze(h, F.analyzed, SPBLK_ANALYSIS_1SA, NULL));
     F.x_d = vector_upload(&x, F32);
     F.y_d = vector_upload(&x, F32);
     F.x = F.x_d.vec;
@@ -188,6 +202,8 @@ static void teardown(void) {
     CHECK(spblkDestroySpMat(F.c_gemm));
     sparse_free(&F.a_arrays);
     sparse_free(&F.coo_arrays);
+    sparse_free(&F.csc_arrays);
+    CHECK(spblkDestroySpMat(F.analyzed));
     sparse_free(&F.c_arrays);
     dev_dense_free(&F.x_d);
     dev_dense_free(&F.y_d);
@@ -427,6 +443,56 @@ static spblkStatus_t call_SpGEMM_copy(void *const *p, const uint32_t *e) {
     return spblkSpGEMM_copy(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6]);
 }
 
+static spblkStatus_t call_AnalysisParamsInit(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkAnalysisParamsInit(p[0], sizeof(spblkAnalysisParams));
+}
+static spblkStatus_t call_Analyze(void *const *p, const uint32_t *e) { return spblkAnalyze(p[0], p[1], e[0], p[2]); }
+static spblkStatus_t call_AnalysisGetInfo(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkAnalysisGetInfo(p[0], p[1]);
+}
+static spblkStatus_t call_AnalysisGetPermutation(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkAnalysisGetPermutation(p[0], p[1]);
+}
+static spblkStatus_t call_CreateConstDnMat(void *const *p, const uint32_t *e) {
+    return spblkCreateConstDnMat(p[0], 4, 2, 4, p[1], e[0], e[1]);
+}
+static spblkStatus_t call_CreateConstDnVec(void *const *p, const uint32_t *e) {
+    return spblkCreateConstDnVec(p[0], 4, p[1], e[0]);
+}
+static spblkStatus_t call_ConstDnMatGetValues(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkConstDnMatGetValues(p[0], p[1]);
+}
+static spblkStatus_t call_ConstDnVecGetValues(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkConstDnVecGetValues(p[0], p[1]);
+}
+static spblkStatus_t call_CreateConstCsc(void *const *p, const uint32_t *e) {
+    return spblkCreateConstCsc(p[0], 4, 4, 6, p[1], p[2], p[3], e[0], e[1], e[2], e[3]);
+}
+static spblkStatus_t call_CreateConstCoo(void *const *p, const uint32_t *e) {
+    return spblkCreateConstCoo(p[0], 4, 4, 6, p[1], p[2], p[3], e[0], e[1], e[2]);
+}
+static spblkStatus_t call_ConstSpMatGetValues(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkConstSpMatGetValues(p[0], p[1]);
+}
+static spblkStatus_t call_CscGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkCscGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10]);
+}
+static spblkStatus_t call_CscSetPointers(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkCscSetPointers(p[0], p[1], p[2], p[3]);
+}
+static spblkStatus_t call_CooSetPointers(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkCooSetPointers(p[0], p[1], p[2], p[3]);
+}
+
 /* ---- the table -------------------------------------------------------------------------------- */
 
 static int build_cases(fn_case *t) {
@@ -576,6 +642,51 @@ static int build_cases(fn_case *t) {
         .p = {SPGEMM_PTRS, OUT("bufferSize2", F.size), IN("externalBuffer2", NULL, OK, PLAIN)},
         .e = SPGEMM_ENUMS);
     ROW("spblkSpGEMM_copy", call_SpGEMM_copy, .p = {SPGEMM_PTRS}, .e = SPGEMM_ENUMS);
+    /* Const variants, CSC/COO accessors. */
+    ROW("spblkCreateConstDnMat", call_CreateConstDnMat,
+        .p = {OUT("dnMatDescr", F.out_const_dnmat), IN("values", F.b_d.val, IV, PLAIN)},
+        .e = {E("valueType", F32), E("order", SPBLK_ORDER_COL)},
+        .cleanup = destroy_dnmat);
+    ROW("spblkCreateConstDnVec", call_CreateConstDnVec,
+        .p = {OUT("dnVecDescr", F.out_const_dnvec), IN("values", F.x_d.val, IV, PLAIN)},
+        .e = {E("valueType", F32)},
+        .cleanup = destroy_dnvec);
+    ROW("spblkConstDnMatGetValues", call_ConstDnMatGetValues,
+        .p = {IN("dnMatDescr", F.b, IV, DNMAT), OUT("values", F.const_values)});
+    ROW("spblkConstDnVecGetValues", call_ConstDnVecGetValues,
+        .p = {IN("dnVecDescr", F.x, IV, DNVEC), OUT("values", F.const_values)});
+    ROW("spblkCreateConstCsc", call_CreateConstCsc,
+        .p = {OUT("spMatDescr", F.out_const_spmat), IN("cscColOffsets", F.csc_arrays.major, OK, PLAIN),
+              IN("cscRowInd", F.csc_arrays.minor, IV, PLAIN), IN("cscValues", F.csc_arrays.val, IV, PLAIN)},
+        .e = CREATE_ENUMS("cscColOffsetsType", "cscRowIndType"),
+        .cleanup = destroy_spmat);
+    ROW("spblkCreateConstCoo", call_CreateConstCoo,
+        .p = {OUT("spMatDescr", F.out_const_spmat), IN("cooRowInd", F.coo_arrays.major, IV, PLAIN),
+              IN("cooColInd", F.coo_arrays.minor, IV, PLAIN), IN("cooValues", F.coo_arrays.val, IV, PLAIN)},
+        .e = {E("cooIdxType", I32), E("idxBase", BASE0), E("valueType", F32)},
+        .cleanup = destroy_spmat);
+    ROW("spblkConstSpMatGetValues", call_ConstSpMatGetValues,
+        .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("values", F.const_values)});
+    ROW("spblkCscGet", call_CscGet,
+        .p = {IN("spMatDescr", F.csc, IV, SPMAT), OUT("rows", F.rows), OUT("cols", F.cols), OUT("nnz", F.nnz),
+              OUT("cscColOffsets", F.values), OUT("cscRowInd", F.values), OUT("cscValues", F.values),
+              OUT("cscColOffsetsType", F.itype), OUT("cscRowIndType", F.itype2), OUT("idxBase", F.base),
+              OUT("valueType", F.vtype)});
+    ROW("spblkCscSetPointers", call_CscSetPointers,
+        .p = {IN("spMatDescr", F.csc, IV, SPMAT), IN("cscColOffsets", F.csc_arrays.major, IV, PLAIN),
+              IN("cscRowInd", F.csc_arrays.minor, IV, PLAIN), IN("cscValues", F.csc_arrays.val, IV, PLAIN)});
+    ROW("spblkCooSetPointers", call_CooSetPointers,
+        .p = {IN("spMatDescr", F.coo, IV, SPMAT), IN("cooRows", F.coo_arrays.major, IV, PLAIN),
+              IN("cooColumns", F.coo_arrays.minor, IV, PLAIN), IN("cooValues", F.coo_arrays.val, IV, PLAIN)});
+
+    /* Analysis: params may be NULL (the defaults); `info` carries its structSize in. */
+    ROW("spblkAnalysisParamsInit", call_AnalysisParamsInit, .p = {OUT("params", F.params)});
+    ROW("spblkAnalyze", call_Analyze,
+        .p = {HANDLE_ARG, IN("matA", F.analyzed, IV, SPMAT), IN("params", NULL, OK, PLAIN)},
+        .e = {E("alg", SPBLK_ANALYSIS_1SA)});
+    ROW("spblkAnalysisGetInfo", call_AnalysisGetInfo, .p = {IN("matA", F.analyzed, IV, SPMAT), OUT("info", F.info)});
+    ROW("spblkAnalysisGetPermutation", call_AnalysisGetPermutation,
+        .p = {IN("matA", F.analyzed, IV, SPMAT), OUT("perm", F.perm)});
     return n;
 }
 
@@ -679,7 +790,7 @@ static void run_function(const fn_case *fc) {
 }
 
 int main(void) {
-    static fn_case table[64];
+    static fn_case table[96];
     spblkHandle_t h;
     int n, i;
     if (getenv("SPBLK_BACKEND") == NULL && getenv("SPBLK_TEST_DEVICE") == NULL)
