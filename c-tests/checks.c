@@ -57,6 +57,36 @@ void check_spmv(spblkHandle_t h, rng_t *r, const csr_t *a, const call_t *c) {
     dense_free(&tol);
 }
 
+/* spblkAnalyze (1-SA) of A, with the default parameters (kind 1) or non-default ones (2),
+ * and a check that the plan's permutation is one. */
+static void analyze(spblkHandle_t h, const dev_sparse_t *a, int64_t rows, int kind) {
+    spblkAnalysisParams params;
+    spblkAnalysisInfo info;
+    int64_t *perm = malloc((size_t)(rows ? rows : 1) * sizeof *perm), i;
+    char *seen = calloc((size_t)(rows ? rows : 1), 1);
+    int is_permutation = 1;
+    CHECK(spblkAnalysisParamsInit(&params, sizeof params));
+    if (kind == 2) {
+        params.blockWidth = 4;
+        params.tau = 0.3;
+        params.similarity = SPBLK_SIMILARITY_COSINE;
+        params.mergeRule = SPBLK_MERGE_PLAIN;
+        params.maxGroupHeight = 3;
+    }
+    CHECK(spblkAnalyze(h, a->descr, SPBLK_ANALYSIS_1SA, kind == 2 ? &params : NULL));
+    info.structSize = sizeof info;
+    CHECK(spblkAnalysisGetInfo(a->descr, &info));
+    EXPECT(info.alg == SPBLK_ANALYSIS_1SA && info.groups >= (rows > 0) && info.groups <= rows,
+           "analysis info: alg %u, %lld groups for %lld rows", info.alg, (long long)info.groups, (long long)rows);
+    CHECK(spblkAnalysisGetPermutation(a->descr, perm));
+    for (i = 0; i < rows; i++) {
+        if (perm[i] < 0 || perm[i] >= rows || seen[perm[i]]++) is_permutation = 0;
+    }
+    EXPECT(is_permutation, "spblkAnalysisGetPermutation does not give a permutation of the %lld rows", (long long)rows);
+    free(perm);
+    free(seen);
+}
+
 void check_spmm(spblkHandle_t h, rng_t *r, const csr_t *a, int64_t n, const call_t *c) {
     int64_t m = transposed(c->op_a) ? a->cols : a->rows, k = transposed(c->op_a) ? a->rows : a->cols;
     spblkDataType_t in = c->layout.values;
@@ -69,15 +99,16 @@ void check_spmm(spblkHandle_t h, rng_t *r, const csr_t *a, int64_t n, const call
     void *buffer = NULL;
 
     ref_spmm(c->op_a, c->op_b, c->alpha, a, &b, c->beta, &want, &tol, c->prec);
+    if (c->analysis) analyze(h, &da, a->rows, c->analysis);
     CHECK(spblkSetPointerMode(h, c->mode));
     CHECK(spblkSpMM_bufferSize(h, c->op_a, c->op_b, alpha.ptr, da.descr, db.mat, beta.ptr, dc.mat, c->prec.compute,
-                               SPBLK_SPMM_ALG_DEFAULT, &size));
+                               c->spmm_alg, &size));
     if (size > 0) buffer = dev_alloc(size);
     if (c->preprocess)
         CHECK(spblkSpMM_preprocess(h, c->op_a, c->op_b, alpha.ptr, da.descr, db.mat, beta.ptr, dc.mat,
-                                   c->prec.compute, SPBLK_SPMM_ALG_DEFAULT, buffer));
+                                   c->prec.compute, c->spmm_alg, buffer));
     if (CHECK(spblkSpMM(h, c->op_a, c->op_b, alpha.ptr, da.descr, db.mat, beta.ptr, dc.mat, c->prec.compute,
-                        SPBLK_SPMM_ALG_DEFAULT, buffer))) {
+                        c->spmm_alg, buffer))) {
         dense_download(&got, &dc);
         compare("C", got.val, want.val, tol.val, dense_len(&got));
     }

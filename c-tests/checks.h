@@ -17,6 +17,8 @@ typedef struct {
     spblkPointerMode_t mode; /* where alpha and beta live */
     double alpha, beta;      /* beta = 0: the output starts as NaN (it must not be read) */
     spblkSpMVAlg_t spmv_alg;
+    spblkSpMMAlg_t spmm_alg; /* SPBLK_SPMM_ALG_VBR needs `analysis` */
+    int analysis;            /* SpMM: spblkAnalyze(1-SA) first; 1 = default params, 2 = others */
     int preprocess;          /* call *_preprocess before the operation */
 } call_t;
 

@@ -1,6 +1,6 @@
 /* The API around the operations: versions, status names, the last-error message, stream,
  * pointer mode and backend of a handle, descriptor getters and setters, object lifetimes,
- * and the statuses of invalid sizes and unsupported requests. */
+ * the statuses of invalid sizes and unsupported requests, and spblkAnalyze's plan lifecycle. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +181,38 @@ static void descriptors(void) {
     EXPECT(p1 == ptr2 && p2 == col && p3 == val && nnz == 3 && it1 == SPBLK_INDEX_32I, "spblkCooGet round trip");
     EXPECT_STATUS(spblkCsrSetPointers(coo, ptr, col, val), SPBLK_STATUS_INVALID_VALUE);
 
+    test_case("CSC, COO and read-only descriptors");
+    {
+        spblkSpMatDescr_t csc2 = NULL, coo2 = NULL;
+        spblkConstSpMatDescr_t ccsc = NULL, ccoo = NULL;
+        const void *cvalues = NULL;
+        CHECK(spblkCreateCsc(&csc2, 4, 3, 3, ptr, col, val, SPBLK_INDEX_32I, SPBLK_INDEX_32I, SPBLK_INDEX_BASE_ONE,
+                             SPBLK_R_32F));
+        CHECK(spblkCscSetPointers(csc2, ptr2, col, val2));
+        CHECK(spblkCscGet(csc2, &rows, &cols, &nnz, &p1, &p2, &p3, &it1, &it2, &base, &type));
+        EXPECT(rows == 4 && cols == 3 && nnz == 3 && p1 == ptr2 && p2 == col && p3 == val2 &&
+                   base == SPBLK_INDEX_BASE_ONE,
+               "spblkCscGet after spblkCscSetPointers");
+        EXPECT_STATUS(spblkCsrSetPointers(csc2, ptr, col, val), SPBLK_STATUS_INVALID_VALUE);
+        CHECK(spblkCreateCoo(&coo2, 3, 4, 3, ptr2, col, val, SPBLK_INDEX_32I, SPBLK_INDEX_BASE_ZERO, SPBLK_R_32F));
+        CHECK(spblkCooSetPointers(coo2, col, ptr2, val2));
+        CHECK(spblkCooGet(coo2, &rows, &cols, &nnz, &p1, &p2, &p3, &it1, &base, &type));
+        EXPECT(p1 == col && p2 == ptr2 && p3 == val2, "spblkCooGet after spblkCooSetPointers");
+        CHECK(spblkCreateConstCsc(&ccsc, 4, 3, 3, ptr, col, val, SPBLK_INDEX_32I, SPBLK_INDEX_32I,
+                                  SPBLK_INDEX_BASE_ZERO, SPBLK_R_32F));
+        CHECK(spblkCreateConstCoo(&ccoo, 3, 4, 3, ptr2, col, val, SPBLK_INDEX_32I, SPBLK_INDEX_BASE_ZERO, SPBLK_R_32F));
+        CHECK(spblkSpMatGetFormat(ccsc, &format));
+        EXPECT(format == SPBLK_FORMAT_CSC, "const CSC has format %u", format);
+        CHECK(spblkSpMatGetFormat(ccoo, &format));
+        EXPECT(format == SPBLK_FORMAT_COO, "const COO has format %u", format);
+        CHECK(spblkConstSpMatGetValues(ccoo, &cvalues));
+        EXPECT(cvalues == val, "spblkConstSpMatGetValues");
+        CHECK(spblkDestroySpMat(csc2));
+        CHECK(spblkDestroySpMat(coo2));
+        CHECK(spblkDestroySpMat(ccsc));
+        CHECK(spblkDestroySpMat(ccoo));
+    }
+
     test_case("dense descriptors");
     CHECK(spblkCreateDnMat(&mat, 3, 4, 3, dense, SPBLK_R_32F, SPBLK_ORDER_COL));
     CHECK(spblkDnMatGet(mat, &rows, &cols, &ld, &values, &type, &order));
@@ -195,6 +227,20 @@ static void descriptors(void) {
     CHECK(spblkDnVecSetValues(vec, dense + 2));
     CHECK(spblkDnVecGetValues(vec, &values));
     EXPECT(values == dense + 2, "spblkDnVecGetValues after SetValues");
+
+    {
+        spblkConstDnMatDescr_t cmat = NULL;
+        spblkConstDnVecDescr_t cvec = NULL;
+        const void *cvalues = NULL;
+        CHECK(spblkCreateConstDnMat(&cmat, 2, 2, 2, dense, SPBLK_R_32F, SPBLK_ORDER_ROW));
+        CHECK(spblkConstDnMatGetValues(cmat, &cvalues));
+        EXPECT(cvalues == dense, "spblkConstDnMatGetValues");
+        CHECK(spblkCreateConstDnVec(&cvec, 3, dense + 3, SPBLK_R_32F));
+        CHECK(spblkConstDnVecGetValues(cvec, &cvalues));
+        EXPECT(cvalues == dense + 3, "spblkConstDnVecGetValues");
+        CHECK(spblkDestroyDnMat(cmat));
+        CHECK(spblkDestroyDnVec(cvec));
+    }
 
     test_case("lifetimes: NULL is a no-op, destroyed and foreign objects are refused");
     CHECK(spblkSpGEMM_createDescr(&gemm));
@@ -298,6 +344,51 @@ static void invalid_and_unsupported(spblkHandle_t h) {
     dev_free(dv);
 }
 
+/* spblkAnalyze's contract around the plan (the plan's results are checked in test_spmm). */
+static void analysis(spblkHandle_t h) {
+    rng_t r = rng_seed(11);
+    csr_t a = csr_generate(&r, SHAPE_POWER_LAW, 40, 30, SPBLK_R_32F);
+    layout_t l = {SPBLK_FORMAT_CSR, SPBLK_INDEX_32I, SPBLK_INDEX_BASE_ZERO, SPBLK_R_32F};
+    dev_sparse_t da = sparse_upload(&a, l);
+    spblkAnalysisParams params, small;
+    spblkAnalysisInfo info;
+    int64_t perm[40];
+    spblkSpMatDescr_t csc = NULL;
+    test_case("spblkAnalyze");
+    memset(&params, 0xA5, sizeof params);
+    CHECK(spblkAnalysisParamsInit(&params, sizeof params));
+    EXPECT(params.structSize == sizeof params && params.blockWidth == 64 && params.tau == 0.5 &&
+               params.similarity == SPBLK_SIMILARITY_JACCARD && params.mergeRule == SPBLK_MERGE_TWO_STEP &&
+               params.maxGroupHeight == 0 && params.halfCopies == 0,
+           "spblkAnalysisParamsInit does not give the documented defaults");
+    EXPECT_STATUS(spblkAnalysisParamsInit(&small, 0), SPBLK_STATUS_INVALID_VALUE);
+    info.structSize = sizeof info;
+    EXPECT_STATUS(spblkAnalysisGetInfo(da.descr, &info), SPBLK_STATUS_INVALID_VALUE); /* no plan yet */
+    EXPECT_STATUS(spblkAnalyze(h, da.descr, SPBLK_ANALYSIS_ASPT, NULL), SPBLK_STATUS_NOT_SUPPORTED);
+    params.blockWidth = 0;
+    EXPECT_STATUS(spblkAnalyze(h, da.descr, SPBLK_ANALYSIS_1SA, &params), SPBLK_STATUS_INVALID_VALUE);
+    EXPECT(strstr(last_error(), "'params'") && strstr(last_error(), "blockWidth"), "message '%s'", last_error());
+    params.blockWidth = 64;
+    params.structSize = 0;
+    EXPECT_STATUS(spblkAnalyze(h, da.descr, SPBLK_ANALYSIS_1SA, &params), SPBLK_STATUS_INVALID_VALUE);
+    params.structSize = sizeof params;
+    CHECK(spblkAnalyze(h, da.descr, SPBLK_ANALYSIS_1SA, &params));
+    CHECK(spblkAnalysisGetInfo(da.descr, &info));
+    EXPECT(info.groups >= 1 && info.groups <= 40 && info.fillInRatio >= 1.0 && info.inBlockDensity > 0.0 &&
+               info.inBlockDensity <= 1.0,
+           "analysis info: %lld groups, fill-in %g, density %g", (long long)info.groups, info.fillInRatio,
+           info.inBlockDensity);
+    CHECK(spblkAnalysisGetPermutation(da.descr, perm));
+    CHECK(spblkSpMatSetValues(da.descr, da.val)); /* drops the plan */
+    EXPECT_STATUS(spblkAnalysisGetInfo(da.descr, &info), SPBLK_STATUS_INVALID_VALUE);
+    CHECK(spblkCreateCsc(&csc, 30, 40, a.nnz, da.major, da.minor, da.val, SPBLK_INDEX_32I, SPBLK_INDEX_32I,
+                         SPBLK_INDEX_BASE_ZERO, SPBLK_R_32F));
+    EXPECT_STATUS(spblkAnalyze(h, csc, SPBLK_ANALYSIS_1SA, NULL), SPBLK_STATUS_NOT_SUPPORTED);
+    CHECK(spblkDestroySpMat(csc));
+    sparse_free(&da);
+    csr_free(&a);
+}
+
 int main(void) {
     spblkHandle_t h = test_init("test_api");
     versions(h);
@@ -307,5 +398,6 @@ int main(void) {
     environment_backend();
     descriptors();
     invalid_and_unsupported(h);
+    analysis(h);
     return test_finish(h);
 }

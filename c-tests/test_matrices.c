@@ -1,5 +1,6 @@
 /* Every Matrix Market file of the corpus (SPBLK_MATRIX_DIR; skipped when absent): SpMV (N and
- * T, f64 and f32, CSR/COO/CSC), SpMM, SDDMM on the matrix's pattern, csr2csc, and SpGEMM A*A
+ * T, f64 and f32, CSR/COO/CSC), SpMM (also with 1-SA analysis and SPBLK_SPMM_ALG_VBR), SDDMM
+ * on the matrix's pattern, csr2csc, and SpGEMM A*A
  * (A*A^T for rectangular A) when it needs at most MAX_PRODUCTS products. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -42,6 +43,7 @@ static call_t call(spblkFormat_t format, spblkIndexType_t index, spblkIndexBase_
     c.layout.base = base;
     c.layout.values = c.prec.out = c.prec.compute = type;
     c.alpha = 1.0;
+    c.spmm_alg = SPBLK_SPMM_ALG_DEFAULT;
     c.order_a = c.order_b = c.order_c = SPBLK_ORDER_COL;
     return c;
 }
@@ -77,6 +79,12 @@ static void check_matrix(spblkHandle_t h, const char *name, const csr_t *a) {
     c.order_b = c.order_c = SPBLK_ORDER_ROW;
     c.beta = -1.0;
     check_spmm(h, &r, a, 4, &c);
+    test_case("%s: SpMM f64 CSR with SPBLK_SPMM_ALG_VBR after spblkAnalyze (1-SA), 8 columns", name);
+    c = call(SPBLK_FORMAT_CSR, I32, ZERO, SPBLK_R_64F);
+    c.spmm_alg = SPBLK_SPMM_ALG_VBR;
+    c.analysis = 1;
+    c.order_b = SPBLK_ORDER_ROW;
+    check_spmm(h, &r, a, 8, &c);
     test_case("%s: SDDMM f64 on its pattern, inner 4", name);
     c = call(SPBLK_FORMAT_CSR, I32, ZERO, SPBLK_R_64F);
     c.order_a = SPBLK_ORDER_ROW;
