@@ -90,8 +90,7 @@ static spblkHandle_t pick_backend(void) {
     if (on_gpu)
         printf("cg: running on the GPU (CUDA backend)\n");
     else
-        printf("cg: running on the CPU (host backend)%s%s%s\n", why[0] ? "; no GPU: " : "", why,
-               getenv("SPBLK_BACKEND") ? "; chosen by SPBLK_BACKEND" : "");
+        printf("cg: running on the CPU (host backend): %s\n", why[0] ? why : "chosen by SPBLK_BACKEND");
     return handle;
 }
 

@@ -37,7 +37,7 @@ echo "==> tools"
 # shellcheck source=scripts/install-tools.sh
 source scripts/install-tools.sh || { echo "test.sh: the tools could not be installed"; exit 1; }
 
-step "cargo fmt --check" cargo fmt --all -- --check
+step "cargo fmt --check" cargo fmt --all -- --check --files-with-diff
 step "cargo clippy" cargo clippy --all-targets ${features[@]+"${features[@]}"} -- -D warnings
 step "cargo test" cargo test ${features[@]+"${features[@]}"}
 
@@ -59,6 +59,8 @@ printf '%s\n' "${summary[@]}"
 if [ -f "$ctest_log" ]; then
     grep -E "tests passed|tests failed" "$ctest_log" | sed 's/^/ctest: /'
     sed -n '/The following tests did not run/,/^$/p;/The following tests FAILED/,/^$/p' "$ctest_log"
+    # Why tests were skipped (their output is not shown above).
+    grep -ho "SKIPPED: .*" "$build/Testing/Temporary/LastTest.log" 2>/dev/null | sort | uniq -c
 fi
 echo "total $(($(date +%s) - start_all))s; $failures step(s) failed"
 [ "$failures" -eq 0 ]
