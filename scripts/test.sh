@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # spblk's whole check, as CI runs it on a clean clone (`.ci/run`):
 #   1. installs what is missing (scripts/install-tools.sh)
-#   2. cargo fmt --check, cargo clippy -D warnings, cargo test (with the header drift check)
+#   2. cargo fmt --check, cargo clippy -D warnings, cargo build, cargo test (header drift check
+#      included)
 #   3. the CMake configure, build and install
 #   4. ctest: C tests against a CPU reference (host backend; GPU variants skip without a GPU),
 #      the same under ASan+UBSan, the examples, and consumers (find_package, pkg-config)
@@ -39,6 +40,8 @@ source scripts/install-tools.sh || { echo "test.sh: the tools could not be insta
 
 step "cargo fmt --check" cargo fmt --all -- --check --files-with-diff
 step "cargo clippy" cargo clippy --all-targets ${features[@]+"${features[@]}"} -- -D warnings
+# tests/exports.rs inspects target/debug/libspblk.so, which `cargo test` alone does not rebuild.
+step "cargo build" cargo build ${features[@]+"${features[@]}"}
 step "cargo test" cargo test ${features[@]+"${features[@]}"}
 
 cmake_args=(-DCMAKE_BUILD_TYPE=Release "-DSPBLK_CUDA=$cuda")

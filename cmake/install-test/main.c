@@ -1,5 +1,6 @@
 /* A program linked against the installed spblk: `main shared` or `main static` also checks
- * where spblk's code came from (libspblk.so, or the program itself). */
+ * where spblk's code came from: the library named by its SONAME (SPBLK_SONAME, e.g.
+ * "libspblk.so.0", which the dynamic loader opens), or the program itself. */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <spblk.h>
@@ -41,6 +42,10 @@ int main(int argc, char **argv) {
     }
     from = strstr(info.dli_fname, "libspblk.so") ? "shared" : "static";
     ok = version == SPBLK_VERSION && y[0] == 2.0f && y[1] == 3.0f && strcmp(from, want) == 0;
+    if (strcmp(from, "shared") == 0) {
+        size_t n = strlen(info.dli_fname), k = strlen("/" SPBLK_SONAME);
+        ok = ok && n > k && strcmp(info.dli_fname + n - k, "/" SPBLK_SONAME) == 0;
+    }
     printf("spblk %d (header %d), y = [%g %g], spblkCreate from %s (%s): %s\n", version, SPBLK_VERSION, y[0], y[1],
            info.dli_fname, from, ok ? "PASSED" : "FAILED");
     return ok ? 0 : 1;

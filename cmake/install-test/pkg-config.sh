@@ -16,15 +16,16 @@ cflags=$("$pkg_config" --cflags spblk)
 libs=$("$pkg_config" --libs spblk)
 static_libs=$("$pkg_config" --static --libs spblk)
 libdir=$("$pkg_config" --variable=libdir spblk)
+soname="libspblk.so.$("$pkg_config" --modversion spblk | cut -d. -f1)"
 echo "pkg-config --cflags spblk:        $cflags"
 echo "pkg-config --libs spblk:          $libs"
 echo "pkg-config --static --libs spblk: $static_libs"
 test -f "$("$pkg_config" --variable=fortran_module spblk)"
 
 # Shared: -lspblk finds libspblk.so; the rpath finds it at run time.
-$cc -std=c99 -Wall -Wextra -Werror $cflags "$here/main.c" -o "$out/shared" $libs -Wl,-rpath,"$libdir" -ldl
+$cc -std=c99 -Wall -Wextra -Werror -DSPBLK_SONAME="\"$soname\"" $cflags "$here/main.c" -o "$out/shared" $libs -Wl,-rpath,"$libdir" -ldl
 # Static: the same flags, with libspblk.a picked over libspblk.so.
-$cc -std=c99 -Wall -Wextra -Werror $cflags "$here/main.c" -o "$out/static" \
+$cc -std=c99 -Wall -Wextra -Werror -DSPBLK_SONAME="\"$soname\"" $cflags "$here/main.c" -o "$out/static" \
     $(echo "$static_libs" | sed 's/-lspblk/-Wl,-Bstatic -lspblk -Wl,-Bdynamic/') -ldl
 "$out/shared" shared
 "$out/static" static
