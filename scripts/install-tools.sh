@@ -1,5 +1,6 @@
-# Sourced by scripts/test.sh and scripts/demo.sh (bash): makes sure the tools the CMake build
-# and its tests need are there, installing what is missing, idempotently.
+# Sourced by scripts/test.sh and scripts/demo.sh (bash, also under `set -euo pipefail`): makes
+# sure the tools the CMake build and its tests need are there, installing what is missing,
+# idempotently.
 #   cmake >= 3.20   apt-get (as root), else pip into .tools/pip
 #   gfortran        apt-get (as root); without it the Fortran example is skipped, visibly
 #   pkg-config      apt-get (as root); without it the pkg-config consumer test is skipped
@@ -7,7 +8,9 @@
 #                   NVCC is then exported for cargo (its build script compiles the kernels)
 
 spblk_tools=$PWD/.tools
-[ -x "$spblk_tools/pip/cmake/data/bin/cmake" ] && export PATH="$spblk_tools/pip/cmake/data/bin:$PATH"
+if [ -x "$spblk_tools/pip/cmake/data/bin/cmake" ]; then
+    export PATH="$spblk_tools/pip/cmake/data/bin:$PATH"
+fi
 
 spblk_cmake_ok() {
     command -v cmake >/dev/null 2>&1 || return 1
@@ -44,8 +47,8 @@ if [ "${SPBLK_CUDA:-ON}" != OFF ] && [ -z "${NVCC:-}" ]; then
     if [ -f scripts/install-nvcc.sh ]; then
         bash scripts/install-nvcc.sh || echo "install-tools: scripts/install-nvcc.sh failed"
     fi
-    spblk_nvcc=$(find "$spblk_tools" -type f -name nvcc -perm -u+x 2>/dev/null | head -n 1)
-    [ -n "$spblk_nvcc" ] && export NVCC="$spblk_nvcc"
+    spblk_nvcc=$(find "$spblk_tools" -type f -name nvcc -perm -u+x 2>/dev/null | head -n 1 || true)
+    if [ -n "$spblk_nvcc" ]; then export NVCC="$spblk_nvcc"; fi
 fi
 echo "install-tools: $(cmake --version | head -n 1); Fortran: $(command -v gfortran || command -v f95 || echo none);" \
      "pkg-config: $(command -v pkg-config || command -v pkgconf || echo none); NVCC: ${NVCC:-unset}"
