@@ -4,8 +4,9 @@
 #   cmake >= 3.20   apt-get (as root), else pip into .tools/pip
 #   gfortran        apt-get (as root); without it the Fortran example is skipped, visibly
 #   pkg-config      apt-get (as root); without it the pkg-config consumer test is skipped
-#   nvcc            scripts/install-nvcc.sh when the CUDA backend is on and NVCC is unset;
-#                   NVCC is then exported for cargo (its build script compiles the kernels)
+#   nvcc            scripts/install-nvcc.sh (PyPI, into .tools/) when the CUDA backend is on
+#                   (SPBLK_CUDA != OFF) and NVCC is unset; NVCC is then exported for cargo,
+#                   whose build script compiles the kernels
 
 spblk_tools=$PWD/.tools
 if [ -x "$spblk_tools/pip/cmake/data/bin/cmake" ]; then
@@ -43,12 +44,15 @@ if ! spblk_have gfortran && ! spblk_have f95; then
     echo "install-tools: NOTE: no Fortran compiler: the Fortran example will be SKIPPED"
 fi
 
-if [ "${SPBLK_CUDA:-ON}" != OFF ] && [ -z "${NVCC:-}" ]; then
-    if [ -f scripts/install-nvcc.sh ]; then
-        bash scripts/install-nvcc.sh || echo "install-tools: scripts/install-nvcc.sh failed"
+# The CUDA backend's kernels need nvcc: scripts/install-nvcc.sh installs it into .tools/ (once)
+# and prints its path last.
+if [ "${SPBLK_CUDA:-ON}" != OFF ] && [ -z "${NVCC:-}" ] && [ -f scripts/install-nvcc.sh ]; then
+    if spblk_nvcc=$(bash scripts/install-nvcc.sh | tail -n 1) && [ -x "$spblk_nvcc" ]; then
+        export NVCC="$spblk_nvcc"
+    else
+        echo "install-tools: scripts/install-nvcc.sh failed; the CUDA backend cannot be built" \
+             "(SPBLK_CUDA=OFF builds without it)"
     fi
-    spblk_nvcc=$(find "$spblk_tools" -type f -name nvcc -perm -u+x 2>/dev/null | head -n 1 || true)
-    if [ -n "$spblk_nvcc" ]; then export NVCC="$spblk_nvcc"; fi
 fi
 echo "install-tools: $(cmake --version | head -n 1); Fortran: $(command -v gfortran || command -v f95 || echo none);" \
      "pkg-config: $(command -v pkg-config || command -v pkgconf || echo none); NVCC: ${NVCC:-unset}"
