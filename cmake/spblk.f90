@@ -107,6 +107,7 @@ module spblk
     integer(c_int32_t) :: mergeRule
     integer(c_int64_t) :: maxGroupHeight
     integer(c_int32_t) :: halfCopies
+    integer(c_int64_t) :: candidateBudget
   end type spblkAnalysisParams
 
   type, bind(C) :: spblkAnalysisInfo
