@@ -202,7 +202,11 @@ fn sparse_descriptor_functions() {
         check(
             name,
             // NULL offsets are accepted (clients set them later); NULL indices/values with nnz > 0 are not.
-            &[(0, IV, "spMatDescr"), (2, IV, if csc { "cscRowInd" } else { "csrColInd" }), (3, IV, "values")],
+            &[
+                (0, IV, "spMatDescr"),
+                (2, IV, if csc { "cscRowInd" } else { "csrColInd" }),
+                (3, IV, if csc { "cscValues" } else { "csrValues" }),
+            ],
             &[(4, "OffsetsType"), (5, "Type"), (6, "idxBase"), (7, "valueType")],
             |m, bad| {
                 let f = if csc { spblkCreateCsc } else { spblkCreateCsr };
@@ -226,7 +230,7 @@ fn sparse_descriptor_functions() {
     let mut cd: spblkConstSpMatDescr_t = null_mut();
     check(
         "spblkCreateConstCsr",
-        &[(0, IV, "spMatDescr"), (2, IV, "csrColInd"), (3, IV, "values")],
+        &[(0, IV, "spMatDescr"), (2, IV, "csrColInd"), (3, IV, "csrValues")],
         &[(4, "csrRowOffsetsType"), (5, "csrColIndType"), (6, "idxBase"), (7, "valueType")],
         |m, bad| {
             spblkCreateConstCsr(
@@ -248,7 +252,7 @@ fn sparse_descriptor_functions() {
     let (ri, ci, cv) = (fx.coo.major.ptr(), fx.coo.minor.ptr(), fx.coo.values.ptr());
     check(
         "spblkCreateCoo",
-        &[(0, IV, "spMatDescr"), (1, IV, "cooRowInd"), (2, IV, "cooColInd"), (3, IV, "values")],
+        &[(0, IV, "spMatDescr"), (1, IV, "cooRowInd"), (2, IV, "cooColInd"), (3, IV, "cooValues")],
         &[(4, "cooIdxType"), (5, "idxBase"), (6, "valueType")],
         |m, bad| {
             spblkCreateCoo(
@@ -820,7 +824,7 @@ fn const_and_csc_coo_descriptor_functions() {
     let mut d: spblkConstSpMatDescr_t = null_mut();
     check(
         "spblkCreateConstCsc",
-        &[(0, IV, "spMatDescr"), (2, IV, "cscRowInd"), (3, IV, "values")],
+        &[(0, IV, "spMatDescr"), (2, IV, "cscRowInd"), (3, IV, "cscValues")],
         &[(4, "cscColOffsetsType"), (5, "cscRowIndType"), (6, "idxBase"), (7, "valueType")],
         |m, b| {
             spblkCreateConstCsc(
@@ -890,7 +894,7 @@ fn const_and_csc_coo_descriptor_functions() {
     let mut dc: spblkConstSpMatDescr_t = null_mut();
     check(
         "spblkCreateConstCoo",
-        &[(0, IV, "spMatDescr"), (1, IV, "cooRowInd"), (2, IV, "cooColInd"), (3, IV, "values")],
+        &[(0, IV, "spMatDescr"), (1, IV, "cooRowInd"), (2, IV, "cooColInd"), (3, IV, "cooValues")],
         &[(4, "cooIdxType"), (5, "idxBase"), (6, "valueType")],
         |m, b| {
             spblkCreateConstCoo(

@@ -70,7 +70,7 @@ pub extern "C" fn spblkCsr2cscEx2(
             return Ok(());
         }
         let needed = h.backend.csr2csc_buffer_size(&args)?;
-        ops::require_buffer(needed, buffer)?;
+        ops::require_buffer(needed, buffer, "buffer")?;
         h.backend.csr2csc(&h.exec(), &args, buffer)
     })
 }

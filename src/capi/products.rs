@@ -47,11 +47,11 @@ fn spmv(
             Ok(())
         }
         Stage::Preprocess(buffer) => {
-            ops::require_buffer(needed, buffer)?;
+            ops::require_buffer(needed, buffer, "externalBuffer")?;
             h.backend.spmv_preprocess(&h.exec(), &args, buffer)
         }
         Stage::Compute(buffer) => {
-            ops::require_buffer(needed, buffer)?;
+            ops::require_buffer(needed, buffer, "externalBuffer")?;
             h.backend.spmv(&h.exec(), &args, buffer)
         }
     }
@@ -143,11 +143,11 @@ fn spmm(
             Ok(())
         }
         Stage::Preprocess(buffer) => {
-            ops::require_buffer(needed, buffer)?;
+            ops::require_buffer(needed, buffer, "externalBuffer")?;
             h.backend.spmm_preprocess(&h.exec(), &args, buffer)
         }
         Stage::Compute(buffer) => {
-            ops::require_buffer(needed, buffer)?;
+            ops::require_buffer(needed, buffer, "externalBuffer")?;
             h.backend.spmm(&h.exec(), &args, buffer)
         }
     }
@@ -242,11 +242,11 @@ fn sddmm(
             Ok(())
         }
         Stage::Preprocess(buffer) => {
-            ops::require_buffer(needed, buffer)?;
+            ops::require_buffer(needed, buffer, "externalBuffer")?;
             h.backend.sddmm_preprocess(&h.exec(), &args, buffer)
         }
         Stage::Compute(buffer) => {
-            ops::require_buffer(needed, buffer)?;
+            ops::require_buffer(needed, buffer, "externalBuffer")?;
             h.backend.sddmm(&h.exec(), &args, buffer)
         }
     }

@@ -58,7 +58,12 @@ fn create(
             }
         }
         if values.is_null() {
-            return Err(Error::invalid("values", format!("is NULL with nnz = {nnz}")));
+            let name = match pattern {
+                SparsePattern::Csr { .. } => "csrValues",
+                SparsePattern::Csc { .. } => "cscValues",
+                SparsePattern::Coo { .. } => "cooValues",
+            };
+            return Err(Error::invalid(name, format!("is NULL with nnz = {nnz}")));
         }
     }
     let p = boundary::register(m, Kind::SpMat) as spblkSpMatDescr_t;

@@ -53,8 +53,8 @@ fn sparse_operand(a: &SpMat, arg: &str, formats: &[Format]) -> Result<()> {
 }
 
 /// A buffer must be given when the backend asked for one.
-pub fn require_buffer(needed: usize, buffer: *mut c_void) -> Result<()> {
-    ensure!(!buffer.is_null() || needed == 0, "externalBuffer", "is NULL but {needed} bytes are required");
+pub fn require_buffer(needed: usize, buffer: *mut c_void, arg: &str) -> Result<()> {
+    ensure!(!buffer.is_null() || needed == 0, arg, "is NULL but {needed} bytes are required");
     Ok(())
 }
 
