@@ -57,14 +57,25 @@ else
   row "rust tests" FAIL "$bins binaries: $total_pass passed, $total_fail failed, $total_skip skipped ${bad_bins[*]:-}"
 fi
 
-# C tests: hook for the C test suite once it exists (CTest tree under build/).
-if [[ -f build/CTestTestfile.cmake ]]; then
-  echo "-- C tests (ctest in build/)"
-  (cd build && timeout 300 ctest --output-on-failure) 2>&1 | tee "$logs/ctest.log"
-  if [[ ${PIPESTATUS[0]} -eq 0 ]]; then row "c tests" PASS "$(grep -o '[0-9]*% tests passed.*' "$logs/ctest.log" | tail -n1)"
-  else row "c tests" FAIL "$(grep -o '[0-9]* tests failed.*' "$logs/ctest.log" | tail -n1)"; fi
+# C tests: the carried C suite (.devbuild/c, built by gpu-prepare.sh against the installed
+# package) on the CUDA backend with cudaMalloc'd memory; a GPU skip counts as a failure here.
+if compgen -G "$dev/c/test_*" >/dev/null; then
+  echo "-- C tests (CUDA backend, device memory)"
+  c_pass=0; c_fail=(); : >"$logs/ctests.log"
+  for t in "$dev"/c/test_* "$dev"/c/cg; do
+    [[ -x "$t" ]] || continue
+    name=$(basename "$t")
+    echo "--- $name" | tee -a "$logs/ctests.log"
+    LD_LIBRARY_PATH="$dev/c/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" SPBLK_TEST_DEVICE=gpu \
+      SPBLK_TEST_REQUIRE_GPU=1 SPBLK_MATRIX_DIR="$dev/matrices" timeout 300 "$t" >>"$logs/ctests.log" 2>&1
+    rc=$?
+    tail -n 3 "$logs/ctests.log"
+    if [[ $rc -eq 0 ]]; then c_pass=$((c_pass + 1)); else c_fail+=("$name(rc=$rc)"); fi
+  done
+  if [[ ${#c_fail[@]} -eq 0 ]]; then row "c tests" PASS "$c_pass programs passed on the GPU"
+  else row "c tests" FAIL "$c_pass passed; failed: ${c_fail[*]}"; fi
 else
-  row "c tests" SKIP "no build/CTestTestfile.cmake"
+  row "c tests" SKIP "no $dev/c (gpu-prepare.sh with SPBLK_PREPARE_C=1)"
 fi
 
 # (c) compute-sanitizer -----------------------------------------------------------------

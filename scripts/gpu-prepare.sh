@@ -53,6 +53,24 @@ if [[ -f bench/Cargo.toml ]]; then
   cp bench/target/release/spblk-bench "$out/spblk-bench"
   strip --strip-debug "$out/spblk-bench" 2>/dev/null || true
 fi
+# The C suite and the CG example, built against the installed package as in CI
+# (scripts/test.sh), with the shared library they load and the Matrix Market corpus. On the
+# device they run with SPBLK_BACKEND=cuda and cudaMalloc'd memory.
+rm -rf "$out/c" "$out/matrices"
+if [[ "${SPBLK_PREPARE_C:-1}" == 1 ]]; then
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >>"$out/build.log" 2>&1 \
+    && cmake --build build --parallel 2 >>"$out/build.log" 2>&1 \
+    && cmake --install build --prefix build/install >>"$out/build.log" 2>&1 \
+    && ctest --test-dir build -R '^c\.host\.api$' >>"$out/build.log" 2>&1 \
+    || { echo "C build failed; see $out/build.log" >&2; exit 1; }
+  mkdir -p "$out/c/lib"
+  find build -type f -name 'test_*' -perm -u+x -path '*c-tests*' -not -path '*asan*' -exec cp {} "$out/c/" \;
+  find build -type f -name cg -perm -u+x -not -path '*asan*' | head -n1 | xargs -r -I{} cp {} "$out/c/cg"
+  cp -P build/install/lib/libspblk.so* "$out/c/lib/"
+  strip --strip-debug "$out"/c/test_* "$out"/c/cg "$out"/c/lib/libspblk.so.*.* 2>/dev/null || true
+  matrices="${SPBLK_MATRIX_DIR:-$root/../shared/matrices}"
+  [[ -d "$matrices" ]] && mkdir -p "$out/matrices" && cp "$matrices"/*.mtx "$out/matrices/"
+fi
 cp scripts/gpu-check.sh "$out/gpu-check.sh"
 echo "built in $(( $(date +%s) - start )) s:"
 ls -la "$out" "$out/tests"
