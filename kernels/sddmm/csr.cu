@@ -2,12 +2,13 @@
 //
 // Work is split into runs of `per_warp` consecutive stored entries, one warp per run; the
 // row of the run's first entry is found once by binary search and later rows by stepping
-// along the offsets. A warp holds S = 32/G groups of G lanes (G from k, 4..32); group s
-// takes entries s, s+S, ... of the run. Each group keeps the part of op(A)'s current row
-// that its lanes need for the first 16*G elements of k in registers, loaded once per row
-// (the rest of a longer k is read from memory), so A's row is read once per row and run
-// rather than once per entry. Lane l of a group owns elements 4*l .. 4*l+3 of each
-// 4*G-wide slice of k, loaded four at a time (one vector load) when that layout allows.
+// along the offsets. A warp holds S = 32/G groups of G lanes (G = k/8 rounded up to a
+// power of two, 4..32); group s takes entries s, s+S, ... of the run. Each group keeps the
+// part of op(A)'s current row that its lanes need for the first 16*G elements of k in
+// registers, loaded once per row (the rest of a longer k is read from memory), so A's row
+// is read once per row and run rather than once per entry. Lane l of a group owns elements
+// 4*l .. 4*l+3 of each 4*G-wide slice of k, loaded four at a time (one vector load) when
+// that layout allows.
 // Each dot product is reduced with shuffles in a fixed order: deterministic.
 //
 // op(A)(i, l) is at A[i*lda + l] when `a_row` is set, else A[i + l*lda]; op(B)(l, j) is at

@@ -3,8 +3,7 @@
 // A group of G lanes (4..32) owns one row of A and a tile of G*VEC columns of C. The group
 // loads the row's (column, value) pairs G at a time, coalesced, once per column tile, and
 // broadcasts them with shuffles; each lane multiplies with its VEC consecutive elements of
-// the B row, four B rows loaded before they are used so that several loads are in flight.
-// VEC = 4 is used when op(B) is effectively row-major and 4 consecutive elements are
+// the B row. VEC = 4 is used when op(B) is effectively row-major and 4 consecutive elements are
 // aligned (a float4 / 2 x double2 / 8-byte half4 load).
 //
 // Long rows (more than `long_threshold` entries) are not computed by the row kernel but
@@ -33,8 +32,10 @@ __device__ __forceinline__ void spmm_load_b(const In* __restrict__ B, i64 k, i64
     }
 }
 
-// acc += A(row segment [s, e)) * op(B)(:, j0 .. j0+VEC), entries in storage order.
-template <class In, class T, class I, int VEC>
+// acc += A(row segment [s, e)) * op(B)(:, j0 .. j0+VEC), entries in storage order. With
+// U = 4, four B rows are loaded before they are used (more loads in flight, more registers:
+// the long-row chunks use it, the row kernel does not, where occupancy matters more).
+template <class In, class T, class I, int VEC, int U>
 __device__ __forceinline__ void spmm_segment(i64 s, i64 e, i64 n, const I* __restrict__ col,
                                              const In* __restrict__ val, i64 base, const In* __restrict__ B,
                                              i64 ldb, int b_row, i64 j0, bool vec, int glane, int G,
@@ -48,7 +49,7 @@ __device__ __forceinline__ void spmm_segment(i64 s, i64 e, i64 n, const I* __res
         }
         const int cnt = e - p0 < G ? (int)(e - p0) : G;
         int u = 0;
-        for (; u + 4 <= cnt; u += 4) {
+        for (; U == 4 && u + 4 <= cnt; u += 4) {
             i64 k[4];
             T av[4], b[4][VEC];
 #pragma unroll
@@ -104,7 +105,7 @@ __device__ void spmm_csr(i64 m, i64 n, const I* __restrict__ ptr, const I* __res
         T acc[VEC];
 #pragma unroll
         for (int v = 0; v < VEC; ++v) acc[v] = 0;
-        spmm_segment<In, T, I, VEC>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask, acc);
+        spmm_segment<In, T, I, VEC, 1>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask, acc);
 #pragma unroll
         for (int v = 0; v < VEC; ++v) {
             const i64 j = j0 + v;
@@ -145,7 +146,7 @@ __device__ void spmm_long_partial(i64 n, const u32* long_count, const i64* long_
         T acc[VEC];
 #pragma unroll
         for (int v = 0; v < VEC; ++v) acc[v] = 0;
-        spmm_segment<In, T, I, VEC>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask, acc);
+        spmm_segment<In, T, I, VEC, 4>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask, acc);
 #pragma unroll
         for (int v = 0; v < VEC; ++v) {
             const i64 j = j0 + v;

@@ -21,7 +21,9 @@ pub fn run(l: &Launcher, args: &SddmmArgs) -> Result<()> {
     // op(M)(r, s) at M[r*ld + s] when effectively row-major, else M[r + s*ld].
     let a_row = (args.a.order == Order::Row) != (args.op_a == Operation::Transpose);
     let b_row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
-    let g = pow2_clamp((k as u64).div_ceil(4), 4, 32);
+    // Eight k elements per lane (two 4-element loads per entry): more entries in flight per
+    // warp than four per lane, and fewer shuffles per dot product.
+    let g = pow2_clamp((k as u64).div_ceil(8), 4, 32);
     // Four consecutive k elements in one load where the operand is contiguous along k with
     // 4-element-aligned starts.
     let esize = args.precision.input.size() as u64;
