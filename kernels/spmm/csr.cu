@@ -3,50 +3,86 @@
 // A group of G lanes (4..32) owns one row of A and a tile of G*VEC columns of C. The group
 // loads the row's (column, value) pairs G at a time, coalesced, once per column tile, and
 // broadcasts them with shuffles; each lane multiplies with its VEC consecutive elements of
-// the B row. VEC = 4 is used when op(B) is effectively row-major and 4 consecutive elements
-// are aligned (a float4 / 2 x double2 / 8-byte half4 load). Each C element is summed by
-// one lane in the row's storage order: deterministic.
+// the B row. VEC = 4 is used when op(B) is effectively row-major and 4 consecutive elements are
+// aligned (a float4 / 2 x double2 / 8-byte half4 load).
+//
+// Long rows (more than `long_threshold` entries) are not computed by the row kernel but
+// appended to a list; the list is cut into chunks of `chunk` entries (spmv's plan kernel),
+// one group sums each (chunk, column tile) into the caller's buffer (partial), and a
+// finishing pass adds each row's chunk sums in chunk order. No floating-point atomics, so
+// every C element is summed in a fixed order: deterministic (the list order may vary
+// between runs, the sums do not).
 //
 // Effective layouts: op(B)(k, j) is at B[k*ldb + j] when `b_row` is set, else B[k + j*ldb];
 // C(i, j) is at C[i*ldc + j] when `c_row` is set, else C[i + j*ldc].
+#include "common/vec.cuh"
 #include "common/warp.cuh"
 
-template <class In, class T> struct Load4;
-template <> struct Load4<float, float> {
-    __device__ static __forceinline__ void run(const float* p, float* o) {
-        float4 v = *reinterpret_cast<const float4*>(p);
-        o[0] = v.x; o[1] = v.y; o[2] = v.z; o[3] = v.w;
+template <class In, class T, int VEC>
+__device__ __forceinline__ void spmm_load_b(const In* __restrict__ B, i64 k, i64 ldb, int b_row, i64 j0, i64 n,
+                                            bool vec, T* b) {
+    if (VEC == 4 && vec) {
+        Load4<In, T>::run(B + k * ldb + j0, b);
+    } else {
+#pragma unroll
+        for (int v = 0; v < VEC; ++v) {
+            const i64 j = j0 + v;
+            b[v] = j < n ? to_compute(b_row ? B[k * ldb + j] : B[k + j * ldb]) : T(0);
+        }
     }
-};
-template <> struct Load4<double, double> {
-    __device__ static __forceinline__ void run(const double* p, double* o) {
-        double2 a = reinterpret_cast<const double2*>(p)[0], b = reinterpret_cast<const double2*>(p)[1];
-        o[0] = a.x; o[1] = a.y; o[2] = b.x; o[3] = b.y;
+}
+
+// acc += A(row segment [s, e)) * op(B)(:, j0 .. j0+VEC), entries in storage order. With
+// U = 4, four B rows are loaded before they are used (more loads in flight, more registers:
+// the long-row chunks use it, the row kernel does not, where occupancy matters more).
+template <class In, class T, class I, int VEC, int U>
+__device__ __forceinline__ void spmm_segment(i64 s, i64 e, i64 n, const I* __restrict__ col,
+                                             const In* __restrict__ val, i64 base, const In* __restrict__ B,
+                                             i64 ldb, int b_row, i64 j0, bool vec, int glane, int G,
+                                             unsigned gmask, T* acc) {
+    for (i64 p0 = s; p0 < e; p0 += G) {
+        i64 kc = 0;
+        T a = 0;
+        if (p0 + glane < e) {
+            kc = (i64)col[p0 + glane] - base;
+            a = to_compute(val[p0 + glane]);
+        }
+        const int cnt = e - p0 < G ? (int)(e - p0) : G;
+        int u = 0;
+        for (; U == 4 && u + 4 <= cnt; u += 4) {
+            i64 k[4];
+            T av[4], b[4][VEC];
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+                k[q] = __shfl_sync(gmask, kc, u + q, G);
+                av[q] = __shfl_sync(gmask, a, u + q, G);
+            }
+#pragma unroll
+            for (int q = 0; q < 4; ++q) spmm_load_b<In, T, VEC>(B, k[q], ldb, b_row, j0, n, vec, b[q]);
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+#pragma unroll
+                for (int v = 0; v < VEC; ++v) acc[v] += av[q] * b[q][v];
+            }
+        }
+        for (; u < cnt; ++u) {
+            const i64 k = __shfl_sync(gmask, kc, u, G);
+            const T av = __shfl_sync(gmask, a, u, G);
+            T b[VEC];
+            spmm_load_b<In, T, VEC>(B, k, ldb, b_row, j0, n, vec, b);
+#pragma unroll
+            for (int v = 0; v < VEC; ++v) acc[v] += av * b[v];
+        }
     }
-};
-template <> struct Load4<f16, float> {
-    __device__ static __forceinline__ void run(const f16* p, float* o) {
-        uint2 raw = *reinterpret_cast<const uint2*>(p);
-        float2 a = __half22float2(*reinterpret_cast<const __half2*>(&raw.x));
-        float2 b = __half22float2(*reinterpret_cast<const __half2*>(&raw.y));
-        o[0] = a.x; o[1] = a.y; o[2] = b.x; o[3] = b.y;
-    }
-};
-template <> struct Load4<bf16, float> {
-    __device__ static __forceinline__ void run(const bf16* p, float* o) {
-        uint2 raw = *reinterpret_cast<const uint2*>(p);
-        float2 a = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&raw.x));
-        float2 b = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&raw.y));
-        o[0] = a.x; o[1] = a.y; o[2] = b.x; o[3] = b.y;
-    }
-};
+}
 
 template <class In, class Out, class I, int VEC>
 __device__ void spmm_csr(i64 m, i64 n, const I* __restrict__ ptr, const I* __restrict__ col,
                          const In* __restrict__ val, i64 base, const In* __restrict__ B, i64 ldb, int b_row,
                          Out* __restrict__ C, i64 ldc, int c_row, const typename ComputeOf<In>::type* alpha_dev,
                          typename ComputeOf<In>::type alpha_h, const typename ComputeOf<In>::type* beta_dev,
-                         typename ComputeOf<In>::type beta_h, int G) {
+                         typename ComputeOf<In>::type beta_h, int G, i64 long_threshold, i64* long_list,
+                         u32* long_count) {
     typedef typename ComputeOf<In>::type T;
     const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
     const int glane = threadIdx.x & (G - 1);
@@ -58,37 +94,18 @@ __device__ void spmm_csr(i64 m, i64 n, const I* __restrict__ ptr, const I* __res
     // through L1.
     for (i64 g = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; g < m * tiles; g += groups) {
         const i64 i = g / tiles;
-        const i64 j0 = (g - i * tiles) * tile_w + (i64)glane * VEC;
+        const i64 t = g - i * tiles;
+        const i64 j0 = t * tile_w + (i64)glane * VEC;
         const i64 s = (i64)ptr[i] - base, e = (i64)ptr[i + 1] - base;
+        if (long_list && e - s > long_threshold) {
+            if (t == 0 && glane == 0) long_list[atomicAdd(long_count, 1u)] = i;
+            continue;
+        }
         const bool vec = VEC == 4 && b_row && j0 + VEC <= n;
         T acc[VEC];
 #pragma unroll
         for (int v = 0; v < VEC; ++v) acc[v] = 0;
-        for (i64 p0 = s; p0 < e; p0 += G) {
-            i64 kc = 0;
-            T a = 0;
-            if (p0 + glane < e) {
-                kc = (i64)col[p0 + glane] - base;
-                a = to_compute(val[p0 + glane]);
-            }
-            const int cnt = e - p0 < G ? (int)(e - p0) : G;
-            for (int u = 0; u < cnt; ++u) {
-                const i64 k = __shfl_sync(gmask, kc, u, G);
-                const T av = __shfl_sync(gmask, a, u, G);
-                T b[VEC];
-                if (vec) {
-                    Load4<In, T>::run(B + k * ldb + j0, b);
-                } else {
-#pragma unroll
-                    for (int v = 0; v < VEC; ++v) {
-                        const i64 j = j0 + v;
-                        b[v] = j < n ? to_compute(b_row ? B[k * ldb + j] : B[k + j * ldb]) : T(0);
-                    }
-                }
-#pragma unroll
-                for (int v = 0; v < VEC; ++v) acc[v] += av * b[v];
-            }
-        }
+        spmm_segment<In, T, I, VEC, 1>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask, acc);
 #pragma unroll
         for (int v = 0; v < VEC; ++v) {
             const i64 j = j0 + v;
@@ -97,17 +114,102 @@ __device__ void spmm_csr(i64 m, i64 n, const I* __restrict__ ptr, const I* __res
     }
 }
 
+// One group per (chunk, column tile) of the long rows: partial[c*n + j] = chunk c's sum for
+// column j. chunk_prefix comes from spblk_spmv_csr_long_plan.
+template <class In, class I, int VEC>
+__device__ void spmm_long_partial(i64 n, const u32* long_count, const i64* long_list, const u64* chunk_prefix,
+                                  const I* __restrict__ ptr, const I* __restrict__ col, const In* __restrict__ val,
+                                  i64 base, const In* __restrict__ B, i64 ldb, int b_row, i64 chunk,
+                                  typename ComputeOf<In>::type* __restrict__ partial, int G) {
+    typedef typename ComputeOf<In>::type T;
+    const int glane = threadIdx.x & (G - 1);
+    const unsigned gmask = group_mask(G);
+    const i64 tile_w = (i64)G * VEC;
+    const i64 tiles = (n + tile_w - 1) / tile_w;
+    const i64 groups = ((i64)gridDim.x * blockDim.x) / G;
+    const u32 count = *long_count;
+    const i64 total = (i64)chunk_prefix[count];
+    for (i64 g = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; g < total * tiles; g += groups) {
+        const i64 c = g / tiles;
+        const i64 t = g - c * tiles;
+        u32 lo = 0, hi = count;  // largest k with chunk_prefix[k] <= c
+        while (hi - lo > 1) {
+            const u32 mid = (lo + hi) >> 1;
+            if ((i64)chunk_prefix[mid] <= c) lo = mid; else hi = mid;
+        }
+        const i64 r = long_list[lo];
+        const i64 row_end = (i64)ptr[r + 1] - base;
+        const i64 s = (i64)ptr[r] - base + (c - (i64)chunk_prefix[lo]) * chunk;
+        const i64 e = s + chunk < row_end ? s + chunk : row_end;
+        const i64 j0 = t * tile_w + (i64)glane * VEC;
+        const bool vec = VEC == 4 && b_row && j0 + VEC <= n;
+        T acc[VEC];
+#pragma unroll
+        for (int v = 0; v < VEC; ++v) acc[v] = 0;
+        spmm_segment<In, T, I, VEC, 4>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask, acc);
+#pragma unroll
+        for (int v = 0; v < VEC; ++v) {
+            const i64 j = j0 + v;
+            if (j < n) partial[c * n + j] = acc[v];
+        }
+    }
+}
+
+// C(row, j) = alpha * (sum of the row's chunk partials for column j, in chunk order) + beta * C.
+template <class In, class Out>
+__device__ void spmm_long_finish(i64 n, const u32* long_count, const i64* long_list, const u64* chunk_prefix,
+                                 const typename ComputeOf<In>::type* __restrict__ partial, Out* C, i64 ldc,
+                                 int c_row, const typename ComputeOf<In>::type* alpha_dev,
+                                 typename ComputeOf<In>::type alpha_h, const typename ComputeOf<In>::type* beta_dev,
+                                 typename ComputeOf<In>::type beta_h) {
+    typedef typename ComputeOf<In>::type T;
+    const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
+    const u32 count = *long_count;
+    GRID_STRIDE(idx, (u64)count * (u64)n) {
+        const u64 k = idx / (u64)n;
+        const i64 j = (i64)(idx - k * (u64)n);
+        T sum = 0;
+        for (u64 c = chunk_prefix[k]; c < chunk_prefix[k + 1]; ++c) sum += partial[(i64)c * n + j];
+        const i64 i = long_list[k];
+        axpby_store(c_row ? &C[i * ldc + j] : &C[i + j * ldc], sum, alpha, beta);
+    }
+}
+
 #define SPMM_ENTRY_V(In, Out, tin, tout, I, tidx, VEC)                                                   \
     extern "C" __global__ void spblk_spmm_csr_v##VEC##_##tin##_##tout##_##tidx(                          \
         i64 m, i64 n, const I* ptr, const I* col, const In* val, i64 base, const In* B, i64 ldb,         \
         int b_row, Out* C, i64 ldc, int c_row, const ComputeOf<In>::type* alpha_dev,                     \
         ComputeOf<In>::type alpha, const ComputeOf<In>::type* beta_dev, ComputeOf<In>::type beta,        \
-        int G) {                                                                                         \
+        int G, i64 long_threshold, i64* long_list, u32* long_count) {                                    \
         spmm_csr<In, Out, I, VEC>(m, n, ptr, col, val, base, B, ldb, b_row, C, ldc, c_row, alpha_dev,    \
-                                  alpha, beta_dev, beta, G);                                             \
+                                  alpha, beta_dev, beta, G, long_threshold, long_list, long_count);      \
     }
 #define SPMM_ENTRY(In, Out, tin, tout, I, tidx) \
     SPMM_ENTRY_V(In, Out, tin, tout, I, tidx, 1) SPMM_ENTRY_V(In, Out, tin, tout, I, tidx, 4)
 
+#define SPMM_PARTIAL_ENTRY_V(In, tin, I, tidx, VEC)                                                      \
+    extern "C" __global__ void spblk_spmm_csr_long_partial_v##VEC##_##tin##_##tidx(                      \
+        i64 n, const u32* long_count, const i64* long_list, const u64* chunk_prefix, const I* ptr,       \
+        const I* col, const In* val, i64 base, const In* B, i64 ldb, int b_row, i64 chunk,               \
+        ComputeOf<In>::type* partial, int G) {                                                           \
+        spmm_long_partial<In, I, VEC>(n, long_count, long_list, chunk_prefix, ptr, col, val, base, B,    \
+                                      ldb, b_row, chunk, partial, G);                                    \
+    }
+#define SPMM_PARTIAL_ENTRY(In, tin, I, tidx) \
+    SPMM_PARTIAL_ENTRY_V(In, tin, I, tidx, 1) SPMM_PARTIAL_ENTRY_V(In, tin, I, tidx, 4)
+
+#define SPMM_FINISH_ENTRY(In, Out, tin, tout, unused)                                                    \
+    extern "C" __global__ void spblk_spmm_csr_long_finish_##tin##_##tout(                                \
+        i64 n, const u32* long_count, const i64* long_list, const u64* chunk_prefix,                     \
+        const ComputeOf<In>::type* partial, Out* C, i64 ldc, int c_row,                                  \
+        const ComputeOf<In>::type* alpha_dev, ComputeOf<In>::type alpha,                                 \
+        const ComputeOf<In>::type* beta_dev, ComputeOf<In>::type beta) {                                 \
+        spmm_long_finish<In, Out>(n, long_count, long_list, chunk_prefix, partial, C, ldc, c_row,        \
+                                  alpha_dev, alpha, beta_dev, beta);                                     \
+    }
+
 SPBLK_FOR_PRECISIONS(SPMM_ENTRY, int, i32)
 SPBLK_FOR_PRECISIONS(SPMM_ENTRY, long long, i64)
+SPBLK_FOR_VALUES(SPMM_PARTIAL_ENTRY, int, i32)
+SPBLK_FOR_VALUES(SPMM_PARTIAL_ENTRY, long long, i64)
+SPBLK_FOR_PRECISIONS(SPMM_FINISH_ENTRY, 0)

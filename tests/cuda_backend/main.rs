@@ -10,6 +10,8 @@ mod support;
 
 use std::ffi::c_void;
 
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
 use rand::Rng;
 use spblk::capi::convert::*;
 use spblk::capi::dense::*;
@@ -377,6 +379,112 @@ fn spmm_matches_host() {
     }
 }
 
+/// Rows of every length in 0..4 plus, every 50th row, one with nearly every column: far
+/// longer than SpMM's long-row threshold (and a chunk), so those take the chunked path.
+fn skewed_pattern(r: &mut StdRng, m: usize, n: usize) -> Vec<(usize, usize)> {
+    let mut e = Vec::new();
+    for i in 0..m {
+        let mut cols: Vec<usize> = (0..n).collect();
+        cols.shuffle(r);
+        cols.truncate(if i % 50 == 7 { n - i % 7 } else { r.gen_range(0..4) });
+        e.extend(cols.into_iter().map(|j| (i, j)));
+    }
+    e
+}
+
+/// SpMM with rows longer than the row kernel's threshold (chunked partial sums, reduced in
+/// chunk order): must match the host in every type and layout and be bit-identical across runs.
+#[test]
+fn spmm_long_rows_are_correct_and_deterministic() {
+    if !gpu("spmm_long_rows_are_correct_and_deterministic") {
+        return;
+    }
+    let mut r = rng(5);
+    let mut k = 0usize;
+    let widths = [2usize, 8, 33, 130];
+    for (vin, out, compute) in [PRECISIONS[0], PRECISIONS[1], PRECISIONS[3], PRECISIONS[4]] {
+        for op_b in [N, T] {
+            for (ob, oc) in [
+                (SPBLK_ORDER_ROW, SPBLK_ORDER_ROW),
+                (SPBLK_ORDER_ROW, SPBLK_ORDER_COL),
+                (SPBLK_ORDER_COL, SPBLK_ORDER_ROW),
+                (SPBLK_ORDER_COL, SPBLK_ORDER_COL),
+            ] {
+                k += 1;
+                if quick_skip(k) {
+                    continue;
+                }
+                let exact = k % 3 == 0;
+                let op_a = if k % 7 == 3 { T } else { N };
+                let format = if k % 5 == 4 { SPBLK_FORMAT_COO } else { SPBLK_FORMAT_CSR };
+                let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
+                let (am, an) = (120 + k % 40, 2500 + 37 * (k % 11));
+                let n = widths[k % widths.len()];
+                let mut entries = skewed_pattern(&mut r, am, an);
+                if op_a == T {
+                    entries = entries.into_iter().map(|(i, j)| (j, i)).collect();
+                    entries.sort_by_key(|&(i, _)| i);
+                }
+                let (am, an) = if op_a == T { (an, am) } else { (am, an) };
+                let vals = some_values(&mut r, entries.len(), exact);
+                let a = Sp::new(&mut r, format, am, an, &entries, &vals, ity, (k % 2) as u32, vin);
+                let (m, kk) = if op_a == N { (am, an) } else { (an, am) };
+                let b = if op_b == N {
+                    Dn::random(&mut r, kk, n, ob, vin, exact)
+                } else {
+                    Dn::random(&mut r, n, kk, ob, vin, exact)
+                };
+                let beta_zero = k % 4 == 0;
+                let mut cm = Dn::random(&mut r, m, n, oc, out, exact);
+                if beta_zero {
+                    cm = cm.nan_like();
+                }
+                let case = SpmmCase {
+                    op_a,
+                    op_b,
+                    a,
+                    b,
+                    c: cm,
+                    alpha: some_scalar(&mut r, 0.5, 2.0, exact),
+                    beta: if beta_zero { 0.0 } else { some_scalar(&mut r, -1.0, 1.0, exact) },
+                    compute,
+                    device_scalars: k % 4 < 2,
+                    exact,
+                };
+                let what =
+                    format!("spmm long rows case {k} ({vin},{out}) op {op_a}{op_b} order {ob}{oc} {am}x{an} n {n}");
+                let mut host = Side::new(Kind::Host);
+                let mut gpu = Side::new(Kind::Cuda);
+                let want = run_spmm(&mut host, &case);
+                let got = run_spmm(&mut gpu, &case);
+                check_padding(&what, &case.c, &got);
+                for _ in 0..2 {
+                    assert!(run_spmm(&mut gpu, &case) == got, "{what}: results differ between runs");
+                }
+                let abs = SpmmCase {
+                    a: case.a.with_abs_values(),
+                    b: case.b.with_abs_values(),
+                    c: case.c.with_abs_values(),
+                    alpha: case.alpha.abs(),
+                    beta: case.beta.abs(),
+                    ..case.clone()
+                };
+                let scale = run_spmm(&mut host, &abs);
+                compare(
+                    &what,
+                    &logical(&case.c, &got),
+                    &logical(&case.c, &want),
+                    &logical(&case.c, &scale),
+                    terms(&entries, op_a),
+                    out,
+                    compute,
+                    case.exact,
+                );
+            }
+        }
+    }
+}
+
 // ------------------------------------------------------------------------------------------
 // SDDMM
 
@@ -426,7 +534,7 @@ fn sddmm_matches_host() {
     }
     let mut r = rng(4);
     let mut k = 0usize;
-    let depths = [1usize, 3, 16, 33, 100, 7];
+    let depths = [1usize, 3, 16, 33, 100, 7, 600];
     for (vin, out, compute) in PRECISIONS {
         for (op_a, op_b) in [(N, N), (N, T), (T, N), (T, T)] {
             for (oa, ob) in [

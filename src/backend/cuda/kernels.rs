@@ -59,6 +59,8 @@ pub fn all() -> Vec<String> {
         }
         for t in VALUES {
             v.push(format!("spblk_spmv_csr_long_partial_{t}_{i}"));
+            v.push(format!("spblk_spmm_csr_long_partial_v1_{t}_{i}"));
+            v.push(format!("spblk_spmm_csr_long_partial_v4_{t}_{i}"));
             v.push(format!("spblk_spgemm_numeric_shared_{t}_{i}"));
             v.push(format!("spblk_spgemm_numeric_global_{t}_{i}"));
             v.push(format!("spblk_spgemm_copy_{t}_{i}"));
@@ -66,6 +68,7 @@ pub fn all() -> Vec<String> {
     }
     for (a, b) in PRECISIONS {
         v.push(format!("spblk_spmv_csr_long_finish_{a}_{b}"));
+        v.push(format!("spblk_spmm_csr_long_finish_{a}_{b}"));
     }
     v
 }

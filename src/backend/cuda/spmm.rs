@@ -1,21 +1,83 @@
 //! SpMM on CSR of op(A) (kernels/spmm/csr.cu); one column goes through SpMV's kernels.
+//!
+//! Rows longer than a threshold are split into chunks of `chunk` entries, each summed by
+//! its own group into the workspace (one partial row of C per chunk), then reduced in chunk
+//! order: no floating-point atomics, deterministic. The workspace for that is bounded by
+//! nnz / chunk, and `chunk` grows with n so that it stays under `PARTIAL_BUDGET`.
 
-use super::convert::csr_of_op;
-use super::kernels::{index_tag, precision_tag};
+use super::convert::{csr_of_op, Csr};
+use super::kernels::{index_tag, precision_tag, value_tag};
 use super::launch::{pow2_clamp, Args, Carve, Launcher, Scalar, BLOCK};
 use super::spmv::{self, Strided};
 use crate::backend::SpmmArgs;
 use crate::error::Result;
-use crate::types::{Operation, Order};
+use crate::types::{DataType, Operation, Order};
 
-/// Workspace: CSR of op(A) if converted, and SpMV's long-row space for one column.
-pub fn layout(
-    l: Option<&Launcher>,
-    c: &mut Carve,
-    args: &SpmmArgs,
-) -> Result<(super::convert::Csr, Option<spmv::LongRows>)> {
+/// Smallest chunk of a long row (entries); also the smallest long-row threshold.
+const MIN_CHUNK: i64 = 256;
+/// Rows longer than this many times the average row length (and than the chunk) are long.
+const LONG_OVER_AVG: i64 = 8;
+/// Bytes of partial sums the workspace may reserve before chunks grow.
+const PARTIAL_BUDGET: u64 = 256 << 20;
+
+/// Long-row bookkeeping of SpMM with n > 1 columns.
+pub struct LongRows {
+    count: u64,
+    list: u64,
+    prefix: u64,
+    partial: u64,
+    max_rows: u64,
+    max_chunks: u64,
+    threshold: i64,
+    chunk: i64,
+}
+
+/// Reserves the long-row space; `None` when no row can be long.
+fn long_rows(c: &mut Carve, csr: &Csr, n: i64, compute: DataType) -> Option<LongRows> {
+    let nnz = csr.nnz.max(0) as u64;
+    let rows = csr.rows.max(0) as u64;
+    let csize = compute.size() as u64;
+    let mut chunk = MIN_CHUNK as u64;
+    // Worst case: every entry in a long row, each row adding one partly filled chunk.
+    while 2 * (nnz / chunk + 1) * n as u64 * csize > PARTIAL_BUDGET && chunk < (1 << 30) {
+        chunk *= 2;
+    }
+    let avg = if rows > 0 { nnz.div_ceil(rows) } else { 0 };
+    let threshold = chunk.max(avg * LONG_OVER_AVG as u64);
+    let max_rows = rows.min(nnz / (threshold + 1));
+    if max_rows == 0 {
+        return None;
+    }
+    let max_chunks = nnz / chunk + max_rows;
+    Some(LongRows {
+        count: c.take(4),
+        list: c.take(max_rows as usize * 8),
+        prefix: c.take((max_rows as usize + 1) * 8),
+        partial: c.take((max_chunks * n as u64 * csize) as usize),
+        max_rows,
+        max_chunks,
+        threshold: threshold as i64,
+        chunk: chunk as i64,
+    })
+}
+
+/// The long-row space of either path: SpMV's for one column, SpMM's otherwise.
+pub enum Long {
+    Spmv(spmv::LongRows),
+    Spmm(LongRows),
+}
+
+/// Workspace: CSR of op(A) if converted, and the long-row space.
+pub fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpmmArgs) -> Result<(Csr, Option<Long>)> {
     let csr = csr_of_op(l, c, args.a, args.op_a, spmv::in_bytes(&args.precision))?;
-    let long = if args.c.cols == 1 { spmv::long_rows(c, &csr, args.precision.compute) } else { None };
+    let compute = args.precision.compute;
+    let long = if args.c.cols == 1 {
+        spmv::long_rows(c, &csr, compute).map(Long::Spmv)
+    } else if args.c.cols > 1 {
+        long_rows(c, &csr, args.c.cols, compute).map(Long::Spmm)
+    } else {
+        None
+    };
     Ok((csr, long))
 }
 
@@ -34,7 +96,11 @@ pub fn run(l: &Launcher, args: &SpmmArgs, buffer: *mut std::ffi::c_void) -> Resu
     if n == 1 {
         let x = Strided { ptr: args.b.values as u64, inc: if b_row { args.b.ld } else { 1 } };
         let y = Strided { ptr: args.c.values as u64, inc: if c_row { args.c.ld } else { 1 } };
-        return spmv::run(l, &csr, long.as_ref(), x, y, &args.precision, alpha, beta);
+        let long = match &long {
+            Some(Long::Spmv(lr)) => Some(lr),
+            _ => None,
+        };
+        return spmv::run(l, &csr, long, x, y, &args.precision, alpha, beta);
     }
     // Four consecutive B elements per lane when they are aligned for one vector load.
     let esize = args.precision.input.size() as u64;
@@ -43,7 +109,19 @@ pub fn run(l: &Launcher, args: &SpmmArgs, buffer: *mut std::ffi::c_void) -> Resu
     let v = if vec4 { 4 } else { 1 };
     let g = pow2_clamp((n as u64).div_ceil(v), 4, 32);
     let tiles = (n as u64).div_ceil(g as u64 * v);
-    let name = format!("spblk_spmm_csr_v{v}_{}_{}", precision_tag(&args.precision), index_tag(csr.ity));
+    let it = index_tag(csr.ity);
+    let name = format!("spblk_spmm_csr_v{v}_{}_{it}", precision_tag(&args.precision));
+    let long = match long {
+        Some(Long::Spmm(lr)) => Some(lr),
+        _ => None,
+    };
+    if let Some(lr) = &long {
+        l.memset_u32(lr.count, 0, 1)?;
+    }
+    let (list, count, threshold) = match &long {
+        Some(lr) => (lr.list, lr.count, lr.threshold),
+        None => (0, 0, i64::MAX),
+    };
     l.launch(
         &name,
         l.grid(m as u64 * tiles * g as u64, BLOCK as u64),
@@ -64,6 +142,55 @@ pub fn run(l: &Launcher, args: &SpmmArgs, buffer: *mut std::ffi::c_void) -> Resu
             .i32(c_row as i32)
             .scalar(alpha)
             .scalar(beta)
+            .i32(g as i32)
+            .i64(threshold)
+            .ptr(list)
+            .ptr(count),
+    )?;
+    let Some(lr) = long else { return Ok(()) };
+    l.launch(
+        &format!("spblk_spmv_csr_long_plan_{it}"),
+        1,
+        BLOCK,
+        0,
+        Args::new().ptr(lr.count).ptr(lr.list).ptr(csr.ptr).i64(csr.base).i64(lr.chunk).ptr(lr.prefix),
+    )?;
+    l.launch(
+        &format!("spblk_spmm_csr_long_partial_v{v}_{}_{it}", value_tag(args.precision.input)),
+        l.grid(lr.max_chunks * tiles * g as u64, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new()
+            .i64(n)
+            .ptr(lr.count)
+            .ptr(lr.list)
+            .ptr(lr.prefix)
+            .ptr(csr.ptr)
+            .ptr(csr.col)
+            .ptr(csr.val)
+            .i64(csr.base)
+            .ptr(args.b.values as u64)
+            .i64(args.b.ld)
+            .i32(b_row as i32)
+            .i64(lr.chunk)
+            .ptr(lr.partial)
             .i32(g as i32),
+    )?;
+    l.launch(
+        &format!("spblk_spmm_csr_long_finish_{}", precision_tag(&args.precision)),
+        l.grid(lr.max_rows * n as u64, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new()
+            .i64(n)
+            .ptr(lr.count)
+            .ptr(lr.list)
+            .ptr(lr.prefix)
+            .ptr(lr.partial)
+            .ptr(args.c.values as u64)
+            .i64(args.c.ld)
+            .i32(c_row as i32)
+            .scalar(alpha)
+            .scalar(beta),
     )
 }
