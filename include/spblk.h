@@ -15,6 +15,13 @@
 
 
 /**
+ * Flags for `halfCopies`.
+ */
+#define SPBLK_VBR_COPY_F16 1
+
+#define SPBLK_VBR_COPY_BF16 2
+
+/**
  * Smallest candidate budget that [`group_rows`] (and hence [`analyze`] and `spblkAnalyze`)
  * uses; see [`auto_candidate_budget`] and [`group_rows_budgeted`].
  */
@@ -24,13 +31,6 @@
  * Work target of the automatic budget: about this many candidate slots in total.
  */
 #define AUTO_BUDGET_WORK (1 << 24)
-
-/**
- * Flags for `halfCopies`.
- */
-#define SPBLK_VBR_COPY_F16 1
-
-#define SPBLK_VBR_COPY_BF16 2
 
 /**
  * CUDA's stream type, declared by tag so that a `cudaStream_t` or `CUstream` passes as is
@@ -213,8 +213,19 @@ typedef uint32_t spblkPointerMode_t;
 
 typedef uint32_t spblkOperation_t;
 
+/**
+ * SpMV algorithms. spblk runs every CSR and COO value with its deterministic row method on CSR
+ * of op(A) (CSC, COO and transposes converted, once per plan); CSR values need CSR or CSC, COO
+ * values COO, else `SPBLK_STATUS_NOT_SUPPORTED`. `SPBLK_LOG=1` names what ran.
+ */
 typedef uint32_t spblkSpMVAlg_t;
 
+/**
+ * SpMM algorithms. The CSR and COO values run spblk's deterministic row method (format rules
+ * as for SpMV); Blocked-ELL, BSR, RoDe and ASpT are `SPBLK_STATUS_NOT_SUPPORTED` for now;
+ * `SPBLK_SPMM_ALG_VBR` runs the 1-SA blocks (host backend; CUDA: `NOT_SUPPORTED` until its
+ * tensor-core kernel lands). No value ever runs another method.
+ */
 typedef uint32_t spblkSpMMAlg_t;
 
 typedef uint32_t spblkSDDMMAlg_t;
@@ -225,6 +236,11 @@ typedef uint32_t spblkFormat_t;
 
 typedef spblkSpGEMMDescr *spblkSpGEMMDescr_t;
 
+/**
+ * SpGEMM algorithms: `DEFAULT`, `ALG1` and the two `CSR_ALG_*` run spblk's deterministic
+ * binned-hash method; `ALG2` and `ALG3` (the `estimateMemory` protocol) are
+ * `SPBLK_STATUS_NOT_SUPPORTED` for now.
+ */
 typedef uint32_t spblkSpGEMMAlg_t;
 
 #define SPBLK_STATUS_SUCCESS 0
@@ -430,6 +446,8 @@ spblkStatus_t spblkAnalysisParamsInit(spblkAnalysisParams *params, size_t struct
  * Analyses `matA` (CSR; host or device memory per the handle's backend) and stores the plan
  * in the descriptor, replacing any earlier one. `params` may be NULL for the defaults. The
  * plan is dropped by `spblkCsrSetPointers`, `spblkSpMatSetValues` and `spblkDestroySpMat`.
+ * The 1-SA plan copies the values into its blocks: after changing values in place, call
+ * `spblkAnalyze` again.
  */
 spblkStatus_t spblkAnalyze(spblkHandle_t handle,
                            spblkSpMatDescr_t matA,
@@ -670,7 +688,12 @@ spblkStatus_t spblkSpMV_bufferSize(spblkHandle_t handle,
                                    size_t *bufferSize);
 
 /**
- * Optional analysis for repeated `spblkSpMV` calls with the same matrix.
+ * Optional analysis for repeated `spblkSpMV` calls with the same matrix and opA: builds the
+ * matrix's plan (for CSC, COO or transposed A the converted pattern, once; and its longest
+ * row), owned by `matA` and used by every later call with the same opA. Plans hold no values:
+ * values changed in place are read by the next call. `spblkCsrSetPointers`,
+ * `spblkSpMatSetValues` and `spblkDestroySpMat` drop the plan. On CUDA it allocates device
+ * memory and waits for its work (so it is not graph-capturable; `spblkSpMV` is).
  */
 spblkStatus_t spblkSpMV_preprocess(spblkHandle_t handle,
                                    spblkOperation_t opA,
@@ -713,7 +736,8 @@ spblkStatus_t spblkSpMM_bufferSize(spblkHandle_t handle,
                                    size_t *bufferSize);
 
 /**
- * Optional analysis for repeated `spblkSpMM` calls with the same matrix.
+ * Optional analysis for repeated `spblkSpMM` calls with the same matrix and opA; the plan is
+ * `spblkSpMV_preprocess`'s (shared by both operations) and follows the same rules.
  */
 spblkStatus_t spblkSpMM_preprocess(spblkHandle_t handle,
                                    spblkOperation_t opA,
@@ -758,7 +782,8 @@ spblkStatus_t spblkSDDMM_bufferSize(spblkHandle_t handle,
                                     size_t *bufferSize);
 
 /**
- * Optional analysis for repeated `spblkSDDMM` calls with the same pattern.
+ * Optional analysis for repeated `spblkSDDMM` calls with the same pattern. spblk's SDDMM reads
+ * C's pattern as stored and needs no plan: this call validates and returns.
  */
 spblkStatus_t spblkSDDMM_preprocess(spblkHandle_t handle,
                                     spblkOperation_t opA,
@@ -848,7 +873,8 @@ spblkStatus_t spblkCreateCoo(spblkSpMatDescr_t *spMatDescr,
                              spblkDataType_t valueType);
 
 /**
- * Destroys a sparse descriptor (and any analysis it owns); NULL is a no-op.
+ * Destroys a sparse descriptor and frees its plans (analysis and preprocess results); NULL is a
+ * no-op.
  */
 spblkStatus_t spblkDestroySpMat(spblkConstSpMatDescr_t spMatDescr);
 
@@ -876,8 +902,10 @@ spblkStatus_t spblkSpMatGetIndexBase(spblkConstSpMatDescr_t spMatDescr, spblkInd
 spblkStatus_t spblkSpMatGetValues(spblkSpMatDescr_t spMatDescr, void **values);
 
 /**
- * Replaces the values pointer (the pattern, and so any analysis, stays valid; an analysis
- * holding packed values is refreshed by the next `spblkAnalyze`).
+ * Replaces the values pointer and drops the descriptor's plans (from `spblkAnalyze` and the
+ * `*_preprocess` functions): the 1-SA plan holds copies of the old values, and a new
+ * preprocess rebuilds the others. Values changed in place, through the same pointer, are
+ * read by every call; only a 1-SA plan needs `spblkAnalyze` again then.
  */
 spblkStatus_t spblkSpMatSetValues(spblkSpMatDescr_t spMatDescr, void *values);
 
@@ -912,7 +940,7 @@ spblkStatus_t spblkCooGet(spblkSpMatDescr_t spMatDescr,
 
 /**
  * Replaces a CSR descriptor's arrays (after `spblkSpGEMM_compute`, for example). Any
- * analysis of the old pattern is dropped.
+ * plans of the old pattern are dropped.
  */
 spblkStatus_t spblkCsrSetPointers(spblkSpMatDescr_t spMatDescr,
                                   void *csrRowOffsets,

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::ensure;
 use crate::error::Result;
+use crate::plan::PlanSlot;
 use crate::types::{DataType, Format, IndexBase, IndexType, Order};
 
 /// The index arrays of a sparse matrix, by format.
@@ -34,17 +35,16 @@ pub struct SpMat {
     pub indices_type: IndexType,
     pub base: IndexBase,
     pub value_type: DataType,
-    /// Result of `spblkAnalyze`, invalidated when the pointers change.
-    pub analysis: Option<Arc<crate::analysis::Plan>>,
-    /// The analysis' arrays in backend memory (CUDA), when the backend needs a copy.
-    pub analysis_upload: Option<Arc<Vec<crate::backend::DeviceBuffer>>>,
+    /// The plans of `spblkAnalyze` and `*_preprocess`, shared by every copy of this
+    /// descriptor that a call takes (see `crate::plan`).
+    pub plans: Arc<PlanSlot>,
 }
 
 impl SpMat {
-    /// Drops the analysis (and its uploaded copy): the pattern or values it described changed.
-    pub fn drop_analysis(&mut self) {
-        self.analysis = None;
-        self.analysis_upload = None;
+    /// Forgets the plans: the pattern or values they described were replaced. Calls still
+    /// holding the old slot finish with it; it is freed with its last holder.
+    pub fn drop_plans(&mut self) {
+        self.plans = Arc::new(PlanSlot::default());
     }
 
     pub fn format(&self) -> Format {

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::ffi::CStr;
 use std::fmt;
 
-use crate::capi::types::*;
+use crate::abi::*;
 
 /// A failed call: the status reported to C and a human-readable reason.
 #[derive(Debug, Clone, PartialEq, Eq)]

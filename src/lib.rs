@@ -2,9 +2,12 @@
 //! CUDA backend running spblk's own kernels, and a multithreaded host backend that runs
 //! everything without a GPU and serves as the reference.
 //!
-//! Dependency direction: `capi` → `ops` → {`descr`, `analysis`, `backend`}.
+//! Dependency direction (checked by `tests/layering.rs`):
+//! `capi` → `ops` → `backend` → {`descr`, `plan`} → `analysis`, and every layer → the leaves
+//! `abi` (the C values), `types`, `error`, `trace`.
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod abi;
 pub mod analysis;
 pub mod backend;
 pub mod capi;
@@ -12,4 +15,6 @@ pub mod descr;
 pub mod error;
 pub mod numeric;
 pub mod ops;
+pub mod plan;
+pub mod trace;
 pub mod types;

@@ -4,7 +4,7 @@
 //! that is not a known constant; values that exist in cuSPARSE but that spblk does not
 //! implement are decoded and rejected later with `NOT_SUPPORTED`.
 
-use crate::capi::types::*;
+use crate::abi::*;
 use crate::error::{Error, Result};
 
 macro_rules! c_enum {
@@ -71,6 +71,63 @@ c_enum!(Action: spblkAction_t { Symbolic = SPBLK_ACTION_SYMBOLIC, Numeric = SPBL
 c_enum!(
     /// Which implementation a handle runs on.
     BackendKind: spblkBackend_t { Cuda = SPBLK_BACKEND_CUDA, Host = SPBLK_BACKEND_HOST }
+);
+
+c_enum!(
+    /// `spblkSpMVAlg_t`.
+    SpmvAlg: spblkSpMVAlg_t {
+        Default = SPBLK_SPMV_ALG_DEFAULT,
+        CooAlg1 = SPBLK_SPMV_COO_ALG1,
+        CsrAlg1 = SPBLK_SPMV_CSR_ALG1,
+        CsrAlg2 = SPBLK_SPMV_CSR_ALG2,
+        CooAlg2 = SPBLK_SPMV_COO_ALG2,
+        SellAlg1 = SPBLK_SPMV_SELL_ALG1,
+    }
+);
+c_enum!(
+    /// `spblkSpMMAlg_t`, with spblk's additions.
+    SpmmAlg: spblkSpMMAlg_t {
+        Default = SPBLK_SPMM_ALG_DEFAULT,
+        CooAlg1 = SPBLK_SPMM_COO_ALG1,
+        CooAlg2 = SPBLK_SPMM_COO_ALG2,
+        CooAlg3 = SPBLK_SPMM_COO_ALG3,
+        CsrAlg1 = SPBLK_SPMM_CSR_ALG1,
+        CooAlg4 = SPBLK_SPMM_COO_ALG4,
+        CsrAlg2 = SPBLK_SPMM_CSR_ALG2,
+        CsrAlg3 = SPBLK_SPMM_CSR_ALG3,
+        BlockedEllAlg1 = SPBLK_SPMM_BLOCKED_ELL_ALG1,
+        BsrAlg1 = SPBLK_SPMM_BSR_ALG1,
+        Rode = SPBLK_SPMM_ALG_RODE,
+        Aspt = SPBLK_SPMM_ALG_ASPT,
+        Vbr = SPBLK_SPMM_ALG_VBR,
+    }
+);
+c_enum!(
+    /// `spblkSDDMMAlg_t`.
+    SddmmAlg: spblkSDDMMAlg_t { Default = SPBLK_SDDMM_ALG_DEFAULT }
+);
+c_enum!(
+    /// `spblkSpGEMMAlg_t`.
+    SpgemmAlg: spblkSpGEMMAlg_t {
+        Default = SPBLK_SPGEMM_DEFAULT,
+        CsrDeterministic = SPBLK_SPGEMM_CSR_ALG_DETERMINITIC,
+        CsrNondeterministic = SPBLK_SPGEMM_CSR_ALG_NONDETERMINITIC,
+        Alg1 = SPBLK_SPGEMM_ALG1,
+        Alg2 = SPBLK_SPGEMM_ALG2,
+        Alg3 = SPBLK_SPGEMM_ALG3,
+    }
+);
+c_enum!(
+    /// `spblkCsr2CscAlg_t` (`SPBLK_CSR2CSC_ALG_DEFAULT` is the same value as `ALG1`).
+    Csr2CscAlg: spblkCsr2CscAlg_t { Alg1 = SPBLK_CSR2CSC_ALG1 }
+);
+c_enum!(
+    /// `spblkAnalysisAlg_t`: which analysis `spblkAnalyze` runs.
+    AnalysisAlg: spblkAnalysisAlg_t {
+        OneSa = SPBLK_ANALYSIS_1SA,
+        Aspt = SPBLK_ANALYSIS_ASPT,
+        Rode = SPBLK_ANALYSIS_RODE,
+    }
 );
 
 impl IndexType {

@@ -157,7 +157,13 @@ fn spmv_case(h: spblkHandle_t, r: &mut StdRng, a_m: &Triplets, label: &str) {
     let (beta, bev) = Scalar::new(comp, s.beta);
     let da = a.descr();
     let mut size = usize::MAX;
-    let alg = *[SPBLK_SPMV_ALG_DEFAULT, SPBLK_SPMV_CSR_ALG2, SPBLK_SPMV_COO_ALG1].choose(r).unwrap();
+    // DEFAULT or an algorithm of the matrix's format family (others are NOT_SUPPORTED).
+    let family = if s.format == SPBLK_FORMAT_COO {
+        [SPBLK_SPMV_COO_ALG1, SPBLK_SPMV_COO_ALG2]
+    } else {
+        [SPBLK_SPMV_CSR_ALG1, SPBLK_SPMV_CSR_ALG2]
+    };
+    let alg = *[SPBLK_SPMV_ALG_DEFAULT, family[0], family[1]].choose(r).unwrap();
     let st = spblkSpMV_bufferSize(h, s.op_a, alpha.ptr(), da, dx, beta.ptr(), dy, comp, alg, &mut size);
     assert_eq!(st, SPBLK_STATUS_SUCCESS, "{label}: {}", last_error());
     let mut work = vec![0u8; size.max(1)];

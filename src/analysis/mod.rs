@@ -1,29 +1,11 @@
-//! Host-side matrix analysis (`spblkAnalyze`): pure code, no GPU, no unsafe. The results are
-//! immutable plans owned by the sparse-matrix descriptor.
+//! Host-side matrix analysis (`spblkAnalyze`): pure code, no GPU, no unsafe. Its results
+//! become plans owned by the sparse-matrix descriptor (`crate::plan`).
 
 use half::{bf16, f16};
 
 pub mod one_sa;
 
 use one_sa::{OneSaParams, OneSaStats, Vbr};
-
-/// The result of `spblkAnalyze`, owned by the sparse-matrix descriptor and dropped when its
-/// pattern or values change.
-#[derive(Debug)]
-pub enum Plan {
-    OneSa(OneSaPlan),
-}
-
-impl Plan {
-    pub fn is_one_sa(&self) -> bool {
-        matches!(self, Plan::OneSa(_))
-    }
-    pub fn one_sa(&self) -> Option<&OneSaPlan> {
-        match self {
-            Plan::OneSa(p) => Some(p),
-        }
-    }
-}
 
 /// 1-SA blocking of a matrix: the VBR structure with values in the matrix's type, plus
 /// half-precision copies when asked for (tensor-core inputs).

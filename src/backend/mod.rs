@@ -1,5 +1,7 @@
-//! The two implementations behind the API. `ops` validates a call and hands a backend
-//! arguments whose sizes, types and pointers are already checked; a backend only computes.
+//! The two implementations behind the API. `ops` validates a call, decodes its algorithm into
+//! the method to run, and hands a backend arguments whose sizes, types and pointers are
+//! already checked; a backend only computes, and `match`es every method exhaustively, so a
+//! method it lacks is `NOT_SUPPORTED` there, never silently another one.
 
 use std::any::Any;
 use std::ffi::c_void;
@@ -7,7 +9,39 @@ use std::sync::Arc;
 
 use crate::descr::{DnMat, DnVec, SpMat};
 use crate::error::Result;
+use crate::plan::Buffer;
 use crate::types::{Action, BackendKind, DataType, Operation, PointerMode, Precision};
+
+/// The SpMV methods spblk implements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpmvMethod {
+    /// CSR of op(A) (CSC, COO and transposes converted, once per plan), a group of lanes per
+    /// row, long rows split into chunks reduced in order: deterministic.
+    CsrRows,
+}
+
+/// The SpMM methods spblk implements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpmmMethod {
+    /// As [`SpmvMethod::CsrRows`], over tiles of C's columns.
+    CsrRows,
+    /// The variable-row blocks of a 1-SA plan times op(B) (`SPBLK_SPMM_ALG_VBR`).
+    Vbr,
+}
+
+/// The SDDMM methods spblk implements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SddmmMethod {
+    /// One dot product per stored entry of C, a group of lanes per entry.
+    CsrEntries,
+}
+
+/// The SpGEMM methods spblk implements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpgemmMethod {
+    /// Rows binned by product count, hash accumulators, columns sorted: deterministic.
+    BinnedHash,
+}
 
 pub mod host;
 
@@ -39,7 +73,7 @@ pub struct SpmvArgs<'a> {
     pub beta: ScalarArg,
     pub y: &'a DnVec,
     pub precision: Precision,
-    pub alg: u32,
+    pub method: SpmvMethod,
 }
 
 /// `C = alpha op(A) op(B) + beta C`, A sparse.
@@ -52,7 +86,7 @@ pub struct SpmmArgs<'a> {
     pub beta: ScalarArg,
     pub c: &'a DnMat,
     pub precision: Precision,
-    pub alg: u32,
+    pub method: SpmmMethod,
 }
 
 /// `C = alpha (op(A) op(B)) ∘ spy(C) + beta C`, C sparse (CSR).
@@ -65,7 +99,7 @@ pub struct SddmmArgs<'a> {
     pub beta: ScalarArg,
     pub c: &'a SpMat,
     pub precision: Precision,
-    pub alg: u32,
+    pub method: SddmmMethod,
 }
 
 /// `C = alpha A B + beta C`, all CSR (opA = opB = N).
@@ -76,7 +110,7 @@ pub struct SpgemmArgs<'a> {
     pub beta: ScalarArg,
     pub c: &'a SpMat,
     pub compute: DataType,
-    pub alg: u32,
+    pub method: SpgemmMethod,
 }
 
 /// CSR → CSC with 32-bit indices (`spblkCsr2cscEx2`).
@@ -119,22 +153,20 @@ pub enum SpgemmStage {
 pub trait Backend: Send + Sync {
     fn kind(&self) -> BackendKind;
 
+    /// The workspace of `spmv` given the plans the matrix holds now (before a preprocess it
+    /// covers converting A; after it, only what each call needs).
     fn spmv_buffer_size(&self, args: &SpmvArgs) -> Result<usize>;
-    fn spmv_preprocess(&self, _exec: &Exec, _args: &SpmvArgs, _buffer: *mut c_void) -> Result<()> {
-        Ok(())
-    }
+    /// Builds the matrix's plan for the call's method and op(A), once; `buffer` (of
+    /// `spmv_buffer_size` bytes) is scratch.
+    fn spmv_preprocess(&self, exec: &Exec, args: &SpmvArgs, buffer: *mut c_void) -> Result<()>;
     fn spmv(&self, exec: &Exec, args: &SpmvArgs, buffer: *mut c_void) -> Result<()>;
 
     fn spmm_buffer_size(&self, args: &SpmmArgs) -> Result<usize>;
-    fn spmm_preprocess(&self, _exec: &Exec, _args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
-        Ok(())
-    }
+    fn spmm_preprocess(&self, exec: &Exec, args: &SpmmArgs, buffer: *mut c_void) -> Result<()>;
     fn spmm(&self, exec: &Exec, args: &SpmmArgs, buffer: *mut c_void) -> Result<()>;
 
     fn sddmm_buffer_size(&self, args: &SddmmArgs) -> Result<usize>;
-    fn sddmm_preprocess(&self, _exec: &Exec, _args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
-        Ok(())
-    }
+    fn sddmm_preprocess(&self, exec: &Exec, args: &SddmmArgs, buffer: *mut c_void) -> Result<()>;
     fn sddmm(&self, exec: &Exec, args: &SddmmArgs, buffer: *mut c_void) -> Result<()>;
 
     /// Size of buffer 1 for `workEstimation` (at least 1).
@@ -168,14 +200,11 @@ pub trait Backend: Send + Sync {
     fn read_bytes(&self, exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()>;
 
     /// Copies host data into memory the backend's kernels can read, freed when the returned
-    /// object is dropped. `None`: the backend computes from host memory and needs no copy.
-    fn upload(&self, _exec: &Exec, _bytes: &[u8]) -> Result<Option<DeviceBuffer>> {
+    /// buffer is dropped. `None`: the backend computes from host memory and needs no copy.
+    fn upload(&self, _exec: &Exec, _bytes: &[u8]) -> Result<Option<Buffer>> {
         Ok(None)
     }
 }
-
-/// Backend-owned memory holding an upload (for example a device allocation), released on drop.
-pub type DeviceBuffer = Box<dyn Any + Send + Sync>;
 
 /// Creates the backend for a handle. Never falls back: a CUDA request without a usable GPU
 /// is an error that says why.

@@ -5,14 +5,13 @@
 //! breaking programs compiled against an older header: the library reads and writes only the
 //! first `structSize` bytes and uses defaults for the rest.
 
-use std::sync::Arc;
-
 use super::boundary::{self, entry, out, write};
 use super::sp_mat::sp_mat;
 use super::types::*;
 use crate::analysis::one_sa::{MergeRule, OneSaParams, Similarity};
 use crate::error::{Error, Result};
 use crate::ops::analyze::{self, Request};
+use crate::types::AnalysisAlg;
 
 /// Parameters of `spblkAnalyze`; fill with `spblkAnalysisParamsInit` first.
 #[repr(C)]
@@ -112,12 +111,11 @@ pub extern "C" fn spblkAnalysisParamsInit(params: *mut spblkAnalysisParams, stru
 }
 
 fn decode(p: &spblkAnalysisParams, alg: spblkAnalysisAlg_t) -> Result<Request> {
-    match alg {
-        SPBLK_ANALYSIS_1SA => {}
-        SPBLK_ANALYSIS_ASPT | SPBLK_ANALYSIS_RODE => {
-            return Err(Error::not_supported(format!("analysis {alg} (ASpT/RoDe) is not available yet")))
+    match AnalysisAlg::decode(alg, "alg")? {
+        AnalysisAlg::OneSa => {}
+        other @ (AnalysisAlg::Aspt | AnalysisAlg::Rode) => {
+            return Err(Error::not_supported(format!("analysis {other:?} (ASpT/RoDe) is not available yet")))
         }
-        other => return Err(Error::invalid("alg", format!("has out-of-range value {other} for spblkAnalysisAlg_t"))),
     }
     if p.blockWidth < 1 {
         return Err(Error::invalid("params", format!("blockWidth must be >= 1 (got {})", p.blockWidth)));
@@ -159,6 +157,8 @@ fn decode(p: &spblkAnalysisParams, alg: spblkAnalysisAlg_t) -> Result<Request> {
 /// Analyses `matA` (CSR; host or device memory per the handle's backend) and stores the plan
 /// in the descriptor, replacing any earlier one. `params` may be NULL for the defaults. The
 /// plan is dropped by `spblkCsrSetPointers`, `spblkSpMatSetValues` and `spblkDestroySpMat`.
+/// The 1-SA plan copies the values into its blocks: after changing values in place, call
+/// `spblkAnalyze` again.
 #[no_mangle]
 pub extern "C" fn spblkAnalyze(
     handle: spblkHandle_t,
@@ -179,10 +179,7 @@ pub extern "C" fn spblkAnalyze(
             unsafe { copy_prefix(&mut p, params, n) };
         }
         let request = decode(&p, alg)?;
-        let result = analyze::analyze(h.backend.as_ref(), &h.exec(), a, request)?;
-        a.analysis = Some(Arc::new(result.plan));
-        a.analysis_upload = result.upload.map(Arc::new);
-        Ok(())
+        analyze::analyze(h.backend.as_ref(), &h.exec(), a, request)
     })
 }
 
@@ -196,10 +193,10 @@ pub extern "C" fn spblkAnalysisGetInfo(matA: spblkConstSpMatDescr_t, info: *mut 
         // SAFETY: non-NULL; the caller's struct starts with structSize.
         let size = unsafe { std::ptr::read_unaligned(info as *const usize) };
         let n = check_struct_size(size, std::mem::size_of::<spblkAnalysisInfo>(), "info")?;
-        let plan = a.analysis.as_ref().and_then(|p| p.one_sa()).ok_or_else(|| {
+        let one_sa = a.plans.lock().one_sa().ok_or_else(|| {
             Error::invalid("matA", "has no analysis (call spblkAnalyze first, after the last spblkCsrSetPointers)")
         })?;
-        let s = plan.vbr.stats();
+        let s = one_sa.plan.vbr.stats();
         let full = spblkAnalysisInfo {
             structSize: size,
             alg: SPBLK_ANALYSIS_1SA,
@@ -224,12 +221,12 @@ pub extern "C" fn spblkAnalysisGetPermutation(matA: spblkConstSpMatDescr_t, perm
         // SAFETY: registry-checked.
         let a = unsafe { sp_mat(matA, "matA")? };
         out(perm, "perm")?;
-        let plan = a
-            .analysis
-            .as_ref()
-            .and_then(|p| p.one_sa())
+        let one_sa = a
+            .plans
+            .lock()
+            .one_sa()
             .ok_or_else(|| Error::invalid("matA", "has no analysis (call spblkAnalyze first)"))?;
-        for (k, &r) in plan.vbr.perm().iter().enumerate() {
+        for (k, &r) in one_sa.plan.vbr.perm().iter().enumerate() {
             // SAFETY: the caller provides `rows` elements.
             unsafe { write(perm.add(k), r as i64) };
         }

@@ -9,11 +9,21 @@ use std::sync::{Mutex, OnceLock};
 
 use super::types::*;
 use crate::error::{set_last_message, Error, Result};
+use crate::trace;
 
 /// Runs the body of an exported function: `Ok` → SUCCESS; `Err` → its status, with the
 /// message stored for `spblkGetLastErrorMessage`; a panic → INTERNAL_ERROR, never unwinding
-/// into C.
-pub fn entry(function: &str, body: impl FnOnce() -> Result<()>) -> spblkStatus_t {
+/// into C. With `SPBLK_LOG` set, the call's record becomes one log line (`crate::trace`).
+pub fn entry(function: &'static str, body: impl FnOnce() -> Result<()>) -> spblkStatus_t {
+    let traced = trace::begin(function);
+    let status = run(function, body);
+    if traced {
+        trace::finish(status, crate::error::status_name(status));
+    }
+    status
+}
+
+fn run(function: &str, body: impl FnOnce() -> Result<()>) -> spblkStatus_t {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => SPBLK_STATUS_SUCCESS,
         Ok(Err(e)) => {
@@ -76,12 +86,17 @@ pub fn register<T>(object: T, kind: Kind) -> *mut c_void {
 /// # Safety
 /// The returned reference must not outlive the object (C must not destroy it concurrently).
 pub unsafe fn lookup<'a, T>(p: *const c_void, kind: Kind, arg: &str, null_status: spblkStatus_t) -> Result<&'a mut T> {
+    // SAFETY: registered by `register::<T>` for this kind and not yet released.
+    checked::<T>(p, kind, arg, null_status).map(|p| unsafe { &mut *p })
+}
+
+/// The object behind a C pointer, checked against the registry, not yet dereferenced.
+fn checked<T>(p: *const c_void, kind: Kind, arg: &str, null_status: spblkStatus_t) -> Result<*mut T> {
     if p.is_null() {
         return Err(Error::new(null_status, format!("argument '{arg}' is NULL")));
     }
     match live_kind(p as usize) {
-        // SAFETY: registered by `register::<T>` for this kind and not yet released.
-        Some(k) if k == kind => Ok(unsafe { &mut *(p as *mut T) }),
+        Some(k) if k == kind => Ok(p as *mut T),
         Some(other) => Err(Error::not_initialized(arg, format!("is a {}, not a {}", other.name(), kind.name()))),
         None => Err(Error::not_initialized(arg, format!("is not a live {} (destroyed or never created)", kind.name()))),
     }
@@ -93,7 +108,12 @@ pub unsafe fn lookup<'a, T>(p: *const c_void, kind: Kind, arg: &str, null_status
 /// As for [`lookup`].
 pub unsafe fn handle<'a>(h: spblkHandle_t) -> Result<&'a mut super::handle::Handle> {
     // SAFETY: forwarded.
-    unsafe { lookup(h as *const c_void, Kind::Handle, "handle", SPBLK_STATUS_NOT_INITIALIZED) }
+    let h: &mut super::handle::Handle =
+        unsafe { lookup(h as *const c_void, Kind::Handle, "handle", SPBLK_STATUS_NOT_INITIALIZED)? };
+    if trace::on() {
+        trace::backend(format_args!("{:?}", h.backend.kind()));
+    }
+    Ok(h)
 }
 
 /// A descriptor argument: NULL is INVALID_VALUE, stale is NOT_INITIALIZED.
@@ -103,6 +123,16 @@ pub unsafe fn handle<'a>(h: spblkHandle_t) -> Result<&'a mut super::handle::Hand
 pub unsafe fn descr<'a, T>(p: *const c_void, kind: Kind, arg: &str) -> Result<&'a mut T> {
     // SAFETY: forwarded.
     unsafe { lookup(p, kind, arg, SPBLK_STATUS_INVALID_VALUE) }
+}
+
+/// A descriptor argument that the call only reads: several arguments may name the same
+/// descriptor, so operations take shared references (plans change behind their own lock).
+///
+/// # Safety
+/// As for [`lookup`].
+pub unsafe fn descr_ref<'a, T>(p: *const c_void, kind: Kind, arg: &str) -> Result<&'a T> {
+    // SAFETY: registered by `register::<T>` for this kind and not yet released.
+    checked::<T>(p, kind, arg, SPBLK_STATUS_INVALID_VALUE).map(|p| unsafe { &*p })
 }
 
 /// Takes an object back from C for destruction; NULL is a no-op (`Ok(None)`).

@@ -16,6 +16,20 @@ pub(crate) unsafe fn dn_mat<'a>(p: spblkConstDnMatDescr_t, arg: &str) -> Result<
 }
 
 /// # Safety
+/// Registry-checked; see `boundary::descr_ref`.
+pub(crate) unsafe fn dn_mat_ref<'a>(p: spblkConstDnMatDescr_t, arg: &str) -> Result<&'a DnMat> {
+    // SAFETY: forwarded.
+    unsafe { boundary::descr_ref(p as *const c_void, Kind::DnMat, arg) }
+}
+
+/// # Safety
+/// Registry-checked; see `boundary::descr_ref`.
+pub(crate) unsafe fn dn_vec_ref<'a>(p: spblkConstDnVecDescr_t, arg: &str) -> Result<&'a DnVec> {
+    // SAFETY: forwarded.
+    unsafe { boundary::descr_ref(p as *const c_void, Kind::DnVec, arg) }
+}
+
+/// # Safety
 /// Registry-checked; see `boundary::descr`.
 pub(crate) unsafe fn dn_vec<'a>(p: spblkConstDnVecDescr_t, arg: &str) -> Result<&'a mut DnVec> {
     // SAFETY: forwarded.

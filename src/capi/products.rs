@@ -4,8 +4,8 @@
 use std::ffi::c_void;
 
 use super::boundary::{self, entry, out, write};
-use super::dense::{dn_mat, dn_vec};
-use super::sp_mat::sp_mat;
+use super::dense::{dn_mat_ref, dn_vec_ref};
+use super::sp_mat::sp_mat_ref;
 use super::types::*;
 use crate::error::Result;
 use crate::ops;
@@ -31,13 +31,13 @@ fn spmv(
     computeType: spblkDataType_t,
     alg: spblkSpMVAlg_t,
 ) -> Result<()> {
-    // SAFETY (lookups): registry-checked; copies are taken so that one descriptor may be
+    // SAFETY (lookups): registry-checked; shared references, since one descriptor may be
     // passed as several arguments.
     let h = unsafe { boundary::handle(handle)? };
-    let a = unsafe { sp_mat(matA, "matA")? }.clone();
-    let x = unsafe { dn_vec(vecX, "vecX")? }.clone();
-    let y = unsafe { dn_vec(vecY, "vecY")? }.clone();
-    let args = ops::spmv_args(h.pointer_mode, opA, alpha, &a, &x, beta, &y, computeType, alg)?;
+    let a = unsafe { sp_mat_ref(matA, "matA")? };
+    let x = unsafe { dn_vec_ref(vecX, "vecX")? };
+    let y = unsafe { dn_vec_ref(vecY, "vecY")? };
+    let args = ops::spmv_args(h.pointer_mode, opA, alpha, a, x, beta, y, computeType, alg)?;
     let needed = h.backend.spmv_buffer_size(&args)?;
     match stage {
         Stage::BufferSize(size) => {
@@ -76,7 +76,12 @@ pub extern "C" fn spblkSpMV_bufferSize(
     })
 }
 
-/// Optional analysis for repeated `spblkSpMV` calls with the same matrix.
+/// Optional analysis for repeated `spblkSpMV` calls with the same matrix and opA: builds the
+/// matrix's plan (for CSC, COO or transposed A the converted pattern, once; and its longest
+/// row), owned by `matA` and used by every later call with the same opA. Plans hold no values:
+/// values changed in place are read by the next call. `spblkCsrSetPointers`,
+/// `spblkSpMatSetValues` and `spblkDestroySpMat` drop the plan. On CUDA it allocates device
+/// memory and waits for its work (so it is not graph-capturable; `spblkSpMV` is).
 #[no_mangle]
 pub extern "C" fn spblkSpMV_preprocess(
     handle: spblkHandle_t,
@@ -128,12 +133,12 @@ fn spmm(
     computeType: spblkDataType_t,
     alg: spblkSpMMAlg_t,
 ) -> Result<()> {
-    // SAFETY (lookups): registry-checked; copies as in spmv.
+    // SAFETY (lookups): registry-checked; shared as in spmv.
     let h = unsafe { boundary::handle(handle)? };
-    let a = unsafe { sp_mat(matA, "matA")? }.clone();
-    let b = unsafe { dn_mat(matB, "matB")? }.clone();
-    let c = unsafe { dn_mat(matC, "matC")? }.clone();
-    let args = ops::spmm_args(h.pointer_mode, opA, opB, alpha, &a, &b, beta, &c, computeType, alg)?;
+    let a = unsafe { sp_mat_ref(matA, "matA")? };
+    let b = unsafe { dn_mat_ref(matB, "matB")? };
+    let c = unsafe { dn_mat_ref(matC, "matC")? };
+    let args = ops::spmm_args(h.pointer_mode, opA, opB, alpha, a, b, beta, c, computeType, alg)?;
     let needed = h.backend.spmm_buffer_size(&args)?;
     match stage {
         Stage::BufferSize(size) => {
@@ -173,7 +178,8 @@ pub extern "C" fn spblkSpMM_bufferSize(
     })
 }
 
-/// Optional analysis for repeated `spblkSpMM` calls with the same matrix.
+/// Optional analysis for repeated `spblkSpMM` calls with the same matrix and opA; the plan is
+/// `spblkSpMV_preprocess`'s (shared by both operations) and follows the same rules.
 #[no_mangle]
 pub extern "C" fn spblkSpMM_preprocess(
     handle: spblkHandle_t,
@@ -227,12 +233,12 @@ fn sddmm(
     computeType: spblkDataType_t,
     alg: spblkSDDMMAlg_t,
 ) -> Result<()> {
-    // SAFETY (lookups): registry-checked; copies as in spmv.
+    // SAFETY (lookups): registry-checked; shared as in spmv.
     let h = unsafe { boundary::handle(handle)? };
-    let a = unsafe { dn_mat(matA, "matA")? }.clone();
-    let b = unsafe { dn_mat(matB, "matB")? }.clone();
-    let c = unsafe { sp_mat(matC, "matC")? }.clone();
-    let args = ops::sddmm_args(h.pointer_mode, opA, opB, alpha, &a, &b, beta, &c, computeType, alg)?;
+    let a = unsafe { dn_mat_ref(matA, "matA")? };
+    let b = unsafe { dn_mat_ref(matB, "matB")? };
+    let c = unsafe { sp_mat_ref(matC, "matC")? };
+    let args = ops::sddmm_args(h.pointer_mode, opA, opB, alpha, a, b, beta, c, computeType, alg)?;
     let needed = h.backend.sddmm_buffer_size(&args)?;
     match stage {
         Stage::BufferSize(size) => {
@@ -272,7 +278,8 @@ pub extern "C" fn spblkSDDMM_bufferSize(
     })
 }
 
-/// Optional analysis for repeated `spblkSDDMM` calls with the same pattern.
+/// Optional analysis for repeated `spblkSDDMM` calls with the same pattern. spblk's SDDMM reads
+/// C's pattern as stored and needs no plan: this call validates and returns.
 #[no_mangle]
 pub extern "C" fn spblkSDDMM_preprocess(
     handle: spblkHandle_t,

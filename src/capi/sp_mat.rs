@@ -15,6 +15,13 @@ pub(crate) unsafe fn sp_mat<'a>(p: spblkConstSpMatDescr_t, arg: &str) -> Result<
     unsafe { boundary::descr(p as *const c_void, Kind::SpMat, arg) }
 }
 
+/// # Safety
+/// Registry-checked; see `boundary::descr_ref`.
+pub(crate) unsafe fn sp_mat_ref<'a>(p: spblkConstSpMatDescr_t, arg: &str) -> Result<&'a SpMat> {
+    // SAFETY: forwarded.
+    unsafe { boundary::descr_ref(p as *const c_void, Kind::SpMat, arg) }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn create(
     descr: *mut spblkSpMatDescr_t,
@@ -39,8 +46,7 @@ fn create(
         indices_type: IndexType::decode(indices_type.0, indices_type.1)?,
         base: IndexBase::decode(base, "idxBase")?,
         value_type: DataType::decode(value_type, "valueType")?,
-        analysis: None,
-        analysis_upload: None,
+        plans: Default::default(),
     };
     m.validate_shape()?;
     if m.nnz > 0 {
@@ -196,7 +202,8 @@ pub extern "C" fn spblkCreateCoo(
     })
 }
 
-/// Destroys a sparse descriptor (and any analysis it owns); NULL is a no-op.
+/// Destroys a sparse descriptor and frees its plans (analysis and preprocess results); NULL is a
+/// no-op.
 #[no_mangle]
 pub extern "C" fn spblkDestroySpMat(spMatDescr: spblkConstSpMatDescr_t) -> spblkStatus_t {
     entry("spblkDestroySpMat", || {
@@ -272,8 +279,10 @@ pub extern "C" fn spblkSpMatGetValues(spMatDescr: spblkSpMatDescr_t, values: *mu
     })
 }
 
-/// Replaces the values pointer (the pattern, and so any analysis, stays valid; an analysis
-/// holding packed values is refreshed by the next `spblkAnalyze`).
+/// Replaces the values pointer and drops the descriptor's plans (from `spblkAnalyze` and the
+/// `*_preprocess` functions): the 1-SA plan holds copies of the old values, and a new
+/// preprocess rebuilds the others. Values changed in place, through the same pointer, are
+/// read by every call; only a 1-SA plan needs `spblkAnalyze` again then.
 #[no_mangle]
 pub extern "C" fn spblkSpMatSetValues(spMatDescr: spblkSpMatDescr_t, values: *mut c_void) -> spblkStatus_t {
     entry("spblkSpMatSetValues", || {
@@ -283,8 +292,7 @@ pub extern "C" fn spblkSpMatSetValues(spMatDescr: spblkSpMatDescr_t, values: *mu
             return Err(Error::invalid("values", format!("is NULL with nnz = {}", m.nnz)));
         }
         m.values = values;
-        // Packed VBR values are copies of the old values.
-        m.drop_analysis();
+        m.drop_plans();
         Ok(())
     })
 }
@@ -411,7 +419,7 @@ pub extern "C" fn spblkCooGet(
 }
 
 /// Replaces a CSR descriptor's arrays (after `spblkSpGEMM_compute`, for example). Any
-/// analysis of the old pattern is dropped.
+/// plans of the old pattern are dropped.
 #[no_mangle]
 pub extern "C" fn spblkCsrSetPointers(
     spMatDescr: spblkSpMatDescr_t,
@@ -540,7 +548,7 @@ pub extern "C" fn spblkCscGet(
     })
 }
 
-/// Checks new arrays for a descriptor and installs them, dropping any analysis.
+/// Checks new arrays for a descriptor and installs them, dropping its plans.
 fn set_pointers(m: &mut SpMat, pattern: SparsePattern, values: *mut c_void, names: [&str; 3]) -> Result<()> {
     let (first, second, first_needed) = match pattern {
         SparsePattern::Csr { row_offsets, col_ind } => (row_offsets, col_ind, m.rows > 0),
@@ -563,7 +571,7 @@ fn set_pointers(m: &mut SpMat, pattern: SparsePattern, values: *mut c_void, name
     }
     m.pattern = pattern;
     m.values = values;
-    m.drop_analysis();
+    m.drop_plans();
     Ok(())
 }
 

@@ -1,16 +1,18 @@
 //! `spblkAnalyze`: reads a CSR matrix's pattern and values through the backend (host or
-//! device memory alike), runs the requested analysis on the host, and returns the plan the
-//! descriptor will own.
+//! device memory alike), runs the requested analysis on the host, and stores the plan (with
+//! its arrays uploaded where the backend computes from its own memory) in the descriptor.
 
 use std::time::Instant;
 
 use half::{bf16, f16};
 
 use crate::analysis::one_sa::{self, CsrPattern, OneSaParams};
-use crate::analysis::{OneSaPlan, Plan, VbrValues};
-use crate::backend::{Backend, DeviceBuffer, Exec};
+use crate::analysis::{OneSaPlan, VbrValues};
+use crate::backend::{Backend, Exec};
 use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
+use crate::plan::{Buffer, OneSa};
+use crate::trace;
 use crate::types::{DataType, IndexType};
 
 /// What to analyse for, decoded from the C parameters.
@@ -70,12 +72,6 @@ fn read_values<V: Copy + Default>(backend: &dyn Backend, exec: &Exec, a: &SpMat)
     Ok(out)
 }
 
-/// A plan and, for backends that compute from their own memory, its arrays uploaded there.
-pub struct Analysis {
-    pub plan: Plan,
-    pub upload: Option<Vec<DeviceBuffer>>,
-}
-
 fn bytes_of<T: Copy>(v: &[T]) -> &[u8] {
     // SAFETY: plain numeric data (usize, f32, f64, f16, bf16) viewed as its bytes.
     unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
@@ -83,7 +79,7 @@ fn bytes_of<T: Copy>(v: &[T]) -> &[u8] {
 
 /// Uploads the VBR arrays (group_ptr, block_ptr, block_col, value_offset, perm as 64-bit
 /// integers, then the values and any half copies) in that order.
-fn upload_vbr(backend: &dyn Backend, exec: &Exec, plan: &OneSaPlan) -> Result<Option<Vec<DeviceBuffer>>> {
+fn upload_vbr(backend: &dyn Backend, exec: &Exec, plan: &OneSaPlan) -> Result<Option<Vec<Buffer>>> {
     fn parts<V: Copy>(v: &one_sa::Vbr<V>) -> [&[usize]; 5] {
         [&v.group_ptr, &v.block_ptr, &v.block_col, &v.value_offset, &v.perm]
     }
@@ -107,7 +103,8 @@ fn upload_vbr(backend: &dyn Backend, exec: &Exec, plan: &OneSaPlan) -> Result<Op
     Ok(Some(uploaded))
 }
 
-pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) -> Result<Analysis> {
+/// Runs the analysis and stores its plan in `a`, replacing an earlier one of the same kind.
+pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) -> Result<()> {
     a.validate_shape()?;
     a.require_arrays("matA")?;
     match request {
@@ -134,7 +131,13 @@ pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) 
             let upload = upload_vbr(backend, exec, &plan)?;
             // Report the whole call (reading and uploading included), not only the grouping.
             plan.vbr.stats_mut().analysis_seconds = start.elapsed().as_secs_f64();
-            Ok(Analysis { plan: Plan::OneSa(plan), upload })
+            let s = plan.vbr.stats();
+            trace::choice(
+                "1-SA",
+                format_args!("{} groups, {} blocks, density {:.3}", s.groups, s.nonzero_blocks, s.in_block_density),
+            );
+            a.plans.lock().set_one_sa(OneSa { plan, upload });
+            Ok(())
         }
     }
 }

@@ -4,14 +4,19 @@
 
 use std::ffi::c_void;
 
-use crate::backend::{Csr2CscArgs, ScalarArg, SddmmArgs, SpgemmArgs, SpmmArgs, SpmvArgs};
-use crate::capi::types::*;
+use crate::abi::*;
+use crate::backend::{Csr2CscArgs, ScalarArg, SddmmArgs, SpgemmArgs, SpmmArgs, SpmmMethod, SpmvArgs};
 use crate::descr::{DnMat, DnVec, SpMat, SparsePattern};
 use crate::ensure;
 use crate::error::{Error, Result};
-use crate::types::{Action, DataType, Format, IndexBase, Operation, PointerMode, Precision};
+use crate::trace;
+use crate::types::{
+    Action, Csr2CscAlg, DataType, Format, IndexBase, Operation, PointerMode, Precision, SddmmAlg, SpgemmAlg, SpmmAlg,
+    SpmvAlg,
+};
 
 pub mod analyze;
+pub mod dispatch;
 
 /// Decodes opA/opB: N and T are computed; C on real types is rejected as cuSPARSE does
 /// since CUDA 11.5.
@@ -74,19 +79,7 @@ pub fn spmv_args<'a>(
     let alpha = scalar(alpha, mode, "alpha")?;
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
-    match alg {
-        SPBLK_SPMV_ALG_DEFAULT
-        | SPBLK_SPMV_COO_ALG1
-        | SPBLK_SPMV_CSR_ALG1
-        | SPBLK_SPMV_CSR_ALG2
-        | SPBLK_SPMV_COO_ALG2 => {}
-        SPBLK_SPMV_SELL_ALG1 => {
-            return Err(Error::not_supported(
-                "SPBLK_SPMV_SELL_ALG1 needs the Sliced-ELL format, which spblk does not provide",
-            ))
-        }
-        other => return Err(Error::invalid("alg", format!("has out-of-range value {other} for spblkSpMVAlg_t"))),
-    }
+    let alg = SpmvAlg::decode(alg, "alg")?;
     sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo])?;
     x.validate()?;
     y.validate()?;
@@ -101,7 +94,9 @@ pub fn spmv_args<'a>(
         a.value_type
     );
     let precision = Precision::check(a.value_type, y.value_type, compute)?;
-    Ok(SpmvArgs { op_a, alpha, a, x, beta, y, precision, alg })
+    let method = dispatch::spmv(alg, a)?;
+    trace::sizes(format_args!("A={:?} {}x{} nnz={} op={op_a:?} {precision:?}", a.format(), a.rows, a.cols, a.nnz));
+    Ok(SpmvArgs { op_a, alpha, a, x, beta, y, precision, method })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -122,36 +117,7 @@ pub fn spmm_args<'a>(
     let alpha = scalar(alpha, mode, "alpha")?;
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
-    match alg {
-        SPBLK_SPMM_ALG_DEFAULT
-        | SPBLK_SPMM_COO_ALG1
-        | SPBLK_SPMM_COO_ALG2
-        | SPBLK_SPMM_COO_ALG3
-        | SPBLK_SPMM_COO_ALG4
-        | SPBLK_SPMM_CSR_ALG1
-        | SPBLK_SPMM_CSR_ALG2
-        | SPBLK_SPMM_CSR_ALG3 => {}
-        SPBLK_SPMM_BLOCKED_ELL_ALG1 | SPBLK_SPMM_BSR_ALG1 => {
-            return Err(Error::not_supported(format!(
-                "SpMM algorithm {alg} needs the Blocked-ELL or BSR format, which spblk does not provide yet"
-            )))
-        }
-        SPBLK_SPMM_ALG_VBR => {
-            if !a.analysis.as_ref().is_some_and(|p| p.is_one_sa()) {
-                return Err(Error::invalid(
-                    "alg",
-                    "is SPBLK_SPMM_ALG_VBR but matA has no 1-SA analysis (call spblkAnalyze with SPBLK_ANALYSIS_1SA first)",
-                ));
-            }
-            ensure!(op_a == Operation::NonTranspose, "opA", "must be NON_TRANSPOSE with SPBLK_SPMM_ALG_VBR");
-        }
-        SPBLK_SPMM_ALG_RODE | SPBLK_SPMM_ALG_ASPT => {
-            return Err(Error::not_supported(format!(
-                "SpMM algorithm {alg} (RoDe/ASpT) is not available yet in this build"
-            )))
-        }
-        other => return Err(Error::invalid("alg", format!("has out-of-range value {other} for spblkSpMMAlg_t"))),
-    }
+    let alg = SpmmAlg::decode(alg, "alg")?;
     sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo])?;
     b.validate()?;
     c.validate()?;
@@ -167,7 +133,20 @@ pub fn spmm_args<'a>(
         a.value_type
     );
     let precision = Precision::check(a.value_type, c.value_type, compute)?;
-    Ok(SpmmArgs { op_a, op_b, alpha, a, b, beta, c, precision, alg })
+    let method = dispatch::spmm(alg, a)?;
+    if method == SpmmMethod::Vbr {
+        ensure!(op_a == Operation::NonTranspose, "opA", "must be NON_TRANSPOSE with SPBLK_SPMM_ALG_VBR");
+    }
+    trace::sizes(format_args!(
+        "A={:?} {}x{} nnz={} B={:?} C={:?} n={n} op={op_a:?}/{op_b:?} {precision:?}",
+        a.format(),
+        a.rows,
+        a.cols,
+        a.nnz,
+        b.order,
+        c.order
+    ));
+    Ok(SpmmArgs { op_a, op_b, alpha, a, b, beta, c, precision, method })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -188,7 +167,7 @@ pub fn sddmm_args<'a>(
     let alpha = scalar(alpha, mode, "alpha")?;
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
-    ensure!(alg == SPBLK_SDDMM_ALG_DEFAULT, "alg", "has out-of-range value {alg} for spblkSDDMMAlg_t");
+    let alg = SddmmAlg::decode(alg, "alg")?;
     a.validate()?;
     b.validate()?;
     sparse_operand(c, "matC", &[Format::Csr])?;
@@ -204,7 +183,9 @@ pub fn sddmm_args<'a>(
         a.value_type
     );
     let precision = Precision::check(a.value_type, c.value_type, compute)?;
-    Ok(SddmmArgs { op_a, op_b, alpha, a, b, beta, c, precision, alg })
+    let method = dispatch::sddmm(alg);
+    trace::sizes(format_args!("C={}x{} nnz={} k={k} op={op_a:?}/{op_b:?} {precision:?}", c.rows, c.cols, c.nnz));
+    Ok(SddmmArgs { op_a, op_b, alpha, a, b, beta, c, precision, method })
 }
 
 /// SpGEMM: CSR only, opA = opB = N, one value type for A, B and C.
@@ -229,7 +210,7 @@ pub fn spgemm_args<'a>(
     let alpha = scalar(alpha, mode, "alpha")?;
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
-    ensure!(alg <= SPBLK_SPGEMM_ALG3, "alg", "has out-of-range value {alg} for spblkSpGEMMAlg_t");
+    let alg = SpgemmAlg::decode(alg, "alg")?;
     sparse_operand(a, "matA", &[Format::Csr])?;
     sparse_operand(b, "matB", &[Format::Csr])?;
     if c.format() != Format::Csr {
@@ -255,7 +236,12 @@ pub fn spgemm_args<'a>(
             a.value_type
         )));
     }
-    Ok(SpgemmArgs { alpha, a, b, beta, c, compute, alg })
+    let method = dispatch::spgemm(alg)?;
+    trace::sizes(format_args!(
+        "A={}x{} nnz={} B={}x{} nnz={} {compute:?}",
+        a.rows, a.cols, a.nnz, b.rows, b.cols, b.nnz
+    ));
+    Ok(SpgemmArgs { alpha, a, b, beta, c, compute, method })
 }
 
 /// The arrays `spblkSpGEMM_copy` writes must exist once nnz(C) is known.
@@ -289,7 +275,8 @@ pub fn csr2csc_args(
     let value_type = DataType::decode(val_type, "valType")?;
     let action = Action::decode(copy_values, "copyValues")?;
     let base = IndexBase::decode(idx_base, "idxBase")?;
-    ensure!(alg == SPBLK_CSR2CSC_ALG1, "alg", "has out-of-range value {alg} for spblkCsr2CscAlg_t");
+    let Csr2CscAlg::Alg1 = Csr2CscAlg::decode(alg, "alg")?;
+    trace::sizes(format_args!("{m}x{n} nnz={nnz} {value_type:?} {action:?}"));
     ensure!(m >= 0, "m", "must be >= 0 (got {m})");
     ensure!(n >= 0, "n", "must be >= 0 (got {n})");
     ensure!(nnz >= 0, "nnz", "must be >= 0 (got {nnz})");

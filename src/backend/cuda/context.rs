@@ -12,7 +12,7 @@ use cudarc::driver::result::DriverError;
 use cudarc::driver::sys;
 
 use super::module::Module;
-use crate::capi::types::SPBLK_STATUS_NOT_INITIALIZED;
+use crate::abi::SPBLK_STATUS_NOT_INITIALIZED;
 use crate::error::{Error, Result};
 
 /// Turns a driver status into `EXECUTION_FAILED` naming the call and the driver's error.
@@ -66,6 +66,7 @@ fn driver() -> Result<()> {
 }
 
 /// One GPU: its primary context, the kernels loaded into it, and the figures that size grids.
+/// Every use of it from an API call goes through [`Device::enter`].
 pub struct Device {
     pub ordinal: i32,
     ctx: sys::CUcontext,
@@ -79,11 +80,43 @@ unsafe impl Send for Device {}
 unsafe impl Sync for Device {}
 
 impl Device {
-    /// Makes the primary context current on the calling thread (every entry point does this,
-    /// since the caller's thread may be new or may have another context current).
-    pub fn make_current(&self) -> Result<()> {
+    /// Makes this device's primary context current for the guard's lifetime, and restores the
+    /// caller's current context (another device's, one the caller created, or none) after:
+    /// a guest in the caller's process leaves its CUDA state as it found it.
+    pub fn enter(&self) -> Result<ContextGuard> {
+        ContextGuard::enter(self.ctx)
+    }
+}
+
+/// While alive, a context is current on this thread; dropping it restores the previous one.
+pub struct ContextGuard {
+    pushed: bool,
+    /// The push is per thread: the guard must be dropped on the thread that made it.
+    _not_send: std::marker::PhantomData<*const ()>,
+}
+
+impl ContextGuard {
+    fn enter(ctx: sys::CUcontext) -> Result<ContextGuard> {
+        let mut current: sys::CUcontext = std::ptr::null_mut();
+        // SAFETY: out-pointer to a local.
+        check(unsafe { sys::cuCtxGetCurrent(&mut current) }, "cuCtxGetCurrent")?;
+        if current == ctx {
+            return Ok(ContextGuard { pushed: false, _not_send: std::marker::PhantomData });
+        }
         // SAFETY: ctx is a retained primary context that is never released.
-        check(unsafe { sys::cuCtxSetCurrent(self.ctx) }, "cuCtxSetCurrent")
+        check(unsafe { sys::cuCtxPushCurrent_v2(ctx) }, "cuCtxPushCurrent")?;
+        Ok(ContextGuard { pushed: true, _not_send: std::marker::PhantomData })
+    }
+}
+
+impl Drop for ContextGuard {
+    fn drop(&mut self) {
+        if self.pushed {
+            let mut popped: sys::CUcontext = std::ptr::null_mut();
+            // SAFETY: pops the context pushed in `enter` on this thread (guards are not Send,
+            // and nest: an inner guard is dropped before an outer one).
+            unsafe { sys::cuCtxPopCurrent_v2(&mut popped) };
+        }
     }
 }
 
@@ -134,8 +167,7 @@ fn open(ordinal: i32) -> Result<Device> {
     // SAFETY: as above. The retain is never released: the context lives as long as the
     // process, like the runtime's.
     unsafe { check(sys::cuDevicePrimaryCtxRetain(&mut ctx, dev), "cuDevicePrimaryCtxRetain")? };
-    // SAFETY: ctx was just retained.
-    check(unsafe { sys::cuCtxSetCurrent(ctx) }, "cuCtxSetCurrent")?;
+    let _current = ContextGuard::enter(ctx)?;
     let mut major = 0;
     let mut sms = 0;
     // SAFETY: out-pointers to locals.
@@ -155,7 +187,7 @@ fn open(ordinal: i32) -> Result<Device> {
     }
     if major < 8 {
         return Err(Error::new(
-            crate::capi::types::SPBLK_STATUS_ARCH_MISMATCH,
+            crate::abi::SPBLK_STATUS_ARCH_MISMATCH,
             format!("GPU {ordinal} has compute capability {major}.x; spblk's kernels need 8.0 or newer"),
         ));
     }

@@ -3,12 +3,17 @@
 //! (prims.rs), so entries keep their storage order within a row: deterministic, with row
 //! indices sorted within each column for csr2csc.
 
+use std::sync::Arc;
+
+use super::context::Device;
 use super::kernels::index_tag;
 use super::launch::{Args, Carve, Launcher, BLOCK};
+use super::memory::DeviceAlloc;
 use super::prims::{key_bits, radix_sort, SortSpace};
 use crate::backend::Csr2CscArgs;
 use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
+use crate::plan::{Buffer, Converted, OperandPlan};
 use crate::types::{IndexType, Operation};
 
 /// Where the entries to convert come from.
@@ -46,8 +51,10 @@ fn limits(nnz: u64, new_rows: u64, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Runs the conversion: keys → radix sort → offsets → gather.
-pub fn convert(l: &Launcher, src: &Source, dst: &Dest, space: &SortSpace) -> Result<()> {
+/// Runs the conversion: keys → radix sort → offsets → gather. Returns which of the sort's
+/// buffers holds the result: `space.vals[cur]` is then the permutation (sorted position →
+/// stored entry).
+pub fn convert(l: &Launcher, src: &Source, dst: &Dest, space: &SortSpace) -> Result<usize> {
     let t = index_tag(src.ity);
     let n = src.nnz;
     if n > 0 {
@@ -87,7 +94,7 @@ pub fn convert(l: &Launcher, src: &Source, dst: &Dest, space: &SortSpace) -> Res
                 .i32(src.elem_bytes),
         )?;
     }
-    Ok(())
+    Ok(cur)
 }
 
 /// A CSR matrix on the device as the product kernels read it.
@@ -151,31 +158,103 @@ fn op_source(a: &SpMat, op: Operation, elem_bytes: i32) -> std::result::Result<C
     }
 }
 
-/// CSR of op(A), converting into the workspace when A is not stored that way. With a
-/// measuring `Carve` and no launcher it only reserves the space.
-pub fn csr_of_op(l: Option<&Launcher>, c: &mut Carve, a: &SpMat, op: Operation, elem_bytes: i32) -> Result<Csr> {
-    match op_source(a, op, elem_bytes) {
-        Ok(csr) => Ok(csr),
+/// CSR of op(A) for one call. As stored (CSR with N, CSC with T); else, with an operand plan,
+/// the plan's pattern and this call's values gathered through its permutation into the
+/// workspace; else converted whole into the workspace. With a measuring `Carve` and no
+/// launcher it only reserves the space.
+pub fn csr_of_op(
+    l: Option<&Launcher>,
+    c: &mut Carve,
+    a: &SpMat,
+    op: Operation,
+    elem_bytes: i32,
+    plan: Option<&OperandPlan>,
+) -> Result<Csr> {
+    let src = match op_source(a, op, elem_bytes) {
+        Ok(csr) => return Ok(csr),
+        Err(src) => src,
+    };
+    if let Some(conv) = plan.and_then(|p| p.converted.as_ref()) {
+        let val = c.take(a.nnz as usize * elem_bytes as usize);
+        if let (Some(l), true) = (l, a.nnz > 0) {
+            l.launch(
+                "spblk_convert_values",
+                l.grid(a.nnz as u64, BLOCK as u64),
+                BLOCK,
+                0,
+                Args::new().ptr(conv.perm.addr).u64(a.nnz as u64).ptr(a.values as u64).ptr(val).i32(elem_bytes),
+            )?;
+        }
+        let (ptr, col) = (conv.row_ptr.addr, conv.col_ind.addr);
+        return Ok(Csr { rows: conv.rows, nnz: a.nnz, ptr, col, val, base: 0, ity: a.indices_type });
+    }
+    limits(src.nnz, src.new_rows, "matA")?;
+    let isz = a.indices_type.size();
+    let rows = src.new_rows as i64;
+    let csr = Csr {
+        rows,
+        nnz: a.nnz,
+        ptr: c.take((rows as usize + 1) * isz),
+        col: c.take(a.nnz as usize * isz),
+        val: c.take(a.nnz as usize * elem_bytes as usize),
+        base: 0,
+        ity: a.indices_type,
+    };
+    let space = SortSpace::carve(c, src.nnz);
+    if let Some(l) = l {
+        convert(l, &src, &Dest { ptr: csr.ptr, idx: csr.col, val: csr.val, base: 0 }, &space)?;
+    }
+    Ok(csr)
+}
+
+/// The operand plan of op(A): the converted pattern and permutation in device memory the plan
+/// owns (the sort runs in `scratch`, a buffer of the size `csr_of_op` measured without a
+/// plan), and the longest row. Waits for its work: the plan may be used from any stream next.
+pub fn build_operand_plan(
+    l: &Launcher,
+    dev: &Arc<Device>,
+    a: &SpMat,
+    op: Operation,
+    scratch: u64,
+) -> Result<OperandPlan> {
+    let ity = a.indices_type;
+    let isz = ity.size();
+    let (converted, rows, ptr) = match op_source(a, op, 0) {
+        Ok(csr) => (None, csr.rows, csr.ptr),
         Err(src) => {
             limits(src.nnz, src.new_rows, "matA")?;
-            let isz = a.indices_type.size();
-            let rows = if op.is_transposed() { a.cols } else { a.rows };
-            let csr = Csr {
-                rows,
-                nnz: a.nnz,
-                ptr: c.take((rows as usize + 1) * isz),
-                col: c.take(a.nnz as usize * isz),
-                val: c.take(a.nnz as usize * elem_bytes as usize),
-                base: 0,
-                ity: a.indices_type,
+            let rows = src.new_rows as i64;
+            let alloc = |bytes: usize| -> Result<Buffer> {
+                let d = DeviceAlloc::new(dev, bytes, "operand plan")?;
+                Ok(Buffer::new(d.ptr, bytes, Box::new(d)))
             };
-            let space = SortSpace::carve(c, src.nnz);
-            if let Some(l) = l {
-                convert(l, &src, &Dest { ptr: csr.ptr, idx: csr.col, val: csr.val, base: 0 }, &space)?;
-            }
-            Ok(csr)
+            let (row_ptr, col_ind, perm) =
+                (alloc((rows as usize + 1) * isz)?, alloc(a.nnz as usize * isz)?, alloc(a.nnz as usize * 4)?);
+            let space = SortSpace::carve(&mut Carve::new(scratch as *mut std::ffi::c_void), src.nnz);
+            let dst = Dest { ptr: row_ptr.addr, idx: col_ind.addr, val: 0, base: 0 };
+            let cur = convert(l, &src, &dst, &space)?;
+            l.copy(perm.addr, space.vals[cur], a.nnz as usize * 4)?;
+            let ptr = row_ptr.addr;
+            let conv = Converted { rows, nnz: a.nnz, index_type: ity, row_ptr, col_ind, perm };
+            (Some(conv), rows, ptr)
         }
-    }
+    };
+    let max_row_len = if rows > 0 { longest_row(l, dev, ptr, rows, ity)? } else { 0 };
+    Ok(OperandPlan { converted, max_row_len })
+}
+
+/// The longest row of a device CSR pattern (waits for the result).
+fn longest_row(l: &Launcher, dev: &Arc<Device>, ptr: u64, rows: i64, ity: IndexType) -> Result<i64> {
+    let out = DeviceAlloc::new(dev, 8, "row statistics")?;
+    l.memset_u32(out.ptr, 0, 2)?;
+    l.launch(
+        &format!("spblk_row_max_{}", index_tag(ity)),
+        l.grid(rows as u64, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new().ptr(ptr).i64(rows).ptr(out.ptr),
+    )?;
+    Ok(l.read_u64s(out.ptr, 1)?[0] as i64)
 }
 
 /// Buffer of `spblkCsr2cscEx2`: the sort's workspace.
@@ -204,5 +283,5 @@ pub fn csr2csc(l: &Launcher, args: &Csr2CscArgs, space: &SortSpace) -> Result<()
         val: if numeric { args.csc_val as u64 } else { 0 },
         base: args.base.offset(),
     };
-    convert(l, &src, &dst, space)
+    convert(l, &src, &dst, space).map(drop)
 }

@@ -40,13 +40,14 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_scan_{s}_{t}"));
         }
     }
-    v.extend(["spblk_radix_hist", "spblk_radix_scatter", "spblk_iota_u32"].map(String::from));
+    v.extend(["spblk_radix_hist", "spblk_radix_scatter", "spblk_iota_u32", "spblk_convert_values"].map(String::from));
     v.extend(["spblk_spgemm_bin_rows", "spblk_spgemm_row_keys"].map(String::from));
     v.extend(["f32", "f64"].map(|t| format!("spblk_spgemm_permute_{t}")));
     for i in INDICES {
         for s in ["keys", "offsets", "gather"] {
             v.push(format!("spblk_convert_{s}_{i}"));
         }
+        v.push(format!("spblk_row_max_{i}"));
         v.push(format!("spblk_spmv_csr_long_plan_{i}"));
         v.push(format!("spblk_spgemm_rowprod_{i}"));
         v.push(format!("spblk_spgemm_symbolic_shared_{i}"));

@@ -5,9 +5,10 @@ use std::ffi::c_void;
 
 use cudarc::driver::sys;
 
-use super::context::{check, Device};
+use super::context::{check, ContextGuard, Device};
 use crate::backend::{Exec, ScalarArg};
 use crate::error::{Error, Result};
+use crate::trace;
 use crate::types::{DataType, PointerMode};
 
 pub(crate) const BLOCK: u32 = 256;
@@ -81,21 +82,28 @@ impl Scalar {
     }
 }
 
-/// Launches kernels of one call on the handle's stream.
+/// Launches kernels of one call on the handle's stream, with the device's context current
+/// (the caller's is restored when the launcher is dropped).
 pub struct Launcher<'a> {
     pub dev: &'a Device,
     pub stream: sys::CUstream,
+    /// With `SPBLK_LOG=2`: events around the call's work, for its GPU time.
+    timer: Option<(sys::CUevent, sys::CUevent)>,
+    _context: ContextGuard,
 }
 
 impl<'a> Launcher<'a> {
-    /// Makes the device's context current and targets the handle's stream (NULL = legacy
-    /// default stream).
+    /// Enters the device's context and targets the handle's stream (NULL = legacy default
+    /// stream).
     pub fn new(dev: &'a Device, exec: &Exec) -> Result<Self> {
-        dev.make_current()?;
-        Ok(Launcher { dev, stream: exec.stream as sys::CUstream })
+        let context = dev.enter()?;
+        let stream = exec.stream as sys::CUstream;
+        let timer = if trace::level() >= 2 && trace::on() { start_timer(stream) } else { None };
+        Ok(Launcher { dev, stream, timer, _context: context })
     }
 
     pub fn launch(&self, name: &str, grid: u32, block: u32, shared: u32, args: Args) -> Result<()> {
+        trace::kernel(name);
         let f = self.dev.module.function(name)?;
         let mut params: Vec<*mut c_void> = args.slots.iter().map(|s| s as *const u64 as *mut c_void).collect();
         // SAFETY: `f` comes from the loaded module; `params` point to live 8-byte slots that
@@ -150,10 +158,51 @@ impl<'a> Launcher<'a> {
         }
     }
 
+    /// Copies `bytes` bytes between device addresses, ordered on the stream.
+    pub fn copy(&self, dst: u64, src: u64, bytes: usize) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        // SAFETY: both ranges are device memory of at least `bytes` bytes (the caller's).
+        check(unsafe { sys::cuMemcpyDtoDAsync_v2(dst, src, bytes, self.stream) }, "cuMemcpyDtoDAsync")
+    }
+
     pub fn read_u64s(&self, src: u64, n: usize) -> Result<Vec<u64>> {
         let mut bytes = vec![0u8; n * 8];
         self.read(src, &mut bytes)?;
         Ok(bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect())
+    }
+}
+
+fn start_timer(stream: sys::CUstream) -> Option<(sys::CUevent, sys::CUevent)> {
+    let mut ev = [std::ptr::null_mut(); 2];
+    for e in &mut ev {
+        // SAFETY: out-pointer to a local; a context is current.
+        if unsafe { sys::cuEventCreate(e, 0) } != sys::CUresult::CUDA_SUCCESS {
+            return None;
+        }
+    }
+    // SAFETY: a fresh event recorded on the caller's stream.
+    unsafe { sys::cuEventRecord(ev[0], stream) };
+    Some((ev[0], ev[1]))
+}
+
+impl Drop for Launcher<'_> {
+    /// Logging level 2 only: waits for the call's work and reports its GPU time.
+    fn drop(&mut self) {
+        let Some((start, stop)) = self.timer.take() else { return };
+        let mut ms = 0f32;
+        // SAFETY: events made in `start_timer` on this context, destroyed once here.
+        unsafe {
+            if sys::cuEventRecord(stop, self.stream) == sys::CUresult::CUDA_SUCCESS
+                && sys::cuEventSynchronize(stop) == sys::CUresult::CUDA_SUCCESS
+                && sys::cuEventElapsedTime_v2(&mut ms, start, stop) == sys::CUresult::CUDA_SUCCESS
+            {
+                trace::gpu_ms(ms as f64);
+            }
+            sys::cuEventDestroy_v2(start);
+            sys::cuEventDestroy_v2(stop);
+        }
     }
 }
 

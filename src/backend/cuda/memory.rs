@@ -8,7 +8,7 @@ use cudarc::driver::sys;
 
 use super::context::{check, describe, Device};
 use super::launch::Launcher;
-use crate::capi::types::SPBLK_STATUS_ALLOC_FAILED;
+use crate::abi::SPBLK_STATUS_ALLOC_FAILED;
 use crate::error::{Error, Result};
 
 /// A device allocation, freed on drop. `ptr` is 0 for an empty allocation.
@@ -55,7 +55,8 @@ impl DeviceAlloc {
 
 impl Drop for DeviceAlloc {
     fn drop(&mut self) {
-        if self.ptr != 0 && self.dev.make_current().is_ok() {
+        let guard = if self.ptr != 0 { self.dev.enter().ok() } else { None };
+        if guard.is_some() {
             // SAFETY: our own allocation. Work that may still read it (a `copy` queued on a
             // stream the caller may have destroyed since) is waited for through the context,
             // not the stream. Errors cannot be reported from a destructor.

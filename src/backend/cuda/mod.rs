@@ -6,14 +6,22 @@
 //! SpMV, SpMM and SDDMM neither allocate, synchronize nor copy to the host (capturable in a
 //! CUDA graph). SpGEMM follows cuSPARSE: `compute` blocks to read nnz(C) and owns device
 //! allocations kept in the SpGEMM descriptor (see spgemm.rs). Conversions that SpMV/SpMM need
-//! (transposed, CSC or COO operands) go into the caller's buffer and are deterministic.
+//! (transposed, CSC or COO operands) are deterministic: `*_preprocess` keeps the converted
+//! pattern in an operand plan in device memory the plan owns (allocating and waiting, once),
+//! and each call then only gathers the current values; without a plan each call converts
+//! into the caller's buffer.
 
 use std::ffi::c_void;
 use std::sync::Arc;
 
-use super::{Backend, Csr2CscArgs, DeviceBuffer, Exec, SddmmArgs, SpgemmArgs, SpgemmState, SpmmArgs, SpmvArgs};
-use crate::error::Result;
-use crate::types::BackendKind;
+use super::{
+    Backend, Csr2CscArgs, Exec, SddmmArgs, SddmmMethod, SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs, SpmmMethod,
+    SpmvArgs, SpmvMethod,
+};
+use crate::descr::SpMat;
+use crate::error::{Error, Result};
+use crate::plan::Buffer;
+use crate::types::{BackendKind, Operation};
 
 pub mod context;
 mod convert;
@@ -53,40 +61,78 @@ impl Backend for CudaBackend {
     }
 
     fn spmv_buffer_size(&self, args: &SpmvArgs) -> Result<usize> {
+        let SpmvMethod::CsrRows = args.method;
+        let plan = args.a.plans.lock().operand(args.op_a);
         let mut c = Carve::measure();
-        spmv::layout(None, &mut c, args)?;
+        spmv::layout(None, &mut c, args, plan.as_deref())?;
         Ok(c.size())
     }
 
+    fn spmv_preprocess(&self, exec: &Exec, args: &SpmvArgs, buffer: *mut c_void) -> Result<()> {
+        match args.method {
+            SpmvMethod::CsrRows => self.operand_plan(exec, args.a, args.op_a, buffer),
+        }
+    }
+
     fn spmv(&self, exec: &Exec, args: &SpmvArgs, buffer: *mut c_void) -> Result<()> {
+        let SpmvMethod::CsrRows = args.method;
         let alpha = Scalar::new(&args.alpha, args.precision.compute, "alpha")?;
         let beta = Scalar::new(&args.beta, args.precision.compute, "beta")?;
         if args.y.size == 0 {
             return Ok(());
         }
+        let plan = args.a.plans.lock().operand(args.op_a);
         let l = Launcher::new(&self.dev, exec)?;
-        let (csr, long) = spmv::layout(Some(&l), &mut Carve::new(buffer), args)?;
+        let (csr, long) = spmv::layout(Some(&l), &mut Carve::new(buffer), args, plan.as_deref())?;
         let x = spmv::Strided { ptr: args.x.values as u64, inc: 1 };
         let y = spmv::Strided { ptr: args.y.values as u64, inc: 1 };
         spmv::run(&l, &csr, long.as_ref(), x, y, &args.precision, alpha, beta)
     }
 
     fn spmm_buffer_size(&self, args: &SpmmArgs) -> Result<usize> {
-        let mut c = Carve::measure();
-        spmm::layout(None, &mut c, args)?;
-        Ok(c.size())
+        match args.method {
+            SpmmMethod::CsrRows => {
+                let plan = args.a.plans.lock().operand(args.op_a);
+                let mut c = Carve::measure();
+                spmm::layout(None, &mut c, args, plan.as_deref())?;
+                Ok(c.size())
+            }
+            SpmmMethod::Vbr => Err(vbr_not_yet()),
+        }
+    }
+
+    fn spmm_preprocess(&self, exec: &Exec, args: &SpmmArgs, buffer: *mut c_void) -> Result<()> {
+        match args.method {
+            SpmmMethod::CsrRows => self.operand_plan(exec, args.a, args.op_a, buffer),
+            SpmmMethod::Vbr => Err(vbr_not_yet()),
+        }
     }
 
     fn spmm(&self, exec: &Exec, args: &SpmmArgs, buffer: *mut c_void) -> Result<()> {
-        let l = Launcher::new(&self.dev, exec)?;
-        spmm::run(&l, args, buffer)
+        match args.method {
+            SpmmMethod::CsrRows => {
+                let plan = args.a.plans.lock().operand(args.op_a);
+                let l = Launcher::new(&self.dev, exec)?;
+                spmm::run(&l, args, plan.as_deref(), buffer)
+            }
+            SpmmMethod::Vbr => Err(vbr_not_yet()),
+        }
     }
 
-    fn sddmm_buffer_size(&self, _args: &SddmmArgs) -> Result<usize> {
+    fn sddmm_buffer_size(&self, args: &SddmmArgs) -> Result<usize> {
+        let SddmmMethod::CsrEntries = args.method;
         Ok(0)
     }
 
+    fn sddmm_preprocess(&self, _exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
+        match args.method {
+            // Each warp finds its entries' rows in C's offsets as stored: nothing to precompute.
+            SddmmMethod::CsrEntries => Ok(()),
+        }
+    }
+
     fn sddmm(&self, exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
+        let SddmmMethod::CsrEntries = args.method;
         let l = Launcher::new(&self.dev, exec)?;
         sddmm::run(&l, args)
     }
@@ -120,6 +166,7 @@ impl Backend for CudaBackend {
         buffer: *mut c_void,
         buffer_size: usize,
     ) -> Result<i64> {
+        let SpgemmMethod::BinnedHash = args.method;
         check_size(buffer_size, spgemm::compute_size(args), "bufferSize2")?;
         let l = Launcher::new(&self.dev, exec)?;
         spgemm::compute(&l, &self.dev, args, state, buffer)
@@ -154,10 +201,33 @@ impl Backend for CudaBackend {
 
     /// Kernels read device memory: the data is copied into a `memory::DeviceAlloc` (downcast
     /// the returned buffer to it for the device address).
-    fn upload(&self, exec: &Exec, bytes: &[u8]) -> Result<Option<DeviceBuffer>> {
+    fn upload(&self, exec: &Exec, bytes: &[u8]) -> Result<Option<Buffer>> {
         let l = Launcher::new(&self.dev, exec)?;
-        Ok(Some(Box::new(memory::DeviceAlloc::upload(&l, &self.dev, bytes)?)))
+        let d = memory::DeviceAlloc::upload(&l, &self.dev, bytes)?;
+        Ok(Some(Buffer::new(d.ptr, d.bytes, Box::new(d))))
     }
+}
+
+impl CudaBackend {
+    /// Builds the operand plan of op(A) once (later preprocesses find it in the slot).
+    fn operand_plan(&self, exec: &Exec, a: &SpMat, op: Operation, scratch: *mut c_void) -> Result<()> {
+        let mut plans = a.plans.lock();
+        if plans.operand(op).is_some() {
+            return Ok(());
+        }
+        let l = Launcher::new(&self.dev, exec)?;
+        let plan = convert::build_operand_plan(&l, &self.dev, a, op, scratch as u64)?;
+        plans.set_operand(op, plan);
+        Ok(())
+    }
+}
+
+/// `SPBLK_SPMM_ALG_VBR` on this backend: the tensor-core kernel is not built yet.
+fn vbr_not_yet() -> Error {
+    Error::not_supported(
+        "SPBLK_SPMM_ALG_VBR is not available on the CUDA backend yet (its tensor-core kernel is not built); \
+         the host backend runs it",
+    )
 }
 
 fn check_size(given: usize, needed: usize, what: &str) -> Result<()> {

@@ -11,6 +11,8 @@ use super::launch::{pow2_clamp, Args, Carve, Launcher, Scalar, BLOCK};
 use super::spmv::{self, Strided};
 use crate::backend::SpmmArgs;
 use crate::error::Result;
+use crate::plan::OperandPlan;
+use crate::trace;
 use crate::types::{DataType, Operation, Order};
 
 /// Smallest chunk of a long row (entries); also the smallest long-row threshold.
@@ -32,8 +34,9 @@ pub struct LongRows {
     chunk: i64,
 }
 
-/// Reserves the long-row space; `None` when no row can be long.
-fn long_rows(c: &mut Carve, csr: &Csr, n: i64, compute: DataType) -> Option<LongRows> {
+/// Reserves the long-row space; `None` when no row can be long (from the sizes, or from the
+/// longest row a plan measured).
+fn long_rows(c: &mut Carve, csr: &Csr, n: i64, compute: DataType, plan: Option<&OperandPlan>) -> Option<LongRows> {
     let nnz = csr.nnz.max(0) as u64;
     let rows = csr.rows.max(0) as u64;
     let csize = compute.size() as u64;
@@ -45,7 +48,7 @@ fn long_rows(c: &mut Carve, csr: &Csr, n: i64, compute: DataType) -> Option<Long
     let avg = if rows > 0 { nnz.div_ceil(rows) } else { 0 };
     let threshold = chunk.max(avg * LONG_OVER_AVG as u64);
     let max_rows = rows.min(nnz / (threshold + 1));
-    if max_rows == 0 {
+    if max_rows == 0 || plan.is_some_and(|p| p.max_row_len <= threshold as i64) {
         return None;
     }
     let max_chunks = nnz / chunk + max_rows;
@@ -68,20 +71,25 @@ pub enum Long {
 }
 
 /// Workspace: CSR of op(A) if converted, and the long-row space.
-pub fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpmmArgs) -> Result<(Csr, Option<Long>)> {
-    let csr = csr_of_op(l, c, args.a, args.op_a, spmv::in_bytes(&args.precision))?;
+pub fn layout(
+    l: Option<&Launcher>,
+    c: &mut Carve,
+    args: &SpmmArgs,
+    plan: Option<&OperandPlan>,
+) -> Result<(Csr, Option<Long>)> {
+    let csr = csr_of_op(l, c, args.a, args.op_a, spmv::in_bytes(&args.precision), plan)?;
     let compute = args.precision.compute;
     let long = if args.c.cols == 1 {
-        spmv::long_rows(c, &csr, compute).map(Long::Spmv)
+        spmv::long_rows(c, &csr, compute, plan).map(Long::Spmv)
     } else if args.c.cols > 1 {
-        long_rows(c, &csr, args.c.cols, compute).map(Long::Spmm)
+        long_rows(c, &csr, args.c.cols, compute, plan).map(Long::Spmm)
     } else {
         None
     };
     Ok((csr, long))
 }
 
-pub fn run(l: &Launcher, args: &SpmmArgs, buffer: *mut std::ffi::c_void) -> Result<()> {
+pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *mut std::ffi::c_void) -> Result<()> {
     let (m, n) = (args.c.rows, args.c.cols);
     let alpha = Scalar::new(&args.alpha, args.precision.compute, "alpha")?;
     let beta = Scalar::new(&args.beta, args.precision.compute, "beta")?;
@@ -89,7 +97,7 @@ pub fn run(l: &Launcher, args: &SpmmArgs, buffer: *mut std::ffi::c_void) -> Resu
         return Ok(());
     }
     let mut carve = Carve::new(buffer);
-    let (csr, long) = layout(Some(l), &mut carve, args)?;
+    let (csr, long) = layout(Some(l), &mut carve, args, plan)?;
     // op(B)(k, j) at B[k*ldb + j] when effectively row-major, else B[k + j*ldb].
     let b_row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
     let c_row = args.c.order == Order::Row;
@@ -111,6 +119,10 @@ pub fn run(l: &Launcher, args: &SpmmArgs, buffer: *mut std::ffi::c_void) -> Resu
     let tiles = (n as u64).div_ceil(g as u64 * v);
     let it = index_tag(csr.ity);
     let name = format!("spblk_spmm_csr_v{v}_{}_{it}", precision_tag(&args.precision));
+    if trace::on() {
+        let split = if long.is_some() { "long rows chunked" } else { "no long rows" };
+        trace::note(format_args!("{g} lanes x {v} columns per row tile ({tiles} tiles); {split}"));
+    }
     let long = match long {
         Some(Long::Spmm(lr)) => Some(lr),
         _ => None,

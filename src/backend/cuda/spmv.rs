@@ -10,6 +10,8 @@ use super::kernels::{index_tag, value_tag};
 use super::launch::{pow2_clamp, Args, Carve, Launcher, Scalar, BLOCK};
 use crate::backend::SpmvArgs;
 use crate::error::Result;
+use crate::plan::OperandPlan;
+use crate::trace;
 use crate::types::{DataType, Precision};
 
 /// Entries per chunk of a long row (one block sums a chunk).
@@ -41,11 +43,12 @@ pub struct LongRows {
     threshold: i64,
 }
 
-/// Reserves the long-row bookkeeping; `None` when no row can be long.
-pub fn long_rows(c: &mut Carve, csr: &Csr, compute: DataType) -> Option<LongRows> {
+/// Reserves the long-row bookkeeping; `None` when no row can be long (from the sizes, or from
+/// the longest row that a plan measured: then the row kernel runs alone, with no memset).
+pub fn long_rows(c: &mut Carve, csr: &Csr, compute: DataType, plan: Option<&OperandPlan>) -> Option<LongRows> {
     let (_, threshold) = shape(csr);
     let max_rows = (csr.rows as u64).min(csr.nnz as u64 / (threshold as u64 + 1));
-    if max_rows == 0 {
+    if max_rows == 0 || plan.is_some_and(|p| p.max_row_len <= threshold) {
         return None;
     }
     let max_chunks = csr.nnz as u64 / CHUNK as u64 + max_rows;
@@ -65,9 +68,14 @@ pub fn in_bytes(p: &Precision) -> i32 {
 }
 
 /// Workspace layout of one SpMV call; measuring when `l` is None.
-pub fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpmvArgs) -> Result<(Csr, Option<LongRows>)> {
-    let csr = csr_of_op(l, c, args.a, args.op_a, in_bytes(&args.precision))?;
-    let long = long_rows(c, &csr, args.precision.compute);
+pub fn layout(
+    l: Option<&Launcher>,
+    c: &mut Carve,
+    args: &SpmvArgs,
+    plan: Option<&OperandPlan>,
+) -> Result<(Csr, Option<LongRows>)> {
+    let csr = csr_of_op(l, c, args.a, args.op_a, in_bytes(&args.precision), plan)?;
+    let long = long_rows(c, &csr, args.precision.compute, plan);
     Ok((csr, long))
 }
 
@@ -88,7 +96,11 @@ pub fn run(
     }
     let prec = super::kernels::precision_tag(p);
     let it = index_tag(csr.ity);
-    let (g, _) = shape(csr);
+    let (g, threshold) = shape(csr);
+    if trace::on() {
+        let split = if long.is_some() { format!("rows over {threshold} entries split") } else { "no long rows".into() };
+        trace::note(format_args!("{g} lanes per row (avg row {:.1}); {split}", csr.nnz as f64 / csr.rows as f64));
+    }
     if let Some(lr) = long {
         l.memset_u32(lr.count, 0, 1)?;
     }

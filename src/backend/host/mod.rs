@@ -4,9 +4,15 @@
 
 use std::ffi::c_void;
 
-use super::{Backend, Csr2CscArgs, Exec, SddmmArgs, SpgemmArgs, SpgemmState, SpmmArgs, SpmvArgs};
+use super::{
+    Backend, Csr2CscArgs, Exec, SddmmArgs, SddmmMethod, SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs, SpmmMethod,
+    SpmvArgs, SpmvMethod,
+};
+use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::types::{BackendKind, Operation};
+use crate::plan::{Buffer, Converted, OperandPlan};
+use crate::trace;
+use crate::types::{BackendKind, IndexType, Operation};
 use crate::{with_index_type, with_precision};
 
 pub mod convert;
@@ -28,14 +34,22 @@ impl Backend for HostBackend {
         Ok(0)
     }
 
+    fn spmv_preprocess(&self, _exec: &Exec, args: &SpmvArgs, _buffer: *mut c_void) -> Result<()> {
+        match args.method {
+            SpmvMethod::CsrRows => operand_plan(args.a, args.op_a).map(drop),
+        }
+    }
+
     fn spmv(&self, _exec: &Exec, args: &SpmvArgs, _buffer: *mut c_void) -> Result<()> {
+        let SpmvMethod::CsrRows = args.method;
         let (x, y) = (args.x.as_column(), args.y.as_column());
         let ity = args.a.uniform_index_type("matA")?;
+        let plan = args.a.plans.lock().operand(args.op_a);
         with_index_type!(ity, I => with_precision!(args.precision, In, Out, T => {
             // SAFETY: ops validated sizes and pointers; the host backend works on host memory.
             unsafe {
                 products::spmm::<I, In, Out, T>(
-                    args.op_a, Operation::NonTranspose, args.alpha, args.a, &x, args.beta, &y,
+                    args.op_a, Operation::NonTranspose, args.alpha, args.a, plan.as_deref(), &x, args.beta, &y,
                 )
             }
         }))
@@ -45,30 +59,56 @@ impl Backend for HostBackend {
         Ok(0)
     }
 
-    fn spmm(&self, _exec: &Exec, args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
-        if args.alg == crate::capi::types::SPBLK_SPMM_ALG_VBR {
-            return with_precision!(args.precision, In, Out, T => {
-                // SAFETY: as in spmv.
-                unsafe { vbr::spmm::<In, Out, T>(args) }
-            });
+    fn spmm_preprocess(&self, _exec: &Exec, args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
+        match args.method {
+            SpmmMethod::CsrRows => operand_plan(args.a, args.op_a).map(drop),
+            // The 1-SA plan is spblkAnalyze's; the VBR product needs nothing more.
+            SpmmMethod::Vbr => Ok(()),
         }
-        let ity = args.a.uniform_index_type("matA")?;
-        with_index_type!(ity, I => with_precision!(args.precision, In, Out, T => {
-            // SAFETY: as in spmv.
-            unsafe {
-                products::spmm::<I, In, Out, T>(
-                    args.op_a, args.op_b, args.alpha, args.a, args.b, args.beta, args.c,
-                )
+    }
+
+    fn spmm(&self, _exec: &Exec, args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
+        match args.method {
+            SpmmMethod::Vbr => {
+                let plan = args.a.plans.lock().one_sa().ok_or_else(|| {
+                    Error::invalid("matA", "has no 1-SA analysis (call spblkAnalyze with SPBLK_ANALYSIS_1SA)")
+                })?;
+                trace::kernel("host:vbr_spmm");
+                with_precision!(args.precision, In, Out, T => {
+                    // SAFETY: as in spmv.
+                    unsafe { vbr::spmm::<In, Out, T>(args, &plan.plan) }
+                })
             }
-        }))
+            SpmmMethod::CsrRows => {
+                let ity = args.a.uniform_index_type("matA")?;
+                let plan = args.a.plans.lock().operand(args.op_a);
+                with_index_type!(ity, I => with_precision!(args.precision, In, Out, T => {
+                    // SAFETY: as in spmv.
+                    unsafe {
+                        products::spmm::<I, In, Out, T>(
+                            args.op_a, args.op_b, args.alpha, args.a, plan.as_deref(), args.b, args.beta, args.c,
+                        )
+                    }
+                }))
+            }
+        }
     }
 
     fn sddmm_buffer_size(&self, _args: &SddmmArgs) -> Result<usize> {
         Ok(0)
     }
 
+    fn sddmm_preprocess(&self, _exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
+        match args.method {
+            // Each entry's dot product reads C's pattern as stored: nothing to precompute.
+            SddmmMethod::CsrEntries => Ok(()),
+        }
+    }
+
     fn sddmm(&self, _exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
+        let SddmmMethod::CsrEntries = args.method;
         let ity = args.c.uniform_index_type("matC")?;
+        trace::kernel("host:sddmm_entries");
         with_index_type!(ity, I => with_precision!(args.precision, In, Out, T => {
             // SAFETY: as in spmv.
             unsafe { products::sddmm::<I, In, Out, T>(args) }
@@ -104,6 +144,8 @@ impl Backend for HostBackend {
         _buffer: *mut c_void,
         _buffer_size: usize,
     ) -> Result<i64> {
+        let SpgemmMethod::BinnedHash = args.method;
+        trace::kernel("host:spgemm_rows");
         let ity = args.a.uniform_index_type("matA")?;
         let product = with_index_type!(ity, I => {
             // SAFETY: ops validated the descriptors; host memory.
@@ -144,6 +186,7 @@ impl Backend for HostBackend {
     }
 
     fn csr2csc(&self, _exec: &Exec, args: &Csr2CscArgs, _buffer: *mut c_void) -> Result<()> {
+        trace::kernel("host:csr2csc");
         // SAFETY: ops validated sizes; host memory.
         unsafe { convert::csr2csc(args, args.value_type.size()) }
     }
@@ -159,4 +202,43 @@ impl Backend for HostBackend {
         unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst.as_mut_ptr(), dst.len()) };
         Ok(())
     }
+}
+
+/// The matrix's operand plan for op(A), built once: the converted pattern (when A is not CSR
+/// of op(A)) and the longest row.
+fn operand_plan(a: &SpMat, op: Operation) -> Result<std::sync::Arc<OperandPlan>> {
+    let mut plans = a.plans.lock();
+    if let Some(p) = plans.operand(op) {
+        return Ok(p);
+    }
+    a.require_arrays("matA")?;
+    let ity = a.uniform_index_type("matA")?;
+    let plan = with_index_type!(ity, I => {
+        // SAFETY: ops validated the descriptor; host memory of its declared sizes.
+        unsafe { build_operand_plan::<I>(a, op, ity) }
+    })?;
+    Ok(plans.set_operand(op, plan))
+}
+
+/// # Safety
+/// As for `views::convert_pattern`.
+unsafe fn build_operand_plan<I: elem::Index>(a: &SpMat, op: Operation, ity: IndexType) -> Result<OperandPlan> {
+    // SAFETY: forwarded.
+    let Some(p) = (unsafe { views::convert_pattern::<I>(a, op, "matA")? }) else {
+        // CSR of op(A) as stored: only the longest row is worth knowing.
+        // SAFETY: forwarded.
+        let max_row_len = unsafe { views::stored_max_row::<I>(a, "matA")? };
+        return Ok(OperandPlan { converted: None, max_row_len });
+    };
+    trace::kernel("host:convert");
+    let max_row_len = views::max_row(&p.ptr);
+    let converted = Converted {
+        rows: p.rows as i64,
+        nnz: p.perm.len() as i64,
+        index_type: ity,
+        row_ptr: Buffer::from_vec(p.ptr),
+        col_ind: Buffer::from_vec(p.idx),
+        perm: Buffer::from_vec(p.perm),
+    };
+    Ok(OperandPlan { converted: Some(converted), max_row_len })
 }

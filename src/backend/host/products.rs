@@ -9,6 +9,8 @@ use super::views::{csr_of_op, csr_structure, DenseView};
 use crate::backend::{ScalarArg, SddmmArgs};
 use crate::descr::{DnMat, SpMat};
 use crate::error::{Error, Result};
+use crate::plan::OperandPlan;
+use crate::trace;
 use crate::types::Operation;
 
 /// Reads alpha or beta. In the host backend "device" pointer mode also means host memory.
@@ -31,18 +33,21 @@ const MIN_ROWS_PER_TASK: usize = 64;
 ///
 /// # Safety
 /// All descriptors must describe host memory of their declared sizes.
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn spmm<I: Index, In: Elem, Out: Elem, T: Real>(
     op_a: Operation,
     op_b: Operation,
     alpha: ScalarArg,
     a: &SpMat,
+    plan: Option<&OperandPlan>,
     b: &DnMat,
     beta: ScalarArg,
     c: &DnMat,
 ) -> Result<()> {
     // SAFETY: forwarded from the caller.
     let (alpha, beta) = unsafe { (read_scalar::<T>(alpha, "alpha")?, read_scalar::<T>(beta, "beta")?) };
-    let a = unsafe { csr_of_op::<I, In>(a, op_a, "matA")? };
+    let a = unsafe { csr_of_op::<I, In>(a, op_a, plan, "matA")? };
+    trace::kernel("host:spmm_rows");
     let b = unsafe { DenseView::<In>::new(b, op_b, "matB")? };
     let c = unsafe { DenseView::<Out>::new(c, Operation::NonTranspose, "matC")? };
     let n = c.cols;

@@ -24,8 +24,8 @@ pub struct HostProduct {
 pub unsafe fn compute<I: Index, V: Elem, T: Real>(args: &SpgemmArgs) -> Result<HostProduct> {
     // SAFETY: forwarded from the caller.
     let alpha = unsafe { read_scalar::<T>(args.alpha, "alpha")? };
-    let a = unsafe { csr_of_op::<I, V>(args.a, Operation::NonTranspose, "matA")? };
-    let b = unsafe { csr_of_op::<I, V>(args.b, Operation::NonTranspose, "matB")? };
+    let a = unsafe { csr_of_op::<I, V>(args.a, Operation::NonTranspose, None, "matA")? };
+    let b = unsafe { csr_of_op::<I, V>(args.b, Operation::NonTranspose, None, "matB")? };
     let rows: Vec<(Vec<i64>, Vec<f64>)> = (0..a.rows)
         .into_par_iter()
         .with_min_len(32)

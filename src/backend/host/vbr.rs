@@ -5,7 +5,7 @@ use super::elem::{Elem, Real};
 use super::products::read_scalar;
 use super::views::DenseView;
 use crate::analysis::one_sa::{self, Vbr};
-use crate::analysis::VbrValues;
+use crate::analysis::{OneSaPlan, VbrValues};
 use crate::backend::SpmmArgs;
 use crate::error::{Error, Result};
 use crate::types::Operation;
@@ -48,11 +48,7 @@ impl<T: Real> one_sa::Scalar for Acc<T> {
 
 /// # Safety
 /// B and C must describe host memory of their declared sizes.
-pub unsafe fn spmm<In: VbrElem, Out: Elem, T: Real>(args: &SpmmArgs) -> Result<()> {
-    let plan =
-        args.a.analysis.as_ref().and_then(|p| p.one_sa()).ok_or_else(|| {
-            Error::invalid("matA", "has no 1-SA analysis (call spblkAnalyze with SPBLK_ANALYSIS_1SA)")
-        })?;
+pub unsafe fn spmm<In: VbrElem, Out: Elem, T: Real>(args: &SpmmArgs, plan: &OneSaPlan) -> Result<()> {
     let vbr = In::of(&plan.vbr).ok_or_else(|| Error::internal("the 1-SA plan's value type differs from matA's"))?;
     // SAFETY: forwarded from the caller.
     let (alpha, beta) = unsafe { (read_scalar::<T>(args.alpha, "alpha")?, read_scalar::<T>(args.beta, "beta")?) };

@@ -10,6 +10,8 @@ use std::ffi::c_void;
 use super::elem::{Elem, Index, SharedMut};
 use crate::descr::{DnMat, SpMat, SparsePattern};
 use crate::error::{Error, Result};
+use crate::plan::OperandPlan;
+use crate::trace;
 use crate::types::{Operation, Order};
 
 /// A slice over user memory; `len == 0` accepts NULL.
@@ -100,68 +102,85 @@ pub unsafe fn csr_structure<'a, I: Index>(a: &'a SpMat, what: &str) -> Result<(&
     Ok((ptr, idx))
 }
 
-/// Builds CSR of op(A) from any supported format. Borrowed when the storage already is that
-/// CSR (CSR with N, CSC with T); otherwise a zero-based transposed or sorted copy.
+/// The zero-based CSR pattern of op(A) when A is not stored that way, and for each entry the
+/// position of its value in A's storage. What the host keeps in an operand plan.
+pub struct Pattern<I> {
+    pub rows: usize,
+    pub cols: usize,
+    pub ptr: Vec<I>,
+    pub idx: Vec<I>,
+    pub perm: Vec<u64>,
+}
+
+/// The pattern of CSR of op(A) if A must be converted (`None`: A is CSR of op(A) as stored).
+/// Checks every index it reads.
 ///
 /// # Safety
 /// The descriptor's arrays must be host memory of the sizes it declares.
-pub unsafe fn csr_of_op<'a, I: Index + Clone, V: Elem + Clone>(
-    a: &'a SpMat,
-    op: Operation,
-    what: &str,
-) -> Result<CsrView<'a, I, V>> {
+pub unsafe fn convert_pattern<I: Index>(a: &SpMat, op: Operation, what: &str) -> Result<Option<Pattern<I>>> {
     let (rows, cols, nnz) = (a.rows as usize, a.cols as usize, a.nnz as usize);
     let base = a.base.offset();
-    // SAFETY (all user_slice calls): the caller guarantees the declared sizes.
-    let val: &[V] = unsafe { user_slice(a.values, nnz, what)? };
     let transpose = op != Operation::NonTranspose;
+    // SAFETY (all user_slice calls): the caller guarantees the declared sizes.
     match a.pattern {
         SparsePattern::Csr { row_offsets, col_ind }
         | SparsePattern::Csc { col_offsets: row_offsets, row_ind: col_ind } => {
             let is_csc = matches!(a.pattern, SparsePattern::Csc { .. });
-            // Stored as CSR of `stored` = A (CSR) or A^T (CSC).
+            if transpose == is_csc {
+                return Ok(None);
+            }
+            // Stored as CSR of `stored` = A (CSR) or Aᵀ (CSC); its transpose is op(A).
             let (srows, scols) = if is_csc { (cols, rows) } else { (rows, cols) };
             let ptr: &[I] = unsafe { user_slice(row_offsets, if srows > 0 { srows + 1 } else { 0 }, what)? };
             let idx: &[I] = unsafe { user_slice(col_ind, nnz, what)? };
             check_compressed(ptr, idx, scols, base, what)?;
-            let stored = CsrView {
-                rows: srows,
-                cols: scols,
-                ptr: Cow::Borrowed(ptr),
-                idx: Cow::Borrowed(idx),
-                val: Cow::Borrowed(val),
-                base,
-            };
-            if transpose != is_csc {
-                Ok(transpose_csr(&stored))
-            } else {
-                Ok(stored)
+            let mut source_row = Vec::with_capacity(nnz);
+            for i in 0..srows {
+                let n = (ptr[i + 1].to_i64() - ptr[i].to_i64()) as usize;
+                source_row.extend(std::iter::repeat_n(I::from_i64(i as i64 + base), n));
             }
+            Ok(Some(counting_sort(scols, srows, idx, &source_row, base)))
         }
         SparsePattern::Coo { row_ind, col_ind } => {
             let ri: &[I] = unsafe { user_slice(row_ind, nnz, what)? };
             let ci: &[I] = unsafe { user_slice(col_ind, nnz, what)? };
             check_indices(ri, rows, base, what)?;
             check_indices(ci, cols, base, what)?;
-            if transpose {
-                Ok(coo_to_csr(cols, rows, ci, ri, val, base))
+            Ok(Some(if transpose {
+                counting_sort(cols, rows, ci, ri, base)
             } else {
-                Ok(coo_to_csr(rows, cols, ri, ci, val, base))
-            }
+                counting_sort(rows, cols, ri, ci, base)
+            }))
         }
     }
 }
 
-/// Counting sort of (major, minor) pairs into zero-based CSR; stable, so entries keep their
-/// input order within a row (which keeps sums reproducible).
-fn coo_to_csr<'a, I: Index + Clone, V: Elem + Clone>(
-    rows: usize,
-    cols: usize,
-    major: &[I],
-    minor: &[I],
-    val: &[V],
-    base: i64,
-) -> CsrView<'a, I, V> {
+/// The longest row of a compressed pattern.
+pub fn max_row<I: Index>(ptr: &[I]) -> i64 {
+    ptr.windows(2).map(|w| w[1].to_i64() - w[0].to_i64()).max().unwrap_or(0)
+}
+
+/// The longest stored row of a CSR or CSC matrix (rows of A, or of Aᵀ for CSC), checked.
+///
+/// # Safety
+/// The descriptor's arrays must be host memory of the sizes it declares.
+pub unsafe fn stored_max_row<I: Index>(a: &SpMat, what: &str) -> Result<i64> {
+    let (offsets, indices, major, minor) = match a.pattern {
+        SparsePattern::Csr { row_offsets, col_ind } => (row_offsets, col_ind, a.rows, a.cols),
+        SparsePattern::Csc { col_offsets, row_ind } => (col_offsets, row_ind, a.cols, a.rows),
+        SparsePattern::Coo { .. } => return Err(Error::internal("COO has no stored rows")),
+    };
+    let major = major as usize;
+    // SAFETY: the caller guarantees the declared sizes.
+    let ptr: &[I] = unsafe { user_slice(offsets, if major > 0 { major + 1 } else { 0 }, what)? };
+    let idx: &[I] = unsafe { user_slice(indices, a.nnz as usize, what)? };
+    check_compressed(ptr, idx, minor as usize, a.base.offset(), what)?;
+    Ok(max_row(ptr))
+}
+
+/// Counting sort of (major, minor) pairs into a zero-based CSR pattern; stable, so entries
+/// keep their storage order within a row (which keeps sums reproducible).
+fn counting_sort<I: Index>(rows: usize, cols: usize, major: &[I], minor: &[I], base: i64) -> Pattern<I> {
     let mut count = vec![0usize; rows + 1];
     for r in major {
         count[(r.to_i64() - base) as usize + 1] += 1;
@@ -169,37 +188,67 @@ fn coo_to_csr<'a, I: Index + Clone, V: Elem + Clone>(
     for i in 0..rows {
         count[i + 1] += count[i];
     }
-    let ptr: Vec<I> = count.iter().map(|&c| I::from_i64(c as i64)).collect();
+    let ptr: Vec<I> = if rows > 0 { count.iter().map(|&c| I::from_i64(c as i64)).collect() } else { Vec::new() };
     let mut next = count;
     let mut idx = vec![I::from_i64(0); minor.len()];
-    let mut out = Vec::with_capacity(val.len());
-    let mut order = vec![0usize; minor.len()];
+    let mut perm = vec![0u64; minor.len()];
     for (p, r) in major.iter().enumerate() {
         let slot = &mut next[(r.to_i64() - base) as usize];
-        order[*slot] = p;
+        perm[*slot] = p as u64;
         idx[*slot] = I::from_i64(minor[p].to_i64() - base);
         *slot += 1;
     }
-    out.extend(order.iter().map(|&p| val[p]));
-    CsrView {
-        rows,
-        cols,
-        ptr: if rows > 0 { Cow::Owned(ptr) } else { Cow::Owned(Vec::new()) },
-        idx: Cow::Owned(idx),
-        val: Cow::Owned(out),
-        base: 0,
-    }
+    Pattern { rows, cols, ptr, idx, perm }
 }
 
-/// CSR of the transpose (zero-based). Entries of a CSR are stored row after row, so a stable
-/// counting sort by column yields each row of the transpose in increasing source-row order.
-pub fn transpose_csr<'a, I: Index + Clone, V: Elem + Clone>(m: &CsrView<'_, I, V>) -> CsrView<'a, I, V> {
-    let mut source_row = Vec::with_capacity(m.nnz());
-    for i in 0..m.rows {
-        source_row.extend(m.row_range(i).map(|_| I::from_i64(i as i64)));
+/// CSR of op(A) from any supported format: borrowed when A is stored that way (CSR with N,
+/// CSC with T), else the plan's pattern (or a fresh conversion without one) with the current
+/// values gathered through its permutation.
+///
+/// # Safety
+/// The descriptor's arrays must be host memory of the sizes it declares, and `plan` must have
+/// been made for this matrix and op by the host backend.
+pub unsafe fn csr_of_op<'a, I: Index + Clone, V: Elem + Clone>(
+    a: &'a SpMat,
+    op: Operation,
+    plan: Option<&'a OperandPlan>,
+    what: &str,
+) -> Result<CsrView<'a, I, V>> {
+    let (rows, cols, nnz) = (a.rows as usize, a.cols as usize, a.nnz as usize);
+    // SAFETY (user_slice): the caller guarantees the declared sizes.
+    let val: &[V] = unsafe { user_slice(a.values, nnz, what)? };
+    let gather = |perm: &[u64]| -> Vec<V> { perm.iter().map(|&p| val[p as usize]).collect() };
+    if let Some(conv) = plan.and_then(|p| p.converted.as_ref()) {
+        trace::kernel("host:gather_values");
+        let (r, c) = if op.is_transposed() { (cols, rows) } else { (rows, cols) };
+        // SAFETY: the host backend made these buffers from `Vec<I>` and `Vec<u64>`.
+        let (ptr, idx, perm) =
+            unsafe { (conv.row_ptr.host_slice::<I>(), conv.col_ind.host_slice::<I>(), conv.perm.host_slice::<u64>()) };
+        let val = Cow::Owned(gather(perm));
+        return Ok(CsrView { rows: r, cols: c, ptr: Cow::Borrowed(ptr), idx: Cow::Borrowed(idx), val, base: 0 });
     }
-    let col: Vec<I> = (0..m.nnz()).map(|p| I::from_i64(m.col(p) as i64)).collect();
-    coo_to_csr(m.cols, m.rows, &col, &source_row, &m.val, 0)
+    // SAFETY: forwarded.
+    match unsafe { convert_pattern::<I>(a, op, what)? } {
+        Some(p) => {
+            trace::kernel("host:convert");
+            let val = Cow::Owned(gather(&p.perm));
+            Ok(CsrView { rows: p.rows, cols: p.cols, ptr: Cow::Owned(p.ptr), idx: Cow::Owned(p.idx), val, base: 0 })
+        }
+        None => {
+            let (SparsePattern::Csr { row_offsets, col_ind }
+            | SparsePattern::Csc { col_offsets: row_offsets, row_ind: col_ind }) = a.pattern
+            else {
+                return Err(Error::internal("COO is always converted"));
+            };
+            let (r, c) = if op.is_transposed() { (cols, rows) } else { (rows, cols) };
+            // SAFETY: the caller guarantees the declared sizes.
+            let ptr: &[I] = unsafe { user_slice(row_offsets, if r > 0 { r + 1 } else { 0 }, what)? };
+            let idx: &[I] = unsafe { user_slice(col_ind, nnz, what)? };
+            check_compressed(ptr, idx, c, a.base.offset(), what)?;
+            let (ptr, idx, val) = (Cow::Borrowed(ptr), Cow::Borrowed(idx), Cow::Borrowed(val));
+            Ok(CsrView { rows: r, cols: c, ptr, idx, val, base: a.base.offset() })
+        }
+    }
 }
 
 /// op(D) of a dense descriptor, addressed element-wise.

@@ -1,0 +1,160 @@
+//! The C ABI's values: status codes and enum constants, numbered exactly as cuSPARSE's
+//! (`cusparse.h`, CUDA 13.0) and `cudaDataType` from `library_types.h`; spblk's own additions
+//! are marked. A leaf module: every layer may use these numbers, and `capi::types`
+//! re-exports them for cbindgen and C, so nothing below the C boundary imports `capi`.
+//!
+//! Enums that C passes *in* are plain `u32` typedefs with constants, never Rust enums: a C
+//! caller can pass any integer, and an out-of-range Rust enum would be undefined behaviour.
+//! They are decoded with checked conversions in `crate::types`.
+#![allow(non_camel_case_types)]
+
+/// Return status of every function.
+pub type spblkStatus_t = u32;
+pub const SPBLK_STATUS_SUCCESS: spblkStatus_t = 0;
+pub const SPBLK_STATUS_NOT_INITIALIZED: spblkStatus_t = 1;
+pub const SPBLK_STATUS_ALLOC_FAILED: spblkStatus_t = 2;
+pub const SPBLK_STATUS_INVALID_VALUE: spblkStatus_t = 3;
+pub const SPBLK_STATUS_ARCH_MISMATCH: spblkStatus_t = 4;
+pub const SPBLK_STATUS_MAPPING_ERROR: spblkStatus_t = 5;
+pub const SPBLK_STATUS_EXECUTION_FAILED: spblkStatus_t = 6;
+pub const SPBLK_STATUS_INTERNAL_ERROR: spblkStatus_t = 7;
+pub const SPBLK_STATUS_MATRIX_TYPE_NOT_SUPPORTED: spblkStatus_t = 8;
+pub const SPBLK_STATUS_ZERO_PIVOT: spblkStatus_t = 9;
+pub const SPBLK_STATUS_NOT_SUPPORTED: spblkStatus_t = 10;
+pub const SPBLK_STATUS_INSUFFICIENT_RESOURCES: spblkStatus_t = 11;
+
+/// Where alpha and beta live: host memory or the handle's (device) memory.
+pub type spblkPointerMode_t = u32;
+pub const SPBLK_POINTER_MODE_HOST: spblkPointerMode_t = 0;
+pub const SPBLK_POINTER_MODE_DEVICE: spblkPointerMode_t = 1;
+
+pub type spblkIndexBase_t = u32;
+pub const SPBLK_INDEX_BASE_ZERO: spblkIndexBase_t = 0;
+pub const SPBLK_INDEX_BASE_ONE: spblkIndexBase_t = 1;
+
+pub type spblkOperation_t = u32;
+pub const SPBLK_OPERATION_NON_TRANSPOSE: spblkOperation_t = 0;
+pub const SPBLK_OPERATION_TRANSPOSE: spblkOperation_t = 1;
+pub const SPBLK_OPERATION_CONJUGATE_TRANSPOSE: spblkOperation_t = 2;
+
+pub type spblkIndexType_t = u32;
+pub const SPBLK_INDEX_16U: spblkIndexType_t = 1;
+pub const SPBLK_INDEX_32I: spblkIndexType_t = 2;
+pub const SPBLK_INDEX_64I: spblkIndexType_t = 3;
+
+pub type spblkOrder_t = u32;
+pub const SPBLK_ORDER_COL: spblkOrder_t = 1;
+pub const SPBLK_ORDER_ROW: spblkOrder_t = 2;
+
+pub type spblkFormat_t = u32;
+pub const SPBLK_FORMAT_CSR: spblkFormat_t = 1;
+pub const SPBLK_FORMAT_CSC: spblkFormat_t = 2;
+pub const SPBLK_FORMAT_COO: spblkFormat_t = 3;
+pub const SPBLK_FORMAT_BLOCKED_ELL: spblkFormat_t = 5;
+pub const SPBLK_FORMAT_BSR: spblkFormat_t = 6;
+pub const SPBLK_FORMAT_SLICED_ELLPACK: spblkFormat_t = 7;
+
+/// Value types, numbered as CUDA's `cudaDataType`.
+pub type spblkDataType_t = u32;
+pub const SPBLK_R_32F: spblkDataType_t = 0;
+pub const SPBLK_R_64F: spblkDataType_t = 1;
+pub const SPBLK_R_16F: spblkDataType_t = 2;
+pub const SPBLK_R_8I: spblkDataType_t = 3;
+pub const SPBLK_C_32F: spblkDataType_t = 4;
+pub const SPBLK_C_64F: spblkDataType_t = 5;
+pub const SPBLK_C_16F: spblkDataType_t = 6;
+pub const SPBLK_R_32I: spblkDataType_t = 10;
+pub const SPBLK_R_16BF: spblkDataType_t = 14;
+pub const SPBLK_C_16BF: spblkDataType_t = 15;
+
+/// `libraryPropertyType`.
+pub type spblkLibraryPropertyType_t = u32;
+pub const SPBLK_MAJOR_VERSION: spblkLibraryPropertyType_t = 0;
+pub const SPBLK_MINOR_VERSION: spblkLibraryPropertyType_t = 1;
+pub const SPBLK_PATCH_LEVEL: spblkLibraryPropertyType_t = 2;
+
+/// SpMV algorithms. spblk runs every CSR and COO value with its deterministic row method on CSR
+/// of op(A) (CSC, COO and transposes converted, once per plan); CSR values need CSR or CSC, COO
+/// values COO, else `SPBLK_STATUS_NOT_SUPPORTED`. `SPBLK_LOG=1` names what ran.
+pub type spblkSpMVAlg_t = u32;
+pub const SPBLK_SPMV_ALG_DEFAULT: spblkSpMVAlg_t = 0;
+pub const SPBLK_SPMV_COO_ALG1: spblkSpMVAlg_t = 1;
+pub const SPBLK_SPMV_CSR_ALG1: spblkSpMVAlg_t = 2;
+pub const SPBLK_SPMV_CSR_ALG2: spblkSpMVAlg_t = 3;
+pub const SPBLK_SPMV_COO_ALG2: spblkSpMVAlg_t = 4;
+pub const SPBLK_SPMV_SELL_ALG1: spblkSpMVAlg_t = 5;
+
+/// SpMM algorithms. The CSR and COO values run spblk's deterministic row method (format rules
+/// as for SpMV); Blocked-ELL, BSR, RoDe and ASpT are `SPBLK_STATUS_NOT_SUPPORTED` for now;
+/// `SPBLK_SPMM_ALG_VBR` runs the 1-SA blocks (host backend; CUDA: `NOT_SUPPORTED` until its
+/// tensor-core kernel lands). No value ever runs another method.
+pub type spblkSpMMAlg_t = u32;
+pub const SPBLK_SPMM_ALG_DEFAULT: spblkSpMMAlg_t = 0;
+pub const SPBLK_SPMM_COO_ALG1: spblkSpMMAlg_t = 1;
+pub const SPBLK_SPMM_COO_ALG2: spblkSpMMAlg_t = 2;
+pub const SPBLK_SPMM_COO_ALG3: spblkSpMMAlg_t = 3;
+pub const SPBLK_SPMM_CSR_ALG1: spblkSpMMAlg_t = 4;
+pub const SPBLK_SPMM_COO_ALG4: spblkSpMMAlg_t = 5;
+pub const SPBLK_SPMM_CSR_ALG2: spblkSpMMAlg_t = 6;
+pub const SPBLK_SPMM_CSR_ALG3: spblkSpMMAlg_t = 12;
+pub const SPBLK_SPMM_BLOCKED_ELL_ALG1: spblkSpMMAlg_t = 13;
+pub const SPBLK_SPMM_BSR_ALG1: spblkSpMMAlg_t = 14;
+/// spblk addition: RoDe row decomposition (needs `spblkAnalyze` with `SPBLK_ANALYSIS_RODE`).
+pub const SPBLK_SPMM_ALG_RODE: spblkSpMMAlg_t = 100;
+/// spblk addition: ASpT adaptive sparse tiling (needs `SPBLK_ANALYSIS_ASPT`).
+pub const SPBLK_SPMM_ALG_ASPT: spblkSpMMAlg_t = 101;
+/// spblk addition: 1-SA variable-row blocks (needs `spblkAnalyze` with `SPBLK_ANALYSIS_1SA`).
+pub const SPBLK_SPMM_ALG_VBR: spblkSpMMAlg_t = 102;
+
+pub type spblkSDDMMAlg_t = u32;
+pub const SPBLK_SDDMM_ALG_DEFAULT: spblkSDDMMAlg_t = 0;
+
+/// SpGEMM algorithms: `DEFAULT`, `ALG1` and the two `CSR_ALG_*` run spblk's deterministic
+/// binned-hash method; `ALG2` and `ALG3` (the `estimateMemory` protocol) are
+/// `SPBLK_STATUS_NOT_SUPPORTED` for now.
+pub type spblkSpGEMMAlg_t = u32;
+pub const SPBLK_SPGEMM_DEFAULT: spblkSpGEMMAlg_t = 0;
+pub const SPBLK_SPGEMM_CSR_ALG_DETERMINITIC: spblkSpGEMMAlg_t = 1;
+pub const SPBLK_SPGEMM_CSR_ALG_NONDETERMINITIC: spblkSpGEMMAlg_t = 2;
+pub const SPBLK_SPGEMM_ALG1: spblkSpGEMMAlg_t = 3;
+pub const SPBLK_SPGEMM_ALG2: spblkSpGEMMAlg_t = 4;
+pub const SPBLK_SPGEMM_ALG3: spblkSpGEMMAlg_t = 5;
+
+pub type spblkAction_t = u32;
+pub const SPBLK_ACTION_SYMBOLIC: spblkAction_t = 0;
+pub const SPBLK_ACTION_NUMERIC: spblkAction_t = 1;
+
+pub type spblkCsr2CscAlg_t = u32;
+pub const SPBLK_CSR2CSC_ALG_DEFAULT: spblkCsr2CscAlg_t = 1;
+pub const SPBLK_CSR2CSC_ALG1: spblkCsr2CscAlg_t = 1;
+
+/// spblk addition: which implementation runs the calls made with a handle.
+pub type spblkBackend_t = u32;
+pub const SPBLK_BACKEND_CUDA: spblkBackend_t = 1;
+pub const SPBLK_BACKEND_HOST: spblkBackend_t = 2;
+
+/// Which analysis `spblkAnalyze` runs.
+pub type spblkAnalysisAlg_t = u32;
+/// 1-SA row grouping into variable-row blocks (VBR) for `SPBLK_SPMM_ALG_VBR`.
+pub const SPBLK_ANALYSIS_1SA: spblkAnalysisAlg_t = 1;
+/// Adaptive sparse tiling (reserved; not available yet).
+pub const SPBLK_ANALYSIS_ASPT: spblkAnalysisAlg_t = 2;
+/// Row decomposition (reserved; not available yet).
+pub const SPBLK_ANALYSIS_RODE: spblkAnalysisAlg_t = 3;
+
+/// Similarity of a row's column-block pattern to a group's.
+pub type spblkSimilarity_t = u32;
+pub const SPBLK_SIMILARITY_JACCARD: spblkSimilarity_t = 0;
+pub const SPBLK_SIMILARITY_COSINE: spblkSimilarity_t = 1;
+
+/// When 1-SA merges a row into a group.
+pub type spblkMergeRule_t = u32;
+/// similarity ≥ tau.
+pub const SPBLK_MERGE_PLAIN: spblkMergeRule_t = 0;
+/// similarity ≥ tau and the merged pattern has at most λ0/(1−tau/2) blocks (guarantees
+/// in-block density ≥ tau/(2·blockWidth)).
+pub const SPBLK_MERGE_TWO_STEP: spblkMergeRule_t = 1;
+
+/// Flags for `halfCopies`.
+pub const SPBLK_VBR_COPY_F16: u32 = 1;
+pub const SPBLK_VBR_COPY_BF16: u32 = 2;

@@ -1,0 +1,116 @@
+//! Which method runs for each (operation, algorithm value): the one table of it.
+//!
+//! cuSPARSE's algorithm values name a format family and a contract (deterministic or not,
+//! extra memory or not); spblk runs each with the method below, whose contract is at least as
+//! strong (every spblk method is deterministic). A value whose method spblk lacks, or that
+//! names another format than the matrix's, is `NOT_SUPPORTED` with a message; it never runs
+//! something else. `*_ALG_DEFAULT` picks from the matrix's cheap statistics, deterministically,
+//! and the choice and its reason go to the log (`SPBLK_LOG`).
+
+use crate::backend::{SddmmMethod, SpgemmMethod, SpmmMethod, SpmvMethod};
+use crate::descr::SpMat;
+use crate::error::{Error, Result};
+use crate::trace;
+use crate::types::{Format, SddmmAlg, SpgemmAlg, SpmmAlg, SpmvAlg};
+
+/// An algorithm of a format family must meet a matrix of that family.
+fn family<A: std::fmt::Debug>(alg: A, a: &SpMat, formats: &[Format]) -> Result<()> {
+    if formats.contains(&a.format()) {
+        return Ok(());
+    }
+    Err(Error::not_supported(format!(
+        "argument 'alg': {alg:?} is an algorithm for {formats:?} matrices but matA is {:?} \
+         (use the format's algorithms or ALG_DEFAULT)",
+        a.format()
+    )))
+}
+
+const CSR_FAMILY: &[Format] = &[Format::Csr, Format::Csc];
+const COO_FAMILY: &[Format] = &[Format::Coo];
+
+/// Average entries per row of A as stored (the statistic the row methods size their groups by).
+fn avg_row(a: &SpMat) -> f64 {
+    if a.rows > 0 {
+        a.nnz as f64 / a.rows as f64
+    } else {
+        0.0
+    }
+}
+
+pub fn spmv(alg: SpmvAlg, a: &SpMat) -> Result<SpmvMethod> {
+    let method = match alg {
+        SpmvAlg::Default => {
+            trace::choice(
+                "CsrRows",
+                format_args!("the row method is spblk's SpMV for every format (avg row {:.1})", avg_row(a)),
+            );
+            return Ok(SpmvMethod::CsrRows);
+        }
+        SpmvAlg::CsrAlg1 | SpmvAlg::CsrAlg2 => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrRows),
+        SpmvAlg::CooAlg1 | SpmvAlg::CooAlg2 => family(alg, a, COO_FAMILY).map(|_| SpmvMethod::CsrRows),
+        SpmvAlg::SellAlg1 => {
+            Err(Error::not_supported("SPBLK_SPMV_SELL_ALG1 needs the Sliced-ELL format, which spblk does not provide"))
+        }
+    }?;
+    trace::choice(format_args!("{method:?}"), format_args!("asked for {alg:?}"));
+    Ok(method)
+}
+
+pub fn spmm(alg: SpmmAlg, a: &SpMat) -> Result<SpmmMethod> {
+    let method = match alg {
+        SpmmAlg::Default => {
+            // VBR runs only when asked for until its tensor-core kernel and cost model exist;
+            // the row method serves every format and shape.
+            trace::choice(
+                "CsrRows",
+                format_args!("the row method serves every format (avg row {:.1}; VBR only on request)", avg_row(a)),
+            );
+            return Ok(SpmmMethod::CsrRows);
+        }
+        SpmmAlg::CsrAlg1 | SpmmAlg::CsrAlg2 | SpmmAlg::CsrAlg3 => {
+            family(alg, a, CSR_FAMILY).map(|_| SpmmMethod::CsrRows)
+        }
+        SpmmAlg::CooAlg1 | SpmmAlg::CooAlg2 | SpmmAlg::CooAlg3 | SpmmAlg::CooAlg4 => {
+            family(alg, a, COO_FAMILY).map(|_| SpmmMethod::CsrRows)
+        }
+        SpmmAlg::BlockedEllAlg1 | SpmmAlg::BsrAlg1 => Err(Error::not_supported(format!(
+            "SpMM algorithm {alg:?} needs the Blocked-ELL or BSR format, which spblk does not provide yet"
+        ))),
+        SpmmAlg::Rode | SpmmAlg::Aspt => {
+            Err(Error::not_supported(format!("SpMM algorithm {alg:?} (RoDe/ASpT) is not available yet in this build")))
+        }
+        SpmmAlg::Vbr => {
+            if a.plans.lock().one_sa().is_none() {
+                return Err(Error::invalid(
+                    "alg",
+                    "is SPBLK_SPMM_ALG_VBR but matA has no 1-SA analysis (call spblkAnalyze with SPBLK_ANALYSIS_1SA first)",
+                ));
+            }
+            Ok(SpmmMethod::Vbr)
+        }
+    }?;
+    trace::choice(format_args!("{method:?}"), format_args!("asked for {alg:?}"));
+    Ok(method)
+}
+
+pub fn sddmm(alg: SddmmAlg) -> SddmmMethod {
+    match alg {
+        SddmmAlg::Default => {
+            trace::choice("CsrEntries", "the only SDDMM method");
+            SddmmMethod::CsrEntries
+        }
+    }
+}
+
+pub fn spgemm(alg: SpgemmAlg) -> Result<SpgemmMethod> {
+    match alg {
+        SpgemmAlg::Default | SpgemmAlg::Alg1 | SpgemmAlg::CsrDeterministic | SpgemmAlg::CsrNondeterministic => {
+            trace::choice("BinnedHash", format_args!("asked for {alg:?}; deterministic"));
+            Ok(SpgemmMethod::BinnedHash)
+        }
+        SpgemmAlg::Alg2 | SpgemmAlg::Alg3 => Err(Error::not_supported(format!(
+            "SpGEMM {alg:?} is the memory-estimating protocol (spblkSpGEMM_estimateMemory), which spblk \
+             does not provide yet; use SPBLK_SPGEMM_DEFAULT or SPBLK_SPGEMM_ALG1"
+        ))),
+    }
+}

@@ -1,0 +1,130 @@
+//! Plans: what an algorithm precomputes for one sparse matrix, kept by the matrix's descriptor
+//! so that `*_preprocess` (or `spblkAnalyze`) on one call and the product on the next see the
+//! same plan.
+//!
+//! A descriptor owns a [`PlanSlot`] through an `Arc`, so the copies that one call takes of a
+//! descriptor share it. Replacing the descriptor's pointers or values gives it a fresh, empty
+//! slot (the old plans are freed once no call holds them); destroying the descriptor frees
+//! them. Plans are built by the backends and live in the backend's memory ([`Buffer`]: device
+//! memory on CUDA), so the plan types name no backend.
+//!
+//! Values: the operand plans hold the *pattern* only (offsets, indices and the permutation
+//! from stored entries to CSR of op(A)); every call reads the current values through the
+//! permutation, so values changed in place need no new preprocess. The 1-SA plan copies the
+//! values into its dense blocks: after changing values in place, call `spblkAnalyze` again.
+
+use std::any::Any;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::analysis::OneSaPlan;
+use crate::types::{IndexType, Operation};
+
+/// Memory a backend allocated for a plan: its address (device or host) and the owner that
+/// frees it on drop.
+pub struct Buffer {
+    pub addr: u64,
+    pub bytes: usize,
+    _owner: Box<dyn Any + Send + Sync>,
+}
+
+impl Buffer {
+    pub fn new(addr: u64, bytes: usize, owner: Box<dyn Any + Send + Sync>) -> Self {
+        Buffer { addr, bytes, _owner: owner }
+    }
+    /// Host memory: the vector is the owner (its heap block does not move).
+    pub fn from_vec<T: Send + Sync + 'static>(v: Vec<T>) -> Self {
+        let (addr, bytes) = (v.as_ptr() as u64, std::mem::size_of_val(v.as_slice()));
+        Buffer { addr, bytes, _owner: Box::new(v) }
+    }
+    /// The buffer as a host slice (host backend only).
+    ///
+    /// # Safety
+    /// The buffer must hold host memory of `T` elements (as `from_vec::<T>` made it).
+    pub unsafe fn host_slice<T>(&self) -> &[T] {
+        let len = self.bytes / std::mem::size_of::<T>().max(1);
+        if len == 0 {
+            return &[];
+        }
+        // SAFETY: forwarded; `_owner` keeps the memory alive as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.addr as *const T, len) }
+    }
+}
+
+impl std::fmt::Debug for Buffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Buffer({:#x}, {} bytes)", self.addr, self.bytes)
+    }
+}
+
+/// The pattern of CSR of op(A) when A is not stored that way (CSC, COO, or transposed):
+/// zero-based offsets and indices in A's index type, and for each CSR entry the position of
+/// its value in A's storage (`perm`, u32 on CUDA, u64 on the host).
+#[derive(Debug)]
+pub struct Converted {
+    pub rows: i64,
+    pub nnz: i64,
+    pub index_type: IndexType,
+    pub row_ptr: Buffer,
+    pub col_ind: Buffer,
+    pub perm: Buffer,
+}
+
+/// What SpMV and SpMM keep for op(A) after a preprocess.
+#[derive(Debug)]
+pub struct OperandPlan {
+    /// `None`: A is stored as CSR of op(A) and is read in place.
+    pub converted: Option<Converted>,
+    /// The longest row of op(A): decides whether the long-row path is needed at all.
+    pub max_row_len: i64,
+}
+
+/// A 1-SA analysis and, on backends that compute from their own memory, its arrays there.
+#[derive(Debug)]
+pub struct OneSa {
+    pub plan: OneSaPlan,
+    pub upload: Option<Vec<Buffer>>,
+}
+
+/// The plans of one matrix.
+#[derive(Default, Debug)]
+pub struct Plans {
+    /// Indexed by [`op_index`]: op(A) = A and op(A) = Aᵀ.
+    operand: [Option<Arc<OperandPlan>>; 2],
+    one_sa: Option<Arc<OneSa>>,
+}
+
+fn op_index(op: Operation) -> usize {
+    usize::from(op.is_transposed())
+}
+
+impl Plans {
+    pub fn operand(&self, op: Operation) -> Option<Arc<OperandPlan>> {
+        self.operand[op_index(op)].clone()
+    }
+    pub fn set_operand(&mut self, op: Operation, plan: OperandPlan) -> Arc<OperandPlan> {
+        let plan = Arc::new(plan);
+        self.operand[op_index(op)] = Some(plan.clone());
+        plan
+    }
+    pub fn one_sa(&self) -> Option<Arc<OneSa>> {
+        self.one_sa.clone()
+    }
+    pub fn set_one_sa(&mut self, plan: OneSa) {
+        self.one_sa = Some(Arc::new(plan));
+    }
+    /// How many plans are held (tests and logs).
+    pub fn count(&self) -> usize {
+        self.operand.iter().flatten().count() + usize::from(self.one_sa.is_some())
+    }
+}
+
+/// The descriptor's shared, lockable set of plans.
+#[derive(Default, Debug)]
+pub struct PlanSlot(Mutex<Plans>);
+
+impl PlanSlot {
+    pub fn lock(&self) -> MutexGuard<'_, Plans> {
+        // A panic while building a plan leaves the slot as it was before the insertion.
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
