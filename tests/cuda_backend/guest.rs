@@ -1,0 +1,148 @@
+//! spblk as a guest in the caller's process: the caller's current CUDA context is the same
+//! after every call as before it (a context the caller created, or none at all), and
+//! destroying descriptors gives their plans' device memory back.
+
+use std::ffi::c_void;
+
+use cudarc::driver::sys;
+use spblk::capi::analyze::spblkAnalyze;
+use spblk::capi::handle::*;
+use spblk::capi::products::spblkSpMV_preprocess;
+use spblk::capi::sp_mat::*;
+use spblk::capi::types::*;
+
+use crate::plans::{ints, Problem, Spmv};
+use crate::support::*;
+
+fn current() -> sys::CUcontext {
+    let mut c = std::ptr::null_mut();
+    // SAFETY: out-pointer to a local.
+    assert_eq!(unsafe { sys::cuCtxGetCurrent(&mut c) }, sys::CUresult::CUDA_SUCCESS);
+    c
+}
+
+/// A context of the caller's own on device 0, made current (pushed).
+fn create_context() -> sys::CUcontext {
+    let mut ctx = std::ptr::null_mut();
+    // SAFETY: out-pointers to locals; NULL creation parameters are the defaults.
+    let r = unsafe { sys::cuCtxCreate_v4(&mut ctx, std::ptr::null_mut(), 0, 0) };
+    assert_eq!(r, sys::CUresult::CUDA_SUCCESS, "cuCtxCreate");
+    ctx
+}
+
+/// Runs `f` and checks that the current context is the same after it.
+#[track_caller]
+fn unchanged(what: &str, f: impl FnOnce() -> spblkStatus_t) {
+    let before = current();
+    let st = f();
+    assert_eq!(st, SPBLK_STATUS_SUCCESS, "{what}: {}", last_message());
+    assert_eq!(current(), before, "{what} changed the caller's current context");
+}
+
+#[test]
+fn the_callers_context_is_left_as_found() {
+    if !gpu("the_callers_context_is_left_as_found") || harness_on_host() {
+        return;
+    }
+    // Data in device 0's primary context (the runtime's, where cudaMalloc puts it).
+    let p = Problem::new(71, 200, 150);
+    let mut side = Side::new(Kind::Cuda);
+    let sp = p.sp(72, SPBLK_FORMAT_COO);
+    let x = ints(&mut rng(73), p.k);
+    let call = Spmv::new(&mut side, &sp, SPBLK_OPERATION_NON_TRANSPOSE, &x);
+    let (h, op, alg) = (side.handle, SPBLK_OPERATION_NON_TRANSPOSE, SPBLK_SPMV_ALG_DEFAULT);
+    let (st, size) = call.size(h, op, alg);
+    ok(st, "bufferSize");
+    let buf = side.buffer(size);
+
+    // The caller switches to a context of its own, then calls spblk.
+    let mine = create_context();
+    assert_eq!(current(), mine);
+    unchanged("spblkSpMV_bufferSize", || call.size(h, op, alg).0);
+    unchanged("spblkSpMV_preprocess", || {
+        call.preprocess(h, op, alg, buf);
+        SPBLK_STATUS_SUCCESS
+    });
+    unchanged("spblkSpMV", || call.run(h, op, alg, buf));
+    let csr = p.sp(74, SPBLK_FORMAT_CSR);
+    let c = csr.descr(&mut side);
+    unchanged("spblkAnalyze", || spblkAnalyze(h, c, SPBLK_ANALYSIS_1SA, std::ptr::null()));
+    unchanged("spblkDestroySpMat (frees the plan)", || spblkDestroySpMat(c));
+    unchanged("spblkCreateWithBackend + spblkDestroy", || {
+        let mut h2: spblkHandle_t = std::ptr::null_mut();
+        let st = spblkCreateWithBackend(&mut h2, SPBLK_BACKEND_CUDA);
+        if st != SPBLK_STATUS_SUCCESS {
+            return st;
+        }
+        spblkDestroy(h2)
+    });
+    // No context current at all: spblk must not leave its own behind.
+    let mut popped = std::ptr::null_mut();
+    // SAFETY: pops `mine`, pushed by cuCtxCreate on this thread.
+    assert_eq!(unsafe { sys::cuCtxPopCurrent_v2(&mut popped) }, sys::CUresult::CUDA_SUCCESS);
+    // SAFETY: plain driver call.
+    assert_eq!(unsafe { sys::cuCtxSetCurrent(std::ptr::null_mut()) }, sys::CUresult::CUDA_SUCCESS);
+    assert!(current().is_null());
+    unchanged("spblkSpMV with no current context", || call.run(h, op, alg, buf));
+    // SAFETY: our own context, no longer current.
+    assert_eq!(unsafe { sys::cuCtxDestroy_v2(mine) }, sys::CUresult::CUDA_SUCCESS);
+
+    // The calls computed what they should (read back in the primary context).
+    let primary = Side::new(Kind::Cuda);
+    drop(primary);
+    assert_eq!(call.result(&side), p.apply(SPBLK_OPERATION_NON_TRANSPOSE, &p.vals, &x));
+}
+
+/// Device memory of one of a matrix's three arrays (a fresh copy in the side's memory).
+fn side_ptr(sp: &Sp, side: &mut Side, which: usize) -> *mut c_void {
+    side.put([&sp.a, &sp.b, &sp.v][which])
+}
+
+fn free_device_memory() -> usize {
+    let (mut free, mut total) = (0usize, 0usize);
+    // SAFETY: out-pointers to locals; a context is current (Side::new made it so).
+    assert_eq!(unsafe { sys::cuMemGetInfo_v2(&mut free, &mut total) }, sys::CUresult::CUDA_SUCCESS);
+    free
+}
+
+/// 10^4 cycles of create, preprocess (an operand plan in device memory), analyze (the 1-SA
+/// plan uploaded) and destroy leave the device's free memory where it was.
+#[test]
+fn destroyed_descriptors_free_their_plans() {
+    if !gpu("destroyed_descriptors_free_their_plans") || harness_on_host() {
+        return;
+    }
+    let p = Problem::new(81, 256, 256);
+    let mut side = Side::new(Kind::Cuda);
+    let coo = p.sp(82, SPBLK_FORMAT_COO);
+    let csr = p.sp(83, SPBLK_FORMAT_CSR);
+    let x = ints(&mut rng(84), p.k);
+    let (coo_arrays, csr_arrays) =
+        ([0, 1, 2].map(|i| side_ptr(&coo, &mut side, i)), [0, 1, 2].map(|i| side_ptr(&csr, &mut side, i)));
+    let probe = Spmv::new(&mut side, &coo, SPBLK_OPERATION_NON_TRANSPOSE, &x);
+    let (h, op, alg) = (side.handle, SPBLK_OPERATION_NON_TRANSPOSE, SPBLK_SPMV_ALG_DEFAULT);
+    let (st, size) = probe.size(h, op, alg);
+    ok(st, "bufferSize");
+    let buf = side.buffer(size);
+    let cycle = || {
+        let a = coo.descr_at(coo_arrays[0], coo_arrays[1], coo_arrays[2]);
+        let st = spblkSpMV_preprocess(h, op, probe.alpha, a, probe.x, probe.beta, probe.y, SPBLK_R_64F, alg, buf);
+        ok(st, "spblkSpMV_preprocess");
+        let c = csr.descr_at(csr_arrays[0], csr_arrays[1], csr_arrays[2]);
+        ok(spblkAnalyze(h, c, SPBLK_ANALYSIS_1SA, std::ptr::null()), "spblkAnalyze");
+        ok(spblkDestroySpMat(a), "destroy");
+        ok(spblkDestroySpMat(c), "destroy");
+    };
+    for _ in 0..100 {
+        cycle();
+    }
+    side.sync();
+    let before = free_device_memory();
+    for _ in 0..10_000 {
+        cycle();
+    }
+    side.sync();
+    let after = free_device_memory();
+    // A leak of even one plan per cycle would be 10^4 allocations (≥ 2 MiB each page).
+    assert!(after + (4 << 20) >= before, "device memory leaked: {} bytes free before, {} after", before, after);
+}

@@ -1,0 +1,505 @@
+//! Plans and honest dispatch, on both backends (the host half runs everywhere, the CUDA half
+//! where a GPU is; both are in this binary so that the GPU check runs them together):
+//! preprocess builds a plan once and later calls reuse it, replacing pointers or values drops
+//! it, destroying the descriptor frees it, and every (operation, algorithm) pair runs the
+//! method it names (seen in the call's trace record) and matches the reference, or is
+//! NOT_SUPPORTED.
+//!
+//! Values are small integers in f64, so every summation order gives the same bits and the
+//! reference is exact.
+
+use std::ffi::c_void;
+
+use rand::Rng;
+use spblk::capi::dense::*;
+use spblk::capi::products::*;
+use spblk::capi::sp_mat::*;
+use spblk::capi::spgemm::*;
+use spblk::capi::types::*;
+use spblk::trace::{self, Record};
+
+use crate::support::*;
+
+const N: spblkOperation_t = SPBLK_OPERATION_NON_TRANSPOSE;
+const T: spblkOperation_t = SPBLK_OPERATION_TRANSPOSE;
+const F64: spblkDataType_t = SPBLK_R_64F;
+
+/// A random m × k matrix with integer values: its entries and the dense logical matrix.
+pub struct Problem {
+    pub m: usize,
+    pub k: usize,
+    pub entries: Vec<(usize, usize)>,
+    pub vals: Vec<f64>,
+}
+
+impl Problem {
+    pub fn new(seed: u64, m: usize, k: usize) -> Problem {
+        let mut r = rng(seed);
+        let entries = pattern(&mut r, m, k, Shape::Uniform(6));
+        let vals = (0..entries.len()).map(|_| r.gen_range(-4..=4) as f64).collect();
+        Problem { m, k, entries, vals }
+    }
+    pub fn sp(&self, seed: u64, format: spblkFormat_t) -> Sp {
+        Sp::new(&mut rng(seed), format, self.m, self.k, &self.entries, &self.vals, SPBLK_INDEX_32I, 0, F64)
+    }
+    /// op(A)·x with the given values (exact).
+    pub fn apply(&self, op: spblkOperation_t, vals: &[f64], x: &[f64]) -> Vec<f64> {
+        let rows = if op == N { self.m } else { self.k };
+        let mut y = vec![0.0; rows];
+        for (&(i, j), v) in self.entries.iter().zip(vals) {
+            if op == N {
+                y[i] += v * x[j];
+            } else {
+                y[j] += v * x[i];
+            }
+        }
+        y
+    }
+}
+
+fn f64s(b: &[u8]) -> Vec<f64> {
+    decode(b, F64)
+}
+
+pub fn ints(r: &mut rand::rngs::StdRng, n: usize) -> Vec<f64> {
+    (0..n).map(|_| r.gen_range(-3..=3) as f64).collect()
+}
+
+/// One SpMV setup on a side: descriptors over the side's memory.
+pub struct Spmv {
+    pub a: spblkSpMatDescr_t,
+    pub x: spblkDnVecDescr_t,
+    pub y: spblkDnVecDescr_t,
+    y_ptr: *mut c_void,
+    rows: usize,
+    pub alpha: *const c_void,
+    pub beta: *const c_void,
+}
+
+impl Spmv {
+    pub fn new(side: &mut Side, sp: &Sp, op: spblkOperation_t, x: &[f64]) -> Spmv {
+        let a = sp.descr(side);
+        let rows = if op == N { sp.rows } else { sp.cols } as usize;
+        let (xp, y_ptr) = (side.put(&encode(x, F64)), side.put(&encode(&vec![f64::NAN; rows], F64)));
+        let (mut dx, mut dy) = (std::ptr::null_mut(), std::ptr::null_mut());
+        ok(spblkCreateDnVec(&mut dx, x.len() as i64, xp, F64), "spblkCreateDnVec");
+        ok(spblkCreateDnVec(&mut dy, rows as i64, y_ptr, F64), "spblkCreateDnVec");
+        let alpha = side.scalar(false, &scalar_bytes(1.0, F64));
+        let beta = side.scalar(false, &scalar_bytes(0.0, F64));
+        Spmv { a, x: dx, y: dy, y_ptr, rows, alpha, beta }
+    }
+    pub fn size(&self, h: spblkHandle_t, op: spblkOperation_t, alg: spblkSpMVAlg_t) -> (spblkStatus_t, usize) {
+        let mut size = 0usize;
+        let st = spblkSpMV_bufferSize(h, op, self.alpha, self.a, self.x, self.beta, self.y, F64, alg, &mut size);
+        (st, size)
+    }
+    pub fn preprocess(&self, h: spblkHandle_t, op: spblkOperation_t, alg: spblkSpMVAlg_t, buf: *mut c_void) {
+        let st = spblkSpMV_preprocess(h, op, self.alpha, self.a, self.x, self.beta, self.y, F64, alg, buf);
+        ok(st, "spblkSpMV_preprocess");
+    }
+    pub fn run(&self, h: spblkHandle_t, op: spblkOperation_t, alg: spblkSpMVAlg_t, buf: *mut c_void) -> spblkStatus_t {
+        spblkSpMV(h, op, self.alpha, self.a, self.x, self.beta, self.y, F64, alg, buf)
+    }
+    pub fn result(&self, side: &Side) -> Vec<f64> {
+        side.sync();
+        f64s(&side.get(self.y_ptr, self.rows * 8))
+    }
+}
+
+impl Drop for Spmv {
+    fn drop(&mut self) {
+        spblkDestroySpMat(self.a);
+        spblkDestroyDnVec(self.x);
+        spblkDestroyDnVec(self.y);
+    }
+}
+
+/// The conversion step of a backend: the radix-sort keys kernel, or the host's counting sort.
+fn conversions(records: &[Record]) -> u32 {
+    records.iter().map(|r| r.launches("spblk_convert_keys") + r.launches("host:convert")).sum()
+}
+
+/// Preprocess once, then ten calls: the conversion of a CSC, COO or transposed operand runs
+/// once (in the preprocess), each call only gathers the current values; values changed in
+/// place are seen by the next call; without a preprocess every call converts.
+fn plan_is_reused(kind: Kind) {
+    let p = Problem::new(31, 300, 200);
+    for (format, op) in [(SPBLK_FORMAT_CSC, N), (SPBLK_FORMAT_COO, N), (SPBLK_FORMAT_CSR, T), (SPBLK_FORMAT_COO, T)] {
+        let what = format!("{kind:?} format {format} op {op}");
+        let mut side = Side::new(kind);
+        let sp = p.sp(32, format);
+        let x = ints(&mut rng(33), if op == N { p.k } else { p.m });
+        let call = Spmv::new(&mut side, &sp, op, &x);
+        let h = side.handle;
+        let alg = SPBLK_SPMV_ALG_DEFAULT;
+        let (st, size) = call.size(h, op, alg);
+        ok(st, "bufferSize");
+        let buf = side.buffer(size);
+        let ((), records) = trace::capture(|| {
+            call.preprocess(h, op, alg, buf);
+            for _ in 0..10 {
+                ok(call.run(h, op, alg, buf), "spblkSpMV");
+            }
+        });
+        assert_eq!(records.len(), 11, "{what}: one record per call");
+        assert_eq!(conversions(&records), 1, "{what}: the conversion must run once over preprocess + 10 calls");
+        assert_eq!(conversions(&records[..1]), 1, "{what}: the preprocess converts");
+        for r in &records[1..] {
+            assert_eq!(r.launches("spblk_convert_values") + r.launches("host:gather_values"), 1, "{what}: {r:?}");
+        }
+        assert_eq!(call.result(&side), p.apply(op, &p.vals, &x), "{what}: result with the plan");
+        // After the plan, a smaller workspace suffices (values only).
+        let (_, planned) = call.size(h, op, alg);
+        assert!(planned <= size, "{what}: buffer with a plan {planned} > without {size}");
+
+        // New values written in place, through the same pointer: the plan holds none.
+        let doubled: Vec<f64> = sp_values(&sp).iter().map(|v| 2.0 * v).collect();
+        write_back(&side, values_ptr(call.a), &encode(&doubled, F64));
+        let vals_now: Vec<f64> = p.vals.iter().map(|v| 2.0 * v).collect();
+        ok(call.run(h, op, alg, buf), "spblkSpMV after changing values in place");
+        assert_eq!(call.result(&side), p.apply(op, &vals_now, &x), "{what}: values changed in place");
+
+        // Without a preprocess (a fresh descriptor), every call converts.
+        let fresh = Spmv::new(&mut side, &sp, op, &x);
+        let ((), records) = trace::capture(|| {
+            for _ in 0..3 {
+                ok(fresh.run(h, op, alg, buf), "spblkSpMV without preprocess");
+            }
+        });
+        assert_eq!(conversions(&records), 3, "{what}: without a plan each call converts");
+    }
+}
+
+/// The values array of a descriptor as stored (the test's own copy, in storage order).
+fn sp_values(sp: &Sp) -> Vec<f64> {
+    f64s(&sp.v)
+}
+
+/// The descriptor's values pointer.
+fn values_ptr(d: spblkSpMatDescr_t) -> *mut c_void {
+    let mut v = std::ptr::null_mut();
+    ok(spblkSpMatGetValues(d, &mut v), "spblkSpMatGetValues");
+    v
+}
+
+/// Overwrites memory of the side in place.
+fn write_back(side: &Side, p: *mut c_void, bytes: &[u8]) {
+    match side.kind {
+        // SAFETY: p is the side's allocation of the descriptor's values (bytes.len() bytes).
+        Kind::Host => unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), p as *mut u8, bytes.len()) },
+        Kind::Cuda => {
+            use cudarc::driver::sys;
+            // SAFETY: device allocation of at least bytes.len() bytes.
+            let r = unsafe { sys::cuMemcpyHtoD_v2(p as u64, bytes.as_ptr() as *const c_void, bytes.len()) };
+            assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+        }
+    }
+}
+
+/// `spblkSpMatSetValues` and `spblkCsrSetPointers` drop the plan: the next call converts
+/// again (and a new preprocess builds a new plan, once).
+fn replacing_arrays_drops_the_plan(kind: Kind) {
+    let p = Problem::new(41, 120, 90);
+    let mut side = Side::new(kind);
+    let sp = p.sp(42, SPBLK_FORMAT_CSR);
+    let x = ints(&mut rng(43), p.m);
+    let call = Spmv::new(&mut side, &sp, T, &x);
+    let (h, alg) = (side.handle, SPBLK_SPMV_CSR_ALG2);
+    let (st, size) = call.size(h, T, alg);
+    ok(st, "bufferSize");
+    let buf = side.buffer(size);
+    call.preprocess(h, T, alg, buf);
+    let converts_next = |call: &Spmv| {
+        let (st, records) = trace::capture(|| call.run(h, T, alg, buf));
+        ok(st, "spblkSpMV");
+        conversions(&records)
+    };
+    assert_eq!(converts_next(&call), 0, "{kind:?}: the plan serves the call");
+
+    let doubled: Vec<f64> = sp_values(&sp).iter().map(|v| 2.0 * v).collect();
+    let v2 = side.put(&encode(&doubled, F64));
+    ok(spblkSpMatSetValues(call.a, v2), "spblkSpMatSetValues");
+    assert_eq!(converts_next(&call), 1, "{kind:?}: SetValues must drop the plan");
+    let want: Vec<f64> = p.vals.iter().map(|v| 2.0 * v).collect();
+    assert_eq!(call.result(&side), p.apply(T, &want, &x), "{kind:?}: new values");
+
+    call.preprocess(h, T, alg, buf);
+    call.preprocess(h, T, alg, buf);
+    assert_eq!(converts_next(&call), 0, "{kind:?}: a new preprocess builds a new plan");
+
+    let (a, b) = (side.put(&sp.a), side.put(&sp.b));
+    ok(spblkCsrSetPointers(call.a, a, b, v2), "spblkCsrSetPointers");
+    assert_eq!(converts_next(&call), 1, "{kind:?}: CsrSetPointers must drop the plan");
+}
+
+/// Every SpMV and SpMM algorithm value on every format: the method the dispatch table names
+/// runs (its kernels are in the record) and the result is exact, or the status is
+/// NOT_SUPPORTED (never success with another method); out-of-range values are INVALID_VALUE.
+fn every_algorithm_runs_its_method(kind: Kind) {
+    let p = Problem::new(51, 150, 110);
+    let formats = [SPBLK_FORMAT_CSR, SPBLK_FORMAT_CSC, SPBLK_FORMAT_COO];
+    for format in formats {
+        let sp = p.sp(52, format);
+        for alg in 0..=7u32 {
+            let what = format!("{kind:?} SpMV format {format} alg {alg}");
+            let mut side = Side::new(kind);
+            let x = ints(&mut rng(53), p.k);
+            let call = Spmv::new(&mut side, &sp, N, &x);
+            let expected = match (alg, format) {
+                (SPBLK_SPMV_ALG_DEFAULT, _) => Some("CsrRows"),
+                (SPBLK_SPMV_CSR_ALG1 | SPBLK_SPMV_CSR_ALG2, f) if f != SPBLK_FORMAT_COO => Some("CsrRows"),
+                (SPBLK_SPMV_COO_ALG1 | SPBLK_SPMV_COO_ALG2, SPBLK_FORMAT_COO) => Some("CsrRows"),
+                _ => None,
+            };
+            let (st, size) = call.size(side.handle, N, alg);
+            let buf = side.buffer(size);
+            let (run, records) = trace::capture(|| call.run(side.handle, N, alg, buf));
+            match expected {
+                Some(method) => {
+                    ok(st, &what);
+                    ok(run, &what);
+                    assert_eq!(records[0].method, method, "{what}");
+                    let k = records[0].launches("spblk_spmv_csr_vector") + records[0].launches("host:spmm_rows");
+                    assert_eq!(k, 1, "{what}: the row kernel must run once: {:?}", records[0]);
+                    assert_eq!(call.result(&side), p.apply(N, &p.vals, &x), "{what}");
+                }
+                None => {
+                    let want = if alg <= SPBLK_SPMV_SELL_ALG1 {
+                        SPBLK_STATUS_NOT_SUPPORTED
+                    } else {
+                        SPBLK_STATUS_INVALID_VALUE
+                    };
+                    assert_eq!(st, want, "{what}: bufferSize: {}", last_message());
+                    assert_eq!(run, want, "{what}: {}", last_message());
+                    assert!(records[0].kernels.is_empty(), "{what}: nothing may run: {:?}", records[0]);
+                }
+            }
+        }
+    }
+    let all_spmm = [0u32, 1, 2, 3, 4, 5, 6, 12, 13, 14, 100, 101, 102, 7, 99];
+    for format in formats {
+        let sp = p.sp(54, format);
+        for alg in all_spmm {
+            for analysed in [false, true] {
+                if analysed && (alg != SPBLK_SPMM_ALG_VBR || format != SPBLK_FORMAT_CSR) {
+                    continue;
+                }
+                spmm_case(kind, &p, &sp, format, alg, analysed);
+            }
+        }
+    }
+}
+
+fn spmm_case(kind: Kind, p: &Problem, sp: &Sp, format: spblkFormat_t, alg: u32, analysed: bool) {
+    let what = format!("{kind:?} SpMM format {format} alg {alg} analysed {analysed}");
+    let n = 5usize;
+    let mut side = Side::new(kind);
+    let h = side.handle;
+    let a = sp.descr(&mut side);
+    if analysed {
+        ok(spblk::capi::analyze::spblkAnalyze(h, a, SPBLK_ANALYSIS_1SA, std::ptr::null()), "spblkAnalyze");
+    }
+    let bvals = ints(&mut rng(55), p.k * n);
+    let (bp, cp) = (side.put(&encode(&bvals, F64)), side.put(&encode(&vec![f64::NAN; p.m * n], F64)));
+    let (mut b, mut c) = (std::ptr::null_mut(), std::ptr::null_mut());
+    ok(spblkCreateDnMat(&mut b, p.k as i64, n as i64, n as i64, bp, F64, SPBLK_ORDER_ROW), "B");
+    ok(spblkCreateDnMat(&mut c, p.m as i64, n as i64, n as i64, cp, F64, SPBLK_ORDER_ROW), "C");
+    let alpha = side.scalar(false, &scalar_bytes(1.0, F64));
+    let beta = side.scalar(false, &scalar_bytes(0.0, F64));
+    let csr_family = [SPBLK_SPMM_CSR_ALG1, SPBLK_SPMM_CSR_ALG2, SPBLK_SPMM_CSR_ALG3];
+    let coo_family = [SPBLK_SPMM_COO_ALG1, SPBLK_SPMM_COO_ALG2, SPBLK_SPMM_COO_ALG3, SPBLK_SPMM_COO_ALG4];
+    let expected: Result<&str, spblkStatus_t> = match alg {
+        SPBLK_SPMM_ALG_DEFAULT => Ok("CsrRows"),
+        a if csr_family.contains(&a) && format != SPBLK_FORMAT_COO => Ok("CsrRows"),
+        a if coo_family.contains(&a) && format == SPBLK_FORMAT_COO => Ok("CsrRows"),
+        SPBLK_SPMM_ALG_VBR if analysed && kind == Kind::Host => Ok("Vbr"),
+        SPBLK_SPMM_ALG_VBR if !analysed => Err(SPBLK_STATUS_INVALID_VALUE),
+        7 | 99 => Err(SPBLK_STATUS_INVALID_VALUE),
+        _ => Err(SPBLK_STATUS_NOT_SUPPORTED),
+    };
+    let mut size = 0usize;
+    let st = spblkSpMM_bufferSize(h, N, N, alpha, a, b, beta, c, F64, alg, &mut size);
+    let buf = side.buffer(size);
+    let (run, records) = trace::capture(|| spblkSpMM(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
+    match expected {
+        Ok(method) => {
+            ok(st, &what);
+            ok(run, &what);
+            assert_eq!(records[0].method, method, "{what}");
+            let kernels = if method == "Vbr" {
+                records[0].launches("host:vbr_spmm")
+            } else {
+                records[0].launches("spblk_spmm_csr_v") + records[0].launches("host:spmm_rows")
+            };
+            assert_eq!(kernels, 1, "{what}: {:?}", records[0]);
+            side.sync();
+            let got = f64s(&side.get(cp, p.m * n * 8));
+            let mut want = vec![0.0; p.m * n];
+            for (&(i, j), v) in p.entries.iter().zip(&p.vals) {
+                for l in 0..n {
+                    want[i * n + l] += v * bvals[j * n + l];
+                }
+            }
+            assert_eq!(got, want, "{what}");
+        }
+        Err(status) => {
+            assert_eq!(st, status, "{what}: bufferSize: {}", last_message());
+            assert_eq!(run, status, "{what}: {}", last_message());
+            assert!(records[0].kernels.is_empty(), "{what}: nothing may run: {:?}", records[0]);
+        }
+    }
+    spblkDestroySpMat(a);
+    spblkDestroyDnMat(b);
+    spblkDestroyDnMat(c);
+}
+
+/// SDDMM's and SpGEMM's algorithm values: the one SDDMM method; SpGEMM DEFAULT, ALG1 and the
+/// CSR_ALG values run the binned-hash method and give A·A exactly, ALG2/ALG3 are
+/// NOT_SUPPORTED, out-of-range values INVALID_VALUE.
+fn sddmm_and_spgemm_algorithms(kind: Kind) {
+    let p = Problem::new(61, 90, 90);
+    let sp = p.sp(62, SPBLK_FORMAT_CSR);
+    for alg in [0u32, 1, 9] {
+        let what = format!("{kind:?} SDDMM alg {alg}");
+        let mut side = Side::new(kind);
+        let h = side.handle;
+        let kk = 7usize;
+        let c = sp.descr(&mut side);
+        let (av, bv) = (ints(&mut rng(63), p.m * kk), ints(&mut rng(64), kk * p.k));
+        let (ap, bp) = (side.put(&encode(&av, F64)), side.put(&encode(&bv, F64)));
+        let (mut a, mut b) = (std::ptr::null_mut(), std::ptr::null_mut());
+        ok(spblkCreateDnMat(&mut a, p.m as i64, kk as i64, kk as i64, ap, F64, SPBLK_ORDER_ROW), "A");
+        ok(spblkCreateDnMat(&mut b, kk as i64, p.k as i64, p.k as i64, bp, F64, SPBLK_ORDER_ROW), "B");
+        let alpha = side.scalar(false, &scalar_bytes(1.0, F64));
+        let beta = side.scalar(false, &scalar_bytes(0.0, F64));
+        let (st, records) =
+            trace::capture(|| spblkSDDMM(h, N, N, alpha, a, b, beta, c, F64, alg, std::ptr::null_mut()));
+        if alg == SPBLK_SDDMM_ALG_DEFAULT {
+            ok(st, &what);
+            assert_eq!(records[0].method, "CsrEntries", "{what}");
+            let k = records[0].launches("spblk_sddmm_csr") + records[0].launches("host:sddmm_entries");
+            assert_eq!(k, 1, "{what}: {:?}", records[0]);
+            side.sync();
+            let got = f64s(&side.get(values_ptr(c), p.entries.len() * 8));
+            // Row-grouped entries: CSR stores them in `entries` order.
+            let want: Vec<f64> =
+                p.entries.iter().map(|&(i, j)| (0..kk).map(|l| av[i * kk + l] * bv[l * p.k + j]).sum()).collect();
+            assert_eq!(got, want, "{what}");
+        } else {
+            assert_eq!(st, SPBLK_STATUS_INVALID_VALUE, "{what}: {}", last_message());
+        }
+        spblkDestroySpMat(c);
+        spblkDestroyDnMat(a);
+        spblkDestroyDnMat(b);
+    }
+    for alg in 0..=6u32 {
+        let what = format!("{kind:?} SpGEMM alg {alg}");
+        let mut side = Side::new(kind);
+        let h = side.handle;
+        let a = sp.descr(&mut side);
+        let c_off = side.put(&vec![0u8; (p.m + 1) * 4]);
+        let mut c = std::ptr::null_mut();
+        let null = std::ptr::null_mut();
+        let st = spblkCreateCsr(
+            &mut c,
+            p.m as i64,
+            p.k as i64,
+            0,
+            c_off,
+            null,
+            null,
+            SPBLK_INDEX_32I,
+            SPBLK_INDEX_32I,
+            0,
+            F64,
+        );
+        ok(st, "C");
+        let alpha = side.scalar(false, &scalar_bytes(1.0, F64));
+        let beta = side.scalar(false, &scalar_bytes(0.0, F64));
+        let mut d = std::ptr::null_mut();
+        ok(spblkSpGEMM_createDescr(&mut d), "createDescr");
+        let mut s1 = 0usize;
+        let (st, records) =
+            trace::capture(|| spblkSpGEMM_workEstimation(h, N, N, alpha, a, a, beta, c, F64, alg, d, &mut s1, null));
+        let want = match alg {
+            0..=3 => SPBLK_STATUS_SUCCESS,
+            4 | 5 => SPBLK_STATUS_NOT_SUPPORTED,
+            _ => SPBLK_STATUS_INVALID_VALUE,
+        };
+        assert_eq!(st, want, "{what}: {}", last_message());
+        if want == SPBLK_STATUS_SUCCESS {
+            assert_eq!(records[0].method, "BinnedHash", "{what}");
+            let b1 = side.buffer(s1);
+            ok(spblkSpGEMM_workEstimation(h, N, N, alpha, a, a, beta, c, F64, alg, d, &mut s1, b1), &what);
+            let mut s2 = 0usize;
+            ok(spblkSpGEMM_compute(h, N, N, alpha, a, a, beta, c, F64, alg, d, &mut s2, null), &what);
+            let b2 = side.buffer(s2);
+            ok(spblkSpGEMM_compute(h, N, N, alpha, a, a, beta, c, F64, alg, d, &mut s2, b2), &what);
+            let (mut rr, mut cc, mut nnz) = (0, 0, 0);
+            ok(spblkSpMatGetSize(c, &mut rr, &mut cc, &mut nnz), "size");
+            let (cols, vals) = (side.put(&vec![0u8; nnz as usize * 4]), side.put(&vec![0u8; nnz as usize * 8]));
+            ok(spblkCsrSetPointers(c, c_off, cols, vals), "set");
+            ok(spblkSpGEMM_copy(h, N, N, alpha, a, a, beta, c, F64, alg, d), &what);
+            side.sync();
+            let off = idx_decode(&side.get(c_off, (p.m + 1) * 4), SPBLK_INDEX_32I);
+            let col = idx_decode(&side.get(cols, nnz as usize * 4), SPBLK_INDEX_32I);
+            let val = f64s(&side.get(vals, nnz as usize * 8));
+            let mut dense = vec![0.0; p.m * p.k];
+            for i in 0..p.m {
+                for q in off[i] as usize..off[i + 1] as usize {
+                    dense[i * p.k + col[q] as usize] += val[q];
+                }
+            }
+            let mut want = vec![0.0; p.m * p.k];
+            for (&(i, l), v) in p.entries.iter().zip(&p.vals) {
+                for (&(l2, j), w) in p.entries.iter().zip(&p.vals) {
+                    if l2 == l {
+                        want[i * p.k + j] += v * w;
+                    }
+                }
+            }
+            assert_eq!(dense, want, "{what}");
+        }
+        ok(spblkSpGEMM_destroyDescr(d), "destroyDescr");
+        spblkDestroySpMat(a);
+        spblkDestroySpMat(c);
+    }
+}
+
+#[test]
+fn plan_is_reused_host() {
+    plan_is_reused(Kind::Host);
+}
+
+#[test]
+fn plan_is_reused_cuda() {
+    if gpu("plan_is_reused_cuda") {
+        plan_is_reused(Kind::Cuda);
+    }
+}
+
+#[test]
+fn replacing_arrays_drops_the_plan_host() {
+    replacing_arrays_drops_the_plan(Kind::Host);
+}
+
+#[test]
+fn replacing_arrays_drops_the_plan_cuda() {
+    if gpu("replacing_arrays_drops_the_plan_cuda") {
+        replacing_arrays_drops_the_plan(Kind::Cuda);
+    }
+}
+
+#[test]
+fn every_algorithm_runs_its_method_host() {
+    every_algorithm_runs_its_method(Kind::Host);
+    sddmm_and_spgemm_algorithms(Kind::Host);
+}
+
+#[test]
+fn every_algorithm_runs_its_method_cuda() {
+    if gpu("every_algorithm_runs_its_method_cuda") {
+        every_algorithm_runs_its_method(Kind::Cuda);
+        sddmm_and_spgemm_algorithms(Kind::Cuda);
+    }
+}
