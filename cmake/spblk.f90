@@ -133,6 +133,8 @@ module spblk
     ! Analyses `matA` (CSR; host or device memory per the handle's backend) and stores the plan
     ! in the descriptor, replacing any earlier one. `params` may be NULL for the defaults. The
     ! plan is dropped by `spblkCsrSetPointers`, `spblkSpMatSetValues` and `spblkDestroySpMat`.
+    ! The 1-SA plan copies the values into its blocks: after changing values in place, call
+    ! `spblkAnalyze` again.
     function spblkAnalyze(handle, matA, alg, params) bind(C, name="spblkAnalyze")
       import
       integer(c_int32_t) :: spblkAnalyze
@@ -435,7 +437,12 @@ module spblk
       integer(c_int32_t), value :: alg
       integer(c_size_t), intent(inout) :: bufferSize
     end function spblkSpMV_bufferSize
-    ! Optional analysis for repeated `spblkSpMV` calls with the same matrix.
+    ! Optional analysis for repeated `spblkSpMV` calls with the same matrix and opA: builds the
+    ! matrix's plan (for CSC, COO or transposed A the converted pattern, once; and its longest
+    ! row), owned by `matA` and used by every later call with the same opA. Plans hold no
+    ! values: values changed in place are read by the next call. `spblkCsrSetPointers`,
+    ! `spblkSpMatSetValues` and `spblkDestroySpMat` drop the plan. On CUDA it allocates device
+    ! memory and waits for its work (so it is not graph-capturable; `spblkSpMV` is).
     function spblkSpMV_preprocess(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, &
         externalBuffer) bind(C, name="spblkSpMV_preprocess")
       import
@@ -484,7 +491,8 @@ module spblk
       integer(c_int32_t), value :: alg
       integer(c_size_t), intent(inout) :: bufferSize
     end function spblkSpMM_bufferSize
-    ! Optional analysis for repeated `spblkSpMM` calls with the same matrix.
+    ! Optional analysis for repeated `spblkSpMM` calls with the same matrix and opA; the plan is
+    ! `spblkSpMV_preprocess`'s (shared by both operations) and follows the same rules.
     function spblkSpMM_preprocess(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, &
         alg, externalBuffer) bind(C, name="spblkSpMM_preprocess")
       import
@@ -535,7 +543,8 @@ module spblk
       integer(c_int32_t), value :: alg
       integer(c_size_t), intent(inout) :: bufferSize
     end function spblkSDDMM_bufferSize
-    ! Optional analysis for repeated `spblkSDDMM` calls with the same pattern.
+    ! Optional analysis for repeated `spblkSDDMM` calls with the same pattern. spblk's SDDMM
+    ! reads C's pattern as stored and needs no plan: this call validates and returns.
     function spblkSDDMM_preprocess(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, &
         alg, externalBuffer) bind(C, name="spblkSDDMM_preprocess")
       import
@@ -637,7 +646,8 @@ module spblk
       integer(c_int32_t), value :: idxBase
       integer(c_int32_t), value :: valueType
     end function spblkCreateCoo
-    ! Destroys a sparse descriptor (and any analysis it owns); NULL is a no-op.
+    ! Destroys a sparse descriptor and frees its plans (analysis and preprocess results); NULL
+    ! is a no-op.
     function spblkDestroySpMat(spMatDescr) bind(C, name="spblkDestroySpMat")
       import
       integer(c_int32_t) :: spblkDestroySpMat
@@ -673,8 +683,10 @@ module spblk
       type(c_ptr), value :: spMatDescr
       type(c_ptr), intent(out) :: values
     end function spblkSpMatGetValues
-    ! Replaces the values pointer (the pattern, and so any analysis, stays valid; an analysis
-    ! holding packed values is refreshed by the next `spblkAnalyze`).
+    ! Replaces the values pointer and drops the descriptor's plans (from `spblkAnalyze` and the
+    ! `*_preprocess` functions): the 1-SA plan holds copies of the old values, and a new
+    ! preprocess rebuilds the others. Values changed in place, through the same pointer, are
+    ! read by every call; only a 1-SA plan needs `spblkAnalyze` again then.
     function spblkSpMatSetValues(spMatDescr, values) bind(C, name="spblkSpMatSetValues")
       import
       integer(c_int32_t) :: spblkSpMatSetValues
@@ -714,8 +726,8 @@ module spblk
       integer(c_int32_t), intent(out) :: idxBase
       integer(c_int32_t), intent(out) :: valueType
     end function spblkCooGet
-    ! Replaces a CSR descriptor's arrays (after `spblkSpGEMM_compute`, for example). Any
-    ! analysis of the old pattern is dropped.
+    ! Replaces a CSR descriptor's arrays (after `spblkSpGEMM_compute`, for example). Any plans
+    ! of the old pattern are dropped.
     function spblkCsrSetPointers(spMatDescr, csrRowOffsets, csrColInd, csrValues) bind(C, &
         name="spblkCsrSetPointers")
       import

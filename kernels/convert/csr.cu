@@ -54,6 +54,28 @@ __device__ void convert_gather(const u32* perm, u64 nnz, const I* src_ptr, i64 s
     }
 }
 
+// The longest row of a compressed pattern: a per-thread maximum, then one atomicMax per
+// warp into *out (zeroed by the caller). The maximum is order-independent: deterministic.
+template <class I> __device__ void row_max(const I* ptr, i64 rows, u64* out) {
+    u64 best = 0;
+    GRID_STRIDE(r, (u64)rows) {
+        i64 len = (i64)ptr[r + 1] - (i64)ptr[r];
+        if (len > 0 && (u64)len > best) best = (u64)len;
+    }
+    for (int d = 16; d > 0; d >>= 1) {
+        u64 other = __shfl_down_sync(SPBLK_FULL_MASK, best, d);
+        best = other > best ? other : best;
+    }
+    if ((threadIdx.x & 31) == 0 && best > 0) atomicMax(out, best);
+}
+
+// Values of CSR of op(A) in the order of a plan's permutation: out[q] = in[perm[q]]. What each
+// SpMV/SpMM call does once a preprocess has kept the converted pattern.
+extern "C" __global__ void spblk_convert_values(const u32* perm, u64 nnz, const void* val_in, void* val_out,
+                                                int elem_bytes) {
+    GRID_STRIDE(q, nnz) copy_elem(val_in, val_out, perm[q], q, elem_bytes);
+}
+
 #define CONVERT_ENTRY(I, tag)                                                                          \
     extern "C" __global__ void spblk_convert_keys_##tag(const I* idx, u64 nnz, i64 base, u32* keys,    \
                                                         u32* perm) {                                   \
@@ -68,6 +90,9 @@ __device__ void convert_gather(const u32* perm, u64 nnz, const I* src_ptr, i64 s
         I* out_idx, i64 out_base, const void* val_in, void* val_out, int elem_bytes) {                 \
         convert_gather<I>(perm, nnz, src_ptr, src_major, src_other, in_base, out_idx, out_base,        \
                           val_in, val_out, elem_bytes);                                                \
+    }                                                                                                  \
+    extern "C" __global__ void spblk_row_max_##tag(const I* ptr, i64 rows, u64* out) {                 \
+        row_max<I>(ptr, rows, out);                                                                    \
     }
 
 CONVERT_ENTRY(int, i32)

@@ -79,7 +79,7 @@ pub fn spmv_args<'a>(
     let alpha = scalar(alpha, mode, "alpha")?;
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
-    let alg = SpmvAlg::decode(alg, "alg")?;
+    let method = dispatch::spmv(SpmvAlg::decode(alg, "alg")?, a)?;
     sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo])?;
     x.validate()?;
     y.validate()?;
@@ -94,7 +94,6 @@ pub fn spmv_args<'a>(
         a.value_type
     );
     let precision = Precision::check(a.value_type, y.value_type, compute)?;
-    let method = dispatch::spmv(alg, a)?;
     trace::sizes(format_args!("A={:?} {}x{} nnz={} op={op_a:?} {precision:?}", a.format(), a.rows, a.cols, a.nnz));
     Ok(SpmvArgs { op_a, alpha, a, x, beta, y, precision, method })
 }
@@ -117,7 +116,7 @@ pub fn spmm_args<'a>(
     let alpha = scalar(alpha, mode, "alpha")?;
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
-    let alg = SpmmAlg::decode(alg, "alg")?;
+    let method = dispatch::spmm(SpmmAlg::decode(alg, "alg")?, a)?;
     sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo])?;
     b.validate()?;
     c.validate()?;
@@ -133,7 +132,6 @@ pub fn spmm_args<'a>(
         a.value_type
     );
     let precision = Precision::check(a.value_type, c.value_type, compute)?;
-    let method = dispatch::spmm(alg, a)?;
     if method == SpmmMethod::Vbr {
         ensure!(op_a == Operation::NonTranspose, "opA", "must be NON_TRANSPOSE with SPBLK_SPMM_ALG_VBR");
     }
@@ -167,7 +165,7 @@ pub fn sddmm_args<'a>(
     let alpha = scalar(alpha, mode, "alpha")?;
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
-    let alg = SddmmAlg::decode(alg, "alg")?;
+    let method = dispatch::sddmm(SddmmAlg::decode(alg, "alg")?);
     a.validate()?;
     b.validate()?;
     sparse_operand(c, "matC", &[Format::Csr])?;
@@ -183,7 +181,6 @@ pub fn sddmm_args<'a>(
         a.value_type
     );
     let precision = Precision::check(a.value_type, c.value_type, compute)?;
-    let method = dispatch::sddmm(alg);
     trace::sizes(format_args!("C={}x{} nnz={} k={k} op={op_a:?}/{op_b:?} {precision:?}", c.rows, c.cols, c.nnz));
     Ok(SddmmArgs { op_a, op_b, alpha, a, b, beta, c, precision, method })
 }
@@ -210,7 +207,7 @@ pub fn spgemm_args<'a>(
     let alpha = scalar(alpha, mode, "alpha")?;
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
-    let alg = SpgemmAlg::decode(alg, "alg")?;
+    let method = dispatch::spgemm(SpgemmAlg::decode(alg, "alg")?)?;
     sparse_operand(a, "matA", &[Format::Csr])?;
     sparse_operand(b, "matB", &[Format::Csr])?;
     if c.format() != Format::Csr {
@@ -236,7 +233,6 @@ pub fn spgemm_args<'a>(
             a.value_type
         )));
     }
-    let method = dispatch::spgemm(alg)?;
     trace::sizes(format_args!(
         "A={}x{} nnz={} B={}x{} nnz={} {compute:?}",
         a.rows, a.cols, a.nnz, b.rows, b.cols, b.nnz
