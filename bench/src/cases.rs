@@ -186,7 +186,7 @@ pub struct Ctx<'a> {
 
 /// `v` rounded to the precision that will be uploaded (so host references use exactly the
 /// device's inputs).
-fn rounded(mut v: Vec<f64>, dt: Dt) -> Vec<f64> {
+pub fn rounded(mut v: Vec<f64>, dt: Dt) -> Vec<f64> {
     if dt == Dt::F32 {
         v.par_iter_mut().for_each(|x| *x = *x as f32 as f64);
     }
@@ -229,7 +229,7 @@ fn allocs(gpu: &Gpu, bytes: usize, copies: usize) -> Res<Vec<DevBuf>> {
 }
 
 /// A different value stream for every (operation, input) so inputs are independent.
-fn stream(op: Op, input: u64) -> u64 {
+pub fn stream(op: Op, input: u64) -> u64 {
     ((op as u64) << 8) | input
 }
 
@@ -428,6 +428,16 @@ pub fn spmv(ctx: &Ctx, m: &Mat, dt: Dt) -> Res<Record> {
     let outs = checked_outputs(gpu, &mut sides, &|| gpu.fill_u32(ys[0].ptr, u32::MAX, rows * s / 4), &|| {
         download_vals(gpu, ys[0].ptr, rows, dt)
     });
+    let verdict = spmv_verdict(p, &a, &x, &outs_named(&sides, &outs), set.tol(dt), set.seed);
+    time_sides(gpu, &mut sides, set.warmup, set.repeat)?;
+    Ok(record(ctx, m, Op::Spmv, dt.name().into(), 2.0 * nnz as f64, bytes as f64, k, &sides, verdict))
+}
+
+/// The SpMV check on y = A·x (`a`, `x` the values as uploaded): the libraries' outputs
+/// against each other and against exact host sums on sampled rows. Shared with `--overhead`,
+/// which checks that the calls it times really compute.
+pub fn spmv_verdict(p: &Pattern, a: &[f64], x: &[f64], outs: &[(&str, &[f64])], tol: f64, seed: u64) -> Verdict {
+    let rows = p.rows;
     // Σ|a_ik x_k| per row bounds the terms of each sum.
     let absum: Vec<f64> = (0..rows)
         .into_par_iter()
@@ -436,23 +446,14 @@ pub fn spmv(ctx: &Ctx, m: &Mat, dt: Dt) -> Res<Record> {
             r.map(|e| (a[e] * x[p.col[e] as usize]).abs()).sum()
         })
         .collect();
-    let tol = set.tol(dt);
-    let refs: Vec<Ref> = check::sample_rows(rows, |i| p.row_len(i), 64, set.seed)
+    let refs: Vec<Ref> = check::sample_rows(rows, |i| p.row_len(i), 64, seed)
         .into_iter()
         .map(|i| {
             let r = p.ptr[i] as usize..p.ptr[i + 1] as usize;
             (i, i, r.map(|e| a[e] * x[p.col[e] as usize]).sum())
         })
         .collect();
-    let verdict = check::compare(
-        &outs_named(&sides, &outs),
-        rows,
-        &|i| i..i + 1,
-        &|i, _| tol * len_factor(p.row_len(i)) * absum[i],
-        &refs,
-    );
-    time_sides(gpu, &mut sides, set.warmup, set.repeat)?;
-    Ok(record(ctx, m, Op::Spmv, dt.name().into(), 2.0 * nnz as f64, bytes as f64, k, &sides, verdict))
+    check::compare(outs, rows, &|i| i..i + 1, &|i, _| tol * len_factor(p.row_len(i)) * absum[i], &refs)
 }
 
 /// C = A·B, B and C row-major with `n` columns.

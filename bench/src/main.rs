@@ -8,6 +8,7 @@ mod gen;
 mod gpu;
 mod libs;
 mod mtx;
+mod overhead;
 mod report;
 mod spb;
 mod stats;
@@ -25,6 +26,7 @@ on one stream, and checks that both give the same results.
 
 USAGE:
   spblk-bench [--quick | --full] [--mtx PATH...] [--gen SPEC...] [OPTIONS]
+  spblk-bench --overhead [--device N] [--cusparse-lib PATH] [--out DIR] [--baseline-only]
 
 MATRIX SETS (with no --mtx/--gen and no set, --quick is run):
   --quick              fixed set sized to exceed a 50 MB L2 (about 40 s on an H200)
@@ -45,6 +47,13 @@ OPTIONS:
   --spgemm-max-products N   skip SpGEMM where A·A has more scalar products (default 4e8 quick, 2e9 full)
   --no-preprocess      do not call the *_preprocess functions (default: both libraries get them)
   --baseline-only      cuSPARSE only (checks the harness and cuSPARSE against host references)
+  --overhead           run only the host-overhead study and exit: SpMV f32 CSR (preprocessed) on
+                       uniform:n=N,deg=8 for N = 1e3, 1e4, 1e5, 1e6; per library the wall time of
+                       one call alone (queue only: median, p10, p90 of 2000 calls after 200
+                       warm-up, stream synchronized every 64 calls outside the timing) and of call
+                       + stream synchronize (median of 1000), libraries alternating in blocks of
+                       64 calls. Writes overhead.txt with --out. Takes no matrix set or --ops;
+                       --repeat and --warmup do not apply. With --dry-run: the matrices only
   --seed N             seed of the random values (default 1; generators have their own seed= key)
   --tol-f32 X          relative tolerance for f32 results (default 1e-4), scaled by sum length / 1024
   --tol-f64 X          same for f64 (default 1e-10)
@@ -110,6 +119,7 @@ struct Opts {
     ops: Option<Vec<Op>>,
     dry_run: bool,
     baseline_only: bool,
+    overhead: bool,
     device: i32,
     cusparse_lib: Option<String>,
     l2_mb: Option<f64>,
@@ -142,6 +152,7 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
         ops: None,
         dry_run: false,
         baseline_only: false,
+        overhead: false,
         device: 0,
         cusparse_lib: None,
         l2_mb: None,
@@ -175,6 +186,7 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
             "--full" => o.full = true,
             "--dry-run" => o.dry_run = true,
             "--baseline-only" => o.baseline_only = true,
+            "--overhead" => o.overhead = true,
             "--no-preprocess" => o.set.preprocess = false,
             "--mtx" | "--gen" => {
                 let mut n = 0;
@@ -218,7 +230,13 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
     if o.set.spmm_n.iter().chain(&o.set.sddmm_k).any(|&x| x <= 0) {
         return Err("--spmm-n and --sddmm-k values must be positive".into());
     }
-    if !o.quick && !o.full && o.mtx.is_empty() && o.gen.is_empty() {
+    let any_set = o.quick || o.full || !o.mtx.is_empty() || !o.gen.is_empty();
+    if o.overhead && (any_set || o.ops.is_some()) {
+        return Err(
+            "--overhead runs its own fixed SpMV matrices: it takes no --quick, --full, --mtx, --gen or --ops".into()
+        );
+    }
+    if !any_set && !o.overhead {
         o.quick = true;
     }
     o.set.spgemm_max_products = o.max_products.unwrap_or(if o.full { 2_000_000_000 } else { 400_000_000 });
@@ -363,6 +381,77 @@ fn dry_run(o: &Opts, plan: &[(Spec, Vec<Op>)]) -> i32 {
     0
 }
 
+/// `--overhead --dry-run`: the study's matrices, generated, with their sizes.
+fn overhead_dry_run() -> i32 {
+    let specs = overhead::specs();
+    println!("dry run of --overhead: SpMV f32 on {} matrices; no GPU is used", specs.len());
+    for spec in &specs {
+        match build(spec, &[Op::Spmv]) {
+            Ok(m) => println!("{}", mat_line(&m)),
+            Err(e) => {
+                eprintln!("spblk-bench: {e}");
+                return 64;
+            }
+        }
+    }
+    0
+}
+
+/// spblk (unless `--baseline-only`) and cuSPARSE, each `None` when it is not usable; the
+/// flag says whether one that was wanted is missing (its error has been printed).
+fn open_libs(o: &Opts, gpu: &gpu::Gpu) -> (Option<spb::Spblk>, Option<cusp::Cusparse>, bool) {
+    let mut any_error = false;
+    let spblk = if o.baseline_only {
+        None
+    } else {
+        match spb::Spblk::new(gpu) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("spblk-bench: ERROR: spblk's CUDA backend is not usable: {e}");
+                eprintln!("spblk-bench: continuing with cuSPARSE only; every case will show the spblk error");
+                any_error = true;
+                None
+            }
+        }
+    };
+    let cusparse = match cusp::Cusparse::new(gpu, o.cusparse_lib.as_deref()) {
+        Ok(c) => Some(c),
+        Err(e) => {
+            eprintln!("spblk-bench: ERROR: cuSPARSE is not usable: {e}");
+            any_error = true;
+            None
+        }
+    };
+    (spblk, cusparse, any_error)
+}
+
+/// The libraries that run, spblk first.
+fn lib_list<'a>(spblk: &'a Option<spb::Spblk>, cusparse: &'a Option<cusp::Cusparse>) -> Vec<&'a dyn Api> {
+    let mut libs: Vec<&dyn Api> = Vec::new();
+    if let Some(s) = spblk {
+        libs.push(s);
+    }
+    if let Some(c) = cusparse {
+        libs.push(c);
+    }
+    libs
+}
+
+fn spblk_desc(s: &Option<spb::Spblk>, baseline_only: bool) -> String {
+    match s {
+        Some(s) => format!("version {} (CUDA backend)", s.version),
+        None if baseline_only => "not run (--baseline-only)".into(),
+        None => "NOT USABLE".into(),
+    }
+}
+
+fn cusparse_desc(c: &Option<cusp::Cusparse>) -> String {
+    match c {
+        Some(c) => format!("version {} from {}", c.version, c.origin),
+        None => "NOT USABLE".into(),
+    }
+}
+
 fn progress_line(i: usize, r: &Record) -> String {
     let t = |l: &cases::LibResult| if l.ran { format!("{:.4} ms", l.median_ms) } else { "-".into() };
     let status = if !r.verdict.ok {
@@ -401,11 +490,18 @@ fn real_main() -> i32 {
             return 64;
         }
     };
-    let plan = match plan(&o) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("spblk-bench: {e}");
-            return 64;
+    if o.overhead && o.dry_run {
+        return overhead_dry_run();
+    }
+    let plan = if o.overhead {
+        Vec::new()
+    } else {
+        match plan(&o) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("spblk-bench: {e}");
+                return 64;
+            }
         }
     };
     if o.dry_run {
@@ -429,33 +525,31 @@ fn real_main() -> i32 {
     };
     o.set.l2_bytes = o.l2_mb.map(|mb| (mb * 1048576.0) as usize).unwrap_or(gpu.l2_bytes.max(1 << 20));
 
-    let mut any_error = false;
-    let spblk = if o.baseline_only {
-        None
-    } else {
-        match spb::Spblk::new(&gpu) {
-            Ok(s) => Some(s),
-            Err(e) => {
-                eprintln!("spblk-bench: ERROR: spblk's CUDA backend is not usable: {e}");
-                eprintln!("spblk-bench: continuing with cuSPARSE only; every case will show the spblk error");
-                any_error = true;
-                None
-            }
-        }
-    };
+    let (spblk, cusparse, mut any_error) = open_libs(&o, &gpu);
     let spblk_err = (!o.baseline_only && spblk.is_none())
         .then(|| "spblk's CUDA backend is not usable (see the start of the log)".to_string());
-    let cusparse = match cusp::Cusparse::new(&gpu, o.cusparse_lib.as_deref()) {
-        Ok(c) => Some(c),
-        Err(e) => {
-            eprintln!("spblk-bench: ERROR: cuSPARSE is not usable: {e}");
-            any_error = true;
-            None
-        }
-    };
     if spblk.is_none() && cusparse.is_none() {
         eprintln!("spblk-bench: neither library can run");
         return 3;
+    }
+    let command = std::iter::once("spblk-bench".to_string()).chain(args.iter().cloned()).collect::<Vec<_>>().join(" ");
+    let device = format!("{} (cc {}.{})", gpu.name, gpu.cc.0, gpu.cc.1);
+    if o.overhead {
+        let head = format!(
+            "spblk-bench --overhead: host cost of one SpMV call (f32, CSR, 32-bit indices, op N, alpha 1, beta 0, \
+             default algorithm, preprocessed once)\ncommand: {command}\ndevice: {device}; driver {}\nhost CPU: {}\n\
+             spblk: {}\ncuSPARSE: {}\n",
+            gpu.driver_version,
+            overhead::cpu_model(),
+            spblk_desc(&spblk, o.baseline_only),
+            cusparse_desc(&cusparse)
+        );
+        print!("{head}");
+        let libs = lib_list(&spblk, &cusparse);
+        return match overhead::run(&gpu, &libs, &head, o.set.seed, o.set.tol_f32, o.out.as_deref()) {
+            0 if any_error => 3,
+            code => code,
+        };
     }
     let (copy_bw, copy_bytes) = match gpu.copy_bandwidth() {
         Ok(x) => x,
@@ -466,8 +560,8 @@ fn real_main() -> i32 {
     };
     o.set.copy_bw = copy_bw;
     let info = report::RunInfo {
-        command: std::iter::once("spblk-bench".to_string()).chain(args.iter().cloned()).collect::<Vec<_>>().join(" "),
-        device: format!("{} (cc {}.{})", gpu.name, gpu.cc.0, gpu.cc.1),
+        command,
+        device,
         driver_version: gpu.driver_version,
         sms: gpu.sms,
         l2_bytes: gpu.l2_bytes,
@@ -475,15 +569,8 @@ fn real_main() -> i32 {
         copy_bw,
         copy_bytes,
         nominal_bw: gpu.nominal_bw,
-        spblk: match &spblk {
-            Some(s) => format!("version {} (CUDA backend)", s.version),
-            None if o.baseline_only => "not run (--baseline-only)".into(),
-            None => "NOT USABLE".into(),
-        },
-        cusparse: match &cusparse {
-            Some(c) => format!("version {} from {}", c.version, c.origin),
-            None => "NOT USABLE".into(),
-        },
+        spblk: spblk_desc(&spblk, o.baseline_only),
+        cusparse: cusparse_desc(&cusparse),
         settings: format!(
             "repeat {}, warmup {}, seed {}, preprocess {}, spmm N {:?}, sddmm K {:?}, tol f32 {:e} f64 {:e}, rotation L2 {} B, spgemm max products {}",
             o.set.repeat,
@@ -513,14 +600,7 @@ fn real_main() -> i32 {
     );
     println!("spblk: {}\ncuSPARSE: {}", info.spblk, info.cusparse);
 
-    let mut libs: Vec<&dyn Api> = Vec::new();
-    if let Some(s) = &spblk {
-        libs.push(s);
-    }
-    if let Some(c) = &cusparse {
-        libs.push(c);
-    }
-    let ctx = Ctx { gpu: &gpu, libs, set: &o.set };
+    let ctx = Ctx { gpu: &gpu, libs: lib_list(&spblk, &cusparse), set: &o.set };
     let mut records: Vec<Record> = Vec::new();
     let mut n = 0;
     for (spec, ops) in &plan {
