@@ -114,6 +114,11 @@ if [[ -x $dev/spblk-bench ]]; then
   cp /tmp/spblk-bench/results.json "$logs/bench.json" 2>/dev/null
   # 0 ok; 1 mismatch, 2 no GPU (this is a GPU machine), 3 a call failed, 124 timeout: FAIL.
   if [[ $rc -eq 0 ]]; then row "bench" PASS "see bench.log, bench.json"; else row "bench" FAIL "rc=$rc, see bench.log"; fi
+  # Host time per SpMV call against cuSPARSE's, small to large matrices (issue 8).
+  timeout 240 "$dev/spblk-bench" --overhead --out /tmp/spblk-overhead 2>&1 | tail -n 20
+  rc=${PIPESTATUS[0]}
+  cp /tmp/spblk-overhead/overhead.txt "$logs/overhead.txt" 2>/dev/null
+  if [[ $rc -eq 0 ]]; then row "overhead" PASS "see overhead.txt"; else row "overhead" FAIL "rc=$rc"; fi
 else
   row "bench" SKIP "no $dev/spblk-bench"
 fi
