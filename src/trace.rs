@@ -28,6 +28,8 @@ pub struct Record {
     pub kernels: Vec<(String, u32)>,
     pub sizes: String,
     pub status: u32,
+    /// The failure message, for calls that failed.
+    pub message: String,
     pub host_us: f64,
     pub gpu_ms: Option<f64>,
 }
@@ -89,9 +91,11 @@ pub fn begin(function: &'static str) -> bool {
 }
 
 /// Ends the record begun by [`begin`]: writes the log line and keeps it for [`capture`].
-pub fn finish(status: u32, status_name: &str) {
+/// `message` is the failure's message (empty on success).
+pub fn finish(status: u32, status_name: &str, message: &str) {
     let Some((mut r, start)) = CURRENT.with(|c| c.borrow_mut().take()) else { return };
     r.status = status;
+    r.message = message.to_string();
     r.host_us = start.elapsed().as_secs_f64() * 1e6;
     let cfg = config();
     if cfg.level > 0 {
@@ -128,6 +132,9 @@ fn format_line(r: &Record, status_name: &str, level: u8) -> String {
         let _ = write!(s, " {}", r.sizes);
     }
     let _ = write!(s, " -> {status_name}");
+    if !r.message.is_empty() {
+        let _ = write!(s, ": {}", r.message);
+    }
     if level >= 2 {
         let _ = write!(s, " host={:.1}us", r.host_us);
         if let Some(ms) = r.gpu_ms {

@@ -190,6 +190,13 @@ pub struct Precision {
     pub compute: DataType,
 }
 
+impl std::fmt::Display for Precision {
+    /// "F16->F32 (F32)": input, output and compute types.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}->{:?} ({:?})", self.input, self.output, self.compute)
+    }
+}
+
 impl Precision {
     /// The combinations spblk computes: uniform f32 and f64, and f16/bf16 inputs with f32
     /// compute and an f32 or same-type output (as cuSPARSE's mixed-precision tables).

@@ -18,7 +18,8 @@ pub fn entry(function: &'static str, body: impl FnOnce() -> Result<()>) -> spblk
     let traced = trace::begin(function);
     let status = run(function, body);
     if traced {
-        trace::finish(status, crate::error::status_name(status));
+        let message = if status == SPBLK_STATUS_SUCCESS { String::new() } else { crate::error::last_message() };
+        trace::finish(status, crate::error::status_name(status), &message);
     }
     status
 }

@@ -94,7 +94,7 @@ pub fn spmv_args<'a>(
         a.value_type
     );
     let precision = Precision::check(a.value_type, y.value_type, compute)?;
-    trace::sizes(format_args!("A={:?} {}x{} nnz={} op={op_a:?} {precision:?}", a.format(), a.rows, a.cols, a.nnz));
+    trace::sizes(format_args!("A={:?} {}x{} nnz={} op={op_a:?} {precision}", a.format(), a.rows, a.cols, a.nnz));
     Ok(SpmvArgs { op_a, alpha, a, x, beta, y, precision, method })
 }
 
@@ -136,7 +136,7 @@ pub fn spmm_args<'a>(
         ensure!(op_a == Operation::NonTranspose, "opA", "must be NON_TRANSPOSE with SPBLK_SPMM_ALG_VBR");
     }
     trace::sizes(format_args!(
-        "A={:?} {}x{} nnz={} B={:?} C={:?} n={n} op={op_a:?}/{op_b:?} {precision:?}",
+        "A={:?} {}x{} nnz={} B={:?} C={:?} n={n} op={op_a:?}/{op_b:?} {precision}",
         a.format(),
         a.rows,
         a.cols,
@@ -181,7 +181,7 @@ pub fn sddmm_args<'a>(
         a.value_type
     );
     let precision = Precision::check(a.value_type, c.value_type, compute)?;
-    trace::sizes(format_args!("C={}x{} nnz={} k={k} op={op_a:?}/{op_b:?} {precision:?}", c.rows, c.cols, c.nnz));
+    trace::sizes(format_args!("C={}x{} nnz={} k={k} op={op_a:?}/{op_b:?} {precision}", c.rows, c.cols, c.nnz));
     Ok(SddmmArgs { op_a, op_b, alpha, a, b, beta, c, precision, method })
 }
 

@@ -54,6 +54,8 @@ fn the_callers_context_is_left_as_found() {
     let (st, size) = call.size(h, op, alg);
     ok(st, "bufferSize");
     let buf = side.buffer(size);
+    let csr = p.sp(74, SPBLK_FORMAT_CSR);
+    let c = csr.descr(&mut side);
 
     // The caller switches to a context of its own, then calls spblk.
     let mine = create_context();
@@ -64,8 +66,6 @@ fn the_callers_context_is_left_as_found() {
         SPBLK_STATUS_SUCCESS
     });
     unchanged("spblkSpMV", || call.run(h, op, alg, buf));
-    let csr = p.sp(74, SPBLK_FORMAT_CSR);
-    let c = csr.descr(&mut side);
     unchanged("spblkAnalyze", || spblkAnalyze(h, c, SPBLK_ANALYSIS_1SA, std::ptr::null()));
     unchanged("spblkDestroySpMat (frees the plan)", || spblkDestroySpMat(c));
     unchanged("spblkCreateWithBackend + spblkDestroy", || {
