@@ -186,8 +186,9 @@ pub fn sizes(text: impl Display) {
     with_current(|r| r.sizes = text.to_string());
 }
 
+/// GPU time of part of the call's work; a call with several launch sequences adds them up.
 pub fn gpu_ms(ms: f64) {
-    with_current(|r| r.gpu_ms = Some(ms));
+    with_current(|r| r.gpu_ms = Some(r.gpu_ms.unwrap_or(0.0) + ms));
 }
 
 /// Runs `f` with this thread's calls recorded, and returns their records.
