@@ -13,7 +13,7 @@ use super::prims::{key_bits, radix_sort, SortSpace};
 use crate::backend::Csr2CscArgs;
 use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
-use crate::plan::{Buffer, Converted, OperandPlan};
+use crate::plan::{Converted, OperandPlan};
 use crate::types::{IndexType, Operation};
 
 /// Where the entries to convert come from.
@@ -224,10 +224,7 @@ pub fn build_operand_plan(
         Err(src) => {
             limits(src.nnz, src.new_rows, "matA")?;
             let rows = src.new_rows as i64;
-            let alloc = |bytes: usize| -> Result<Buffer> {
-                let d = DeviceAlloc::new(dev, bytes, "operand plan")?;
-                Ok(Buffer::new(d.ptr, bytes, Box::new(d)))
-            };
+            let alloc = |bytes: usize| DeviceAlloc::new(dev, bytes, "operand plan").map(DeviceAlloc::into_buffer);
             let (row_ptr, col_ind, perm) =
                 (alloc((rows as usize + 1) * isz)?, alloc(a.nnz as usize * isz)?, alloc(a.nnz as usize * 4)?);
             let space = SortSpace::carve(&mut Carve::new(scratch as *mut std::ffi::c_void), src.nnz);

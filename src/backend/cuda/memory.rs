@@ -10,6 +10,7 @@ use super::context::{check, describe, Device};
 use super::launch::Launcher;
 use crate::abi::SPBLK_STATUS_ALLOC_FAILED;
 use crate::error::{Error, Result};
+use crate::plan::Buffer;
 
 /// A device allocation, freed on drop. `ptr` is 0 for an empty allocation.
 pub struct DeviceAlloc {
@@ -50,6 +51,14 @@ impl DeviceAlloc {
             }
         }
         Ok(a)
+    }
+}
+
+impl DeviceAlloc {
+    /// The allocation as a plan's buffer, which frees it when the plan is dropped.
+    pub fn into_buffer(self) -> Buffer {
+        let (addr, bytes) = (self.ptr, self.bytes);
+        Buffer::new(addr, bytes, Box::new(self))
     }
 }
 

@@ -203,8 +203,7 @@ impl Backend for CudaBackend {
     /// the returned buffer to it for the device address).
     fn upload(&self, exec: &Exec, bytes: &[u8]) -> Result<Option<Buffer>> {
         let l = Launcher::new(&self.dev, exec)?;
-        let d = memory::DeviceAlloc::upload(&l, &self.dev, bytes)?;
-        Ok(Some(Buffer::new(d.ptr, d.bytes, Box::new(d))))
+        Ok(Some(memory::DeviceAlloc::upload(&l, &self.dev, bytes)?.into_buffer()))
     }
 }
 
