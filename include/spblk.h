@@ -223,8 +223,8 @@ typedef uint32_t spblkSpMVAlg_t;
 /**
  * SpMM algorithms. The CSR and COO values run spblk's deterministic row method (format rules
  * as for SpMV); Blocked-ELL, BSR, RoDe and ASpT are `SPBLK_STATUS_NOT_SUPPORTED` for now;
- * `SPBLK_SPMM_ALG_VBR` runs the 1-SA blocks (host backend; CUDA: `NOT_SUPPORTED` until its
- * tensor-core kernel lands). No value ever runs another method.
+ * `SPBLK_SPMM_ALG_VBR` and `SPBLK_SPMM_ALG_VBR_TF32` run the 1-SA blocks on tensor cores
+ * (host backend: the reference). No value ever runs another method.
  */
 typedef uint32_t spblkSpMMAlg_t;
 
@@ -373,8 +373,17 @@ typedef uint32_t spblkSpGEMMAlg_t;
 
 /**
  * spblk addition: 1-SA variable-row blocks (needs `spblkAnalyze` with `SPBLK_ANALYSIS_1SA`).
+ * On CUDA: f16/bf16 inputs on f16/bf16 tensor cores with f32 accumulation; f32 inputs
+ * f32-accurate through split TF32 (three TF32 products per term, error about that of f32
+ * FMA); f64 is `NOT_SUPPORTED` on CUDA (host backend only).
  */
 #define SPBLK_SPMM_ALG_VBR 102
+
+/**
+ * spblk addition: as `SPBLK_SPMM_ALG_VBR` for f32 inputs, with one TF32 product per term:
+ * faster, relative error about 1e-3 of sum |a||b|. f32 inputs only (`NOT_SUPPORTED` otherwise).
+ */
+#define SPBLK_SPMM_ALG_VBR_TF32 103
 
 #define SPBLK_SDDMM_ALG_DEFAULT 0
 

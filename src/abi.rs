@@ -86,8 +86,8 @@ pub const SPBLK_SPMV_SELL_ALG1: spblkSpMVAlg_t = 5;
 
 /// SpMM algorithms. The CSR and COO values run spblk's deterministic row method (format rules
 /// as for SpMV); Blocked-ELL, BSR, RoDe and ASpT are `SPBLK_STATUS_NOT_SUPPORTED` for now;
-/// `SPBLK_SPMM_ALG_VBR` runs the 1-SA blocks (host backend; CUDA: `NOT_SUPPORTED` until its
-/// tensor-core kernel lands). No value ever runs another method.
+/// `SPBLK_SPMM_ALG_VBR` and `SPBLK_SPMM_ALG_VBR_TF32` run the 1-SA blocks on tensor cores
+/// (host backend: the reference). No value ever runs another method.
 pub type spblkSpMMAlg_t = u32;
 pub const SPBLK_SPMM_ALG_DEFAULT: spblkSpMMAlg_t = 0;
 pub const SPBLK_SPMM_COO_ALG1: spblkSpMMAlg_t = 1;
@@ -104,7 +104,13 @@ pub const SPBLK_SPMM_ALG_RODE: spblkSpMMAlg_t = 100;
 /// spblk addition: ASpT adaptive sparse tiling (needs `SPBLK_ANALYSIS_ASPT`).
 pub const SPBLK_SPMM_ALG_ASPT: spblkSpMMAlg_t = 101;
 /// spblk addition: 1-SA variable-row blocks (needs `spblkAnalyze` with `SPBLK_ANALYSIS_1SA`).
+/// On CUDA: f16/bf16 inputs on f16/bf16 tensor cores with f32 accumulation; f32 inputs
+/// f32-accurate through split TF32 (three TF32 products per term, error about that of f32
+/// FMA); f64 is `NOT_SUPPORTED` on CUDA (host backend only).
 pub const SPBLK_SPMM_ALG_VBR: spblkSpMMAlg_t = 102;
+/// spblk addition: as `SPBLK_SPMM_ALG_VBR` for f32 inputs, with one TF32 product per term:
+/// faster, relative error about 1e-3 of sum |a||b|. f32 inputs only (`NOT_SUPPORTED` otherwise).
+pub const SPBLK_SPMM_ALG_VBR_TF32: spblkSpMMAlg_t = 103;
 
 pub type spblkSDDMMAlg_t = u32;
 pub const SPBLK_SDDMM_ALG_DEFAULT: spblkSDDMMAlg_t = 0;

@@ -18,6 +18,15 @@ pub fn bf16_from_f64(v: f64) -> bf16 {
     bf16::from_f32(f32::from_bits(bits | 1))
 }
 
+/// `x` rounded to TF32 (10 mantissa bits), to nearest with ties away from zero, as the
+/// tensor cores' `cvt.rna.tf32.f32` does; infinities and NaN pass unchanged.
+pub fn tf32_round(x: f32) -> f32 {
+    if !x.is_finite() {
+        return x;
+    }
+    f32::from_bits((x.to_bits() + 0x1000) & 0xffff_e000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -100,6 +100,7 @@ c_enum!(
         Rode = SPBLK_SPMM_ALG_RODE,
         Aspt = SPBLK_SPMM_ALG_ASPT,
         Vbr = SPBLK_SPMM_ALG_VBR,
+        VbrTf32 = SPBLK_SPMM_ALG_VBR_TF32,
     }
 );
 c_enum!(

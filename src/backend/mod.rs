@@ -25,8 +25,11 @@ pub enum SpmvMethod {
 pub enum SpmmMethod {
     /// As [`SpmvMethod::CsrRows`], over tiles of C's columns.
     CsrRows,
-    /// The variable-row blocks of a 1-SA plan times op(B) (`SPBLK_SPMM_ALG_VBR`).
+    /// The variable-row blocks of a 1-SA plan times op(B) (`SPBLK_SPMM_ALG_VBR`): f32 inputs
+    /// f32-accurate.
     Vbr,
+    /// As [`SpmmMethod::Vbr`] with f32 inputs rounded to TF32 (`SPBLK_SPMM_ALG_VBR_TF32`).
+    VbrTf32,
 }
 
 /// The SDDMM methods spblk implements.

@@ -79,14 +79,16 @@ pub fn spmm(alg: SpmmAlg, a: &SpMat) -> Result<SpmmMethod> {
         SpmmAlg::Rode | SpmmAlg::Aspt => {
             Err(Error::not_supported(format!("SpMM algorithm {alg:?} (RoDe/ASpT) is not available yet in this build")))
         }
-        SpmmAlg::Vbr => {
+        SpmmAlg::Vbr | SpmmAlg::VbrTf32 => {
             if a.plans.lock().one_sa().is_none() {
                 return Err(Error::invalid(
                     "alg",
-                    "is SPBLK_SPMM_ALG_VBR but matA has no 1-SA analysis (call spblkAnalyze with SPBLK_ANALYSIS_1SA first)",
+                    format!(
+                        "is {alg:?} but matA has no 1-SA analysis (call spblkAnalyze with SPBLK_ANALYSIS_1SA first)"
+                    ),
                 ));
             }
-            Ok(SpmmMethod::Vbr)
+            Ok(if alg == SpmmAlg::Vbr { SpmmMethod::Vbr } else { SpmmMethod::VbrTf32 })
         }
     }?;
     trace::choice(format_args!("{method:?}"), format_args!("asked for {alg:?}"));

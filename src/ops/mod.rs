@@ -132,8 +132,14 @@ pub fn spmm_args<'a>(
         a.value_type
     );
     let precision = Precision::check(a.value_type, c.value_type, compute)?;
-    if method == SpmmMethod::Vbr {
+    if matches!(method, SpmmMethod::Vbr | SpmmMethod::VbrTf32) {
         ensure!(op_a == Operation::NonTranspose, "opA", "must be NON_TRANSPOSE with SPBLK_SPMM_ALG_VBR");
+    }
+    if method == SpmmMethod::VbrTf32 && a.value_type != DataType::F32 {
+        return Err(Error::not_supported(format!(
+            "SPBLK_SPMM_ALG_VBR_TF32 rounds f32 inputs to TF32; matA is {:?} (use SPBLK_SPMM_ALG_VBR)",
+            a.value_type
+        )));
     }
     trace::sizes(format_args!(
         "A={:?} {}x{} nnz={} B={:?} C={:?} n={n} op={op_a:?}/{op_b:?} {precision}",

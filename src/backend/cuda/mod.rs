@@ -97,14 +97,14 @@ impl Backend for CudaBackend {
                 spmm::layout(None, &mut c, args, plan.as_deref())?;
                 Ok(c.size())
             }
-            SpmmMethod::Vbr => Err(vbr_not_yet()),
+            SpmmMethod::Vbr | SpmmMethod::VbrTf32 => Err(vbr_not_yet()),
         }
     }
 
     fn spmm_preprocess(&self, exec: &Exec, args: &SpmmArgs, buffer: *mut c_void) -> Result<()> {
         match args.method {
             SpmmMethod::CsrRows => self.operand_plan(exec, args.a, args.op_a, buffer),
-            SpmmMethod::Vbr => Err(vbr_not_yet()),
+            SpmmMethod::Vbr | SpmmMethod::VbrTf32 => Err(vbr_not_yet()),
         }
     }
 
@@ -115,7 +115,7 @@ impl Backend for CudaBackend {
                 let l = Launcher::new(&self.dev, exec)?;
                 spmm::run(&l, args, plan.as_deref(), buffer)
             }
-            SpmmMethod::Vbr => Err(vbr_not_yet()),
+            SpmmMethod::Vbr | SpmmMethod::VbrTf32 => Err(vbr_not_yet()),
         }
     }
 

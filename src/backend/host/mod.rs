@@ -63,20 +63,21 @@ impl Backend for HostBackend {
         match args.method {
             SpmmMethod::CsrRows => operand_plan(args.a, args.op_a).map(drop),
             // The 1-SA plan is spblkAnalyze's; the VBR product needs nothing more.
-            SpmmMethod::Vbr => Ok(()),
+            SpmmMethod::Vbr | SpmmMethod::VbrTf32 => Ok(()),
         }
     }
 
     fn spmm(&self, _exec: &Exec, args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
         match args.method {
-            SpmmMethod::Vbr => {
+            SpmmMethod::Vbr | SpmmMethod::VbrTf32 => {
+                let tf32 = args.method == SpmmMethod::VbrTf32;
                 let plan = args.a.plans.lock().one_sa().ok_or_else(|| {
                     Error::invalid("matA", "has no 1-SA analysis (call spblkAnalyze with SPBLK_ANALYSIS_1SA)")
                 })?;
-                trace::kernel("host:vbr_spmm");
+                trace::kernel(if tf32 { "host:vbr_spmm_tf32" } else { "host:vbr_spmm" });
                 with_precision!(args.precision, In, Out, T => {
                     // SAFETY: as in spmv.
-                    unsafe { vbr::spmm::<In, Out, T>(args, &plan.plan) }
+                    unsafe { vbr::spmm::<In, Out, T>(args, &plan.plan, tf32) }
                 })
             }
             SpmmMethod::CsrRows => {

@@ -8,6 +8,7 @@ use crate::analysis::one_sa::{self, Vbr};
 use crate::analysis::{OneSaPlan, VbrValues};
 use crate::backend::SpmmArgs;
 use crate::error::{Error, Result};
+use crate::numeric::tf32_round;
 use crate::types::Operation;
 
 /// Picks the VBR whose values have the Rust type `Self`.
@@ -46,18 +47,29 @@ impl<T: Real> one_sa::Scalar for Acc<T> {
     }
 }
 
+/// `tf32`: A's and op(B)'s values are rounded to TF32 before they are multiplied (what
+/// `SPBLK_SPMM_ALG_VBR_TF32` computes on tensor cores), products summed in `T`.
+///
 /// # Safety
 /// B and C must describe host memory of their declared sizes.
-pub unsafe fn spmm<In: VbrElem, Out: Elem, T: Real>(args: &SpmmArgs, plan: &OneSaPlan) -> Result<()> {
+pub unsafe fn spmm<In: VbrElem, Out: Elem, T: Real>(args: &SpmmArgs, plan: &OneSaPlan, tf32: bool) -> Result<()> {
     let vbr = In::of(&plan.vbr).ok_or_else(|| Error::internal("the 1-SA plan's value type differs from matA's"))?;
     // SAFETY: forwarded from the caller.
     let (alpha, beta) = unsafe { (read_scalar::<T>(args.alpha, "alpha")?, read_scalar::<T>(args.beta, "beta")?) };
     let b = unsafe { DenseView::<In>::new(args.b, args.op_b, "matB")? };
     let c = unsafe { DenseView::<Out>::new(args.c, Operation::NonTranspose, "matC")? };
+    let input = |v: In| {
+        let x = T::load(v);
+        if tf32 {
+            T::from_f64(tf32_round(x.to_f64() as f32) as f64)
+        } else {
+            x
+        }
+    };
     vbr.spmm(
-        |v| Acc(T::load(v)),
+        |v| Acc(input(v)),
         // SAFETY: k < cols(A) = rows(op(B)), j < n, checked by ops.
-        |k, j| Acc(T::load(unsafe { b.get(k, j) })),
+        |k, j| Acc(input(unsafe { b.get(k, j) })),
         c.cols,
         |i, j, s| {
             // beta = 0 must not read C.
