@@ -101,8 +101,8 @@ void check_spmm(spblkHandle_t h, rng_t *r, const csr_t *a, int64_t n, const call
     ref_spmm(c->op_a, c->op_b, c->alpha, a, &b, c->beta, &want, &tol, c->prec);
     if (c->analysis) analyze(h, &da, a->rows, c->analysis);
     CHECK(spblkSetPointerMode(h, c->mode));
-    if (c->spmm_alg == SPBLK_SPMM_ALG_VBR && on_gpu()) {
-        /* The CUDA backend has no VBR kernel yet: it must refuse, never run another method. */
+    if (c->spmm_alg == SPBLK_SPMM_ALG_VBR && on_gpu() && in == SPBLK_R_64F) {
+        /* The CUDA backend has no f64 tensor-core path: it must refuse, never run another method. */
         EXPECT_STATUS(spblkSpMM_bufferSize(h, c->op_a, c->op_b, alpha.ptr, da.descr, db.mat, beta.ptr, dc.mat,
                                            c->prec.compute, c->spmm_alg, &size),
                       SPBLK_STATUS_NOT_SUPPORTED);

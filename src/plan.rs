@@ -78,11 +78,28 @@ pub struct OperandPlan {
     pub max_row_len: i64,
 }
 
+/// The VBR arrays of a 1-SA plan in a backend's memory, as its kernel reads them: the
+/// plan's index arrays as u64 (zero-based, whatever A's index type and base), the block
+/// values in A's value type, and the row tiles: `(group, first permuted row)` pairs (u64),
+/// each at most `tile_rows` rows of one group, so tall groups are cut into slices.
+#[derive(Debug)]
+pub struct VbrArrays {
+    pub group_ptr: Buffer,
+    pub block_ptr: Buffer,
+    pub block_col: Buffer,
+    pub value_offset: Buffer,
+    pub perm: Buffer,
+    pub values: Buffer,
+    pub tiles: Buffer,
+    pub tile_count: usize,
+    pub tile_rows: usize,
+}
+
 /// A 1-SA analysis and, on backends that compute from their own memory, its arrays there.
 #[derive(Debug)]
 pub struct OneSa {
     pub plan: OneSaPlan,
-    pub upload: Option<Vec<Buffer>>,
+    pub arrays: Option<VbrArrays>,
 }
 
 /// The plans of one matrix.

@@ -38,6 +38,17 @@ fn cu(r: sys::CUresult, what: &str) {
     assert_eq!(r, sys::CUresult::CUDA_SUCCESS, "{what}");
 }
 
+/// Makes device 0's primary context (the one spblk uses) current for the test's own calls.
+fn make_current() {
+    // SAFETY: driver calls with out-pointers to locals; the driver was initialized by spblk.
+    unsafe {
+        let (mut d, mut c) = (0, std::ptr::null_mut());
+        cu(sys::cuDeviceGet(&mut d, 0), "device");
+        cu(sys::cuDevicePrimaryCtxRetain(&mut c, d), "ctx");
+        cu(sys::cuCtxSetCurrent(c), "ctx");
+    }
+}
+
 struct Dev(Vec<u64>);
 
 impl Dev {
@@ -143,13 +154,7 @@ fn large_inputs_are_correct_and_timed() {
         say("SKIPPED: large_inputs_are_correct_and_timed: no usable CUDA backend".into());
         return;
     }
-    // SAFETY: the primary context of device 0, as spblk uses it.
-    unsafe {
-        let (mut d, mut c) = (0, std::ptr::null_mut());
-        cu(sys::cuDeviceGet(&mut d, 0), "device");
-        cu(sys::cuDevicePrimaryCtxRetain(&mut c, d), "ctx");
-        cu(sys::cuCtxSetCurrent(c), "ctx");
-    }
+    make_current();
     let mut dev = Dev(Vec::new());
     let mut r = StdRng::seed_from_u64(11);
     let (one, zero) = (1.0f32, 0.0f32);
@@ -448,5 +453,119 @@ fn large_inputs_are_correct_and_timed() {
         products as f64 / times[2] / 1e6
     ));
     spblkDestroySpMat(a);
+    ok(spblkDestroy(h), "destroy");
+}
+
+/// The 1-SA paper's A(Δ = 64, θ, ρ): nonzero 64 x 64 blocks with probability θ, entries in
+/// them with probability ρ, rows scrambled. CSR with i32 indices, values in [-1, 1).
+fn block_matrix(r: &mut StdRng, n: usize, theta: f64, rho: f64) -> (Vec<i32>, Vec<i32>, Vec<f32>) {
+    let nb = n / 64;
+    let block_cols: Vec<Vec<usize>> = (0..nb).map(|_| (0..nb).filter(|_| r.gen_bool(theta)).collect()).collect();
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        order.swap(i, r.gen_range(0..=i));
+    }
+    let (mut ptr, mut col, mut val) = (vec![0i32], Vec::new(), Vec::new());
+    for &orig in &order {
+        for &bc in &block_cols[orig / 64] {
+            for c in bc * 64..bc * 64 + 64 {
+                if r.gen_bool(rho) {
+                    col.push(c as i32);
+                    val.push(r.gen_range(-1.0f32..1.0));
+                }
+            }
+        }
+        ptr.push(col.len() as i32);
+    }
+    (ptr, col, val)
+}
+
+/// VBR SpMM (tensor cores) against the CSR kernel on A(64, 0.1, 0.2): sampled entries
+/// checked against f64, times and TFLOP/s of the stored blocks printed.
+#[test]
+fn vbr_is_correct_and_timed() {
+    let mut h: spblkHandle_t = std::ptr::null_mut();
+    if spblkCreateWithBackend(&mut h, SPBLK_BACKEND_CUDA) != SPBLK_STATUS_SUCCESS {
+        say("SKIPPED: vbr_is_correct_and_timed: no usable CUDA backend".into());
+        return;
+    }
+    make_current();
+    let mut dev = Dev(Vec::new());
+    let mut r = StdRng::seed_from_u64(12);
+    let (one, zero) = (1.0f32, 0.0f32);
+    let (alpha, beta) = (&one as *const f32 as *const c_void, &zero as *const f32 as *const c_void);
+    for (n, width, vt, alg) in [
+        (32768usize, 128usize, SPBLK_R_16F, SPBLK_SPMM_ALG_VBR),
+        (32768, 128, SPBLK_R_32F, SPBLK_SPMM_ALG_VBR),
+        (32768, 128, SPBLK_R_32F, SPBLK_SPMM_ALG_VBR_TF32),
+        (8192, 128, SPBLK_R_16F, SPBLK_SPMM_ALG_VBR),
+        (8192, 4096, SPBLK_R_16F, SPBLK_SPMM_ALG_VBR),
+        (32768, 4096, SPBLK_R_16F, SPBLK_SPMM_ALG_VBR),
+    ] {
+        let (ptr, col, val) = block_matrix(&mut r, n, 0.1, 0.2);
+        let nnz = col.len();
+        let half = vt == SPBLK_R_16F;
+        let round = |x: f32| if half { half::f16::from_f32(x).to_f32() } else { x };
+        let b: Vec<f32> = (0..n * width).map(|_| round(r.gen_range(-1.0f32..1.0))).collect();
+        let val: Vec<f32> = val.into_iter().map(round).collect();
+        let (dv, db) = if half {
+            let h16 = |v: &[f32]| v.iter().map(|&x| half::f16::from_f32(x)).collect::<Vec<_>>();
+            (dev.put(&h16(&val)), dev.put(&h16(&b)))
+        } else {
+            (dev.put(&val), dev.put(&b))
+        };
+        let (dp, dc, dcm) = (dev.put(&ptr), dev.put(&col), dev.zeros(n * width * 4));
+        let mut a = std::ptr::null_mut();
+        ok(
+            spblkCreateCsr(&mut a, n as i64, n as i64, nnz as i64, dp, dc, dv, SPBLK_INDEX_32I, SPBLK_INDEX_32I, 0, vt),
+            "A",
+        );
+        let t0 = std::time::Instant::now();
+        ok(spblk::capi::analyze::spblkAnalyze(h, a, SPBLK_ANALYSIS_1SA, std::ptr::null()), "analyze");
+        let analysis_s = t0.elapsed().as_secs_f64();
+        let mut info: spblk::capi::analyze::spblkAnalysisInfo = unsafe { std::mem::zeroed() };
+        info.structSize = std::mem::size_of::<spblk::capi::analyze::spblkAnalysisInfo>();
+        ok(spblk::capi::analyze::spblkAnalysisGetInfo(a, &mut info), "info");
+        let (mut mb, mut mc) = (std::ptr::null_mut(), std::ptr::null_mut());
+        ok(spblkCreateDnMat(&mut mb, n as i64, width as i64, width as i64, db, vt, SPBLK_ORDER_ROW), "B");
+        ok(spblkCreateDnMat(&mut mc, n as i64, width as i64, width as i64, dcm, SPBLK_R_32F, SPBLK_ORDER_ROW), "C");
+        let mut times = Vec::new();
+        for alg in [alg, SPBLK_SPMM_CSR_ALG1] {
+            let mut size = 0;
+            ok(spblkSpMM_bufferSize(h, 0, 0, alpha, a, mb, beta, mc, SPBLK_R_32F, alg, &mut size), "size");
+            let buf = dev.zeros(size);
+            ok(spblkSpMM_preprocess(h, 0, 0, alpha, a, mb, beta, mc, SPBLK_R_32F, alg, buf), "pre");
+            times.push(time_ms(10, || ok(spblkSpMM(h, 0, 0, alpha, a, mb, beta, mc, SPBLK_R_32F, alg, buf), "spmm")));
+            let c: Vec<f32> = dev.get(dcm, n * width);
+            let mut worst = 0f64;
+            for _ in 0..300 {
+                let (i, j) = (r.gen_range(0..n), r.gen_range(0..width));
+                let (mut s, mut abs) = (0f64, 0f64);
+                for p in ptr[i] as usize..ptr[i + 1] as usize {
+                    let t = val[p] as f64 * b[col[p] as usize * width + j] as f64;
+                    s += t;
+                    abs += t.abs();
+                }
+                worst = worst.max((c[i * width + j] as f64 - s).abs() / abs.max(1e-30));
+            }
+            let bound = if alg == SPBLK_SPMM_ALG_VBR_TF32 { 1e-3 } else { 1e-5 };
+            assert!(worst <= bound, "n {n} N {width} type {vt} alg {alg}: error {worst:e} of sum|a||b|");
+            say(format!("PERF vbr-case n={n} N={width} type {vt} alg {alg}: error/sum|a||b| {worst:.1e}"));
+        }
+        let stored = info.nonzeroBlocks as f64 * info.avgBlockHeight * 64.0;
+        say(format!(
+            "PERF vbr n={n} N={width} type {vt} alg {alg}: VBR {:.3} ms ({:.0} TFLOP/s on stored blocks), CSR {:.3} ms, \
+             CSR/VBR {:.1}x; nnz {nnz}, rho' {:.3}, dH' {:.1}, analysis {analysis_s:.2} s",
+            times[0],
+            2.0 * stored * width as f64 / times[0] / 1e9,
+            times[1],
+            times[1] / times[0],
+            info.inBlockDensity,
+            info.avgBlockHeight
+        ));
+        spblkDestroyDnMat(mb);
+        spblkDestroyDnMat(mc);
+        spblkDestroySpMat(a);
+    }
     ok(spblkDestroy(h), "destroy");
 }

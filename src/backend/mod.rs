@@ -7,9 +7,10 @@ use std::any::Any;
 use std::ffi::c_void;
 use std::sync::Arc;
 
+use crate::analysis::OneSaPlan;
 use crate::descr::{DnMat, DnVec, SpMat};
 use crate::error::Result;
-use crate::plan::Buffer;
+use crate::plan::VbrArrays;
 use crate::types::{Action, BackendKind, DataType, Operation, PointerMode, Precision};
 
 /// The SpMV methods spblk implements.
@@ -202,9 +203,9 @@ pub trait Backend: Send + Sync {
     /// Copies `dst.len()` bytes from backend memory at `src` into host memory (blocking).
     fn read_bytes(&self, exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()>;
 
-    /// Copies host data into memory the backend's kernels can read, freed when the returned
-    /// buffer is dropped. `None`: the backend computes from host memory and needs no copy.
-    fn upload(&self, _exec: &Exec, _bytes: &[u8]) -> Result<Option<Buffer>> {
+    /// Copies a 1-SA plan's VBR arrays into memory the backend's kernels read, laid out as
+    /// they read them (freed with the plan). `None`: the backend computes from the host plan.
+    fn upload_one_sa(&self, _exec: &Exec, _plan: &OneSaPlan) -> Result<Option<VbrArrays>> {
         Ok(None)
     }
 }

@@ -11,7 +11,7 @@ use crate::analysis::{OneSaPlan, VbrValues};
 use crate::backend::{Backend, Exec};
 use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
-use crate::plan::{Buffer, OneSa};
+use crate::plan::OneSa;
 use crate::trace;
 use crate::types::{DataType, IndexType};
 
@@ -72,37 +72,6 @@ fn read_values<V: Copy + Default>(backend: &dyn Backend, exec: &Exec, a: &SpMat)
     Ok(out)
 }
 
-fn bytes_of<T: Copy>(v: &[T]) -> &[u8] {
-    // SAFETY: plain numeric data (usize, f32, f64, f16, bf16) viewed as its bytes.
-    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
-}
-
-/// Uploads the VBR arrays (group_ptr, block_ptr, block_col, value_offset, perm as 64-bit
-/// integers, then the values and any half copies) in that order.
-fn upload_vbr(backend: &dyn Backend, exec: &Exec, plan: &OneSaPlan) -> Result<Option<Vec<Buffer>>> {
-    fn parts<V: Copy>(v: &one_sa::Vbr<V>) -> [&[usize]; 5] {
-        [&v.group_ptr, &v.block_ptr, &v.block_col, &v.value_offset, &v.perm]
-    }
-    let (indices, values) = match &plan.vbr {
-        VbrValues::F32(v) => (parts(v), bytes_of(&v.values)),
-        VbrValues::F64(v) => (parts(v), bytes_of(&v.values)),
-        VbrValues::F16(v) => (parts(v), bytes_of(&v.values)),
-        VbrValues::BF16(v) => (parts(v), bytes_of(&v.values)),
-    };
-    let mut blobs: Vec<&[u8]> = indices.iter().map(|a| bytes_of(a)).collect();
-    blobs.push(values);
-    blobs.extend(plan.f16_copy.as_ref().map(|v| bytes_of(&v.values)));
-    blobs.extend(plan.bf16_copy.as_ref().map(|v| bytes_of(&v.values)));
-    let mut uploaded = Vec::with_capacity(blobs.len());
-    for b in blobs {
-        match backend.upload(exec, b)? {
-            Some(buffer) => uploaded.push(buffer),
-            None => return Ok(None),
-        }
-    }
-    Ok(Some(uploaded))
-}
-
 /// Runs the analysis and stores its plan in `a`, replacing an earlier one of the same kind.
 pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) -> Result<()> {
     a.validate_shape()?;
@@ -128,7 +97,7 @@ pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) 
                 bf16_copy: bf16_copy.then(|| vbr.to_bf16()),
                 vbr,
             };
-            let upload = upload_vbr(backend, exec, &plan)?;
+            let arrays = backend.upload_one_sa(exec, &plan)?;
             // Report the whole call (reading and uploading included), not only the grouping.
             plan.vbr.stats_mut().analysis_seconds = start.elapsed().as_secs_f64();
             let s = plan.vbr.stats();
@@ -136,7 +105,7 @@ pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) 
                 "1-SA",
                 format_args!("{} groups, {} blocks, density {:.3}", s.groups, s.nonzero_blocks, s.in_block_density),
             );
-            a.plans.lock().set_one_sa(OneSa { plan, upload });
+            a.plans.lock().set_one_sa(OneSa { plan, arrays });
             Ok(())
         }
     }

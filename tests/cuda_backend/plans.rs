@@ -276,12 +276,14 @@ fn every_algorithm_runs_its_method(kind: Kind) {
             }
         }
     }
-    let all_spmm = [0u32, 1, 2, 3, 4, 5, 6, 12, 13, 14, 100, 101, 102, 7, 99];
+    let all_spmm = [0u32, 1, 2, 3, 4, 5, 6, 12, 13, 14, 100, 101, 102, 103, 7, 99];
     for format in formats {
         let sp = p.sp(54, format);
         for alg in all_spmm {
             for analysed in [false, true] {
-                if analysed && (alg != SPBLK_SPMM_ALG_VBR || format != SPBLK_FORMAT_CSR) {
+                if analysed
+                    && (!(SPBLK_SPMM_ALG_VBR..=SPBLK_SPMM_ALG_VBR_TF32).contains(&alg) || format != SPBLK_FORMAT_CSR)
+                {
                     continue;
                 }
                 spmm_case(kind, &p, &sp, format, alg, analysed);
@@ -312,8 +314,9 @@ fn spmm_case(kind: Kind, p: &Problem, sp: &Sp, format: spblkFormat_t, alg: u32, 
         SPBLK_SPMM_ALG_DEFAULT => Ok("CsrRows"),
         a if csr_family.contains(&a) && format != SPBLK_FORMAT_COO => Ok("CsrRows"),
         a if coo_family.contains(&a) && format == SPBLK_FORMAT_COO => Ok("CsrRows"),
-        SPBLK_SPMM_ALG_VBR if analysed && kind == Kind::Host => Ok("Vbr"),
-        SPBLK_SPMM_ALG_VBR if !analysed => Err(SPBLK_STATUS_INVALID_VALUE),
+        // f64: the host runs VBR; CUDA has no f64 tensor-core path, and TF32 needs f32.
+        SPBLK_SPMM_ALG_VBR if analysed && (kind == Kind::Host || harness_on_host()) => Ok("Vbr"),
+        SPBLK_SPMM_ALG_VBR | SPBLK_SPMM_ALG_VBR_TF32 if !analysed => Err(SPBLK_STATUS_INVALID_VALUE),
         7 | 99 => Err(SPBLK_STATUS_INVALID_VALUE),
         _ => Err(SPBLK_STATUS_NOT_SUPPORTED),
     };

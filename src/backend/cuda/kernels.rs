@@ -67,6 +67,19 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spgemm_copy_{t}_{i}"));
         }
     }
+    // kernels/spmm/vbr.cu: product flavour x op(B) layout x (input, output).
+    for (mode, a, b) in [
+        ("tc", "f16", "f32"),
+        ("tc", "f16", "f16"),
+        ("tc", "bf16", "f32"),
+        ("tc", "bf16", "bf16"),
+        ("tf32", "f32", "f32"),
+        ("tf32x3", "f32", "f32"),
+    ] {
+        for layout in ["brow", "bcol"] {
+            v.push(format!("spblk_spmm_vbr_{mode}_{layout}_{a}_{b}"));
+        }
+    }
     for (a, b) in PRECISIONS {
         v.push(format!("spblk_spmv_csr_long_finish_{a}_{b}"));
         v.push(format!("spblk_spmm_csr_long_finish_{a}_{b}"));

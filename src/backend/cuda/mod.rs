@@ -18,9 +18,10 @@ use super::{
     Backend, Csr2CscArgs, Exec, SddmmArgs, SddmmMethod, SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs, SpmmMethod,
     SpmvArgs, SpmvMethod,
 };
+use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::plan::Buffer;
+use crate::plan::VbrArrays;
 use crate::types::{BackendKind, Operation};
 
 pub mod context;
@@ -34,6 +35,7 @@ mod sddmm;
 mod spgemm;
 mod spmm;
 mod spmv;
+mod vbr;
 
 use context::Device;
 use launch::{Carve, Launcher, Scalar};
@@ -97,14 +99,16 @@ impl Backend for CudaBackend {
                 spmm::layout(None, &mut c, args, plan.as_deref())?;
                 Ok(c.size())
             }
-            SpmmMethod::Vbr | SpmmMethod::VbrTf32 => Err(vbr_not_yet()),
+            // The kernel needs no workspace: the plan holds its arrays.
+            SpmmMethod::Vbr | SpmmMethod::VbrTf32 => vbr::check(args).map(|_| 0),
         }
     }
 
     fn spmm_preprocess(&self, exec: &Exec, args: &SpmmArgs, buffer: *mut c_void) -> Result<()> {
         match args.method {
             SpmmMethod::CsrRows => self.operand_plan(exec, args.a, args.op_a, buffer),
-            SpmmMethod::Vbr | SpmmMethod::VbrTf32 => Err(vbr_not_yet()),
+            // The 1-SA plan (and its device arrays) is spblkAnalyze's.
+            SpmmMethod::Vbr | SpmmMethod::VbrTf32 => vbr::check(args),
         }
     }
 
@@ -115,7 +119,17 @@ impl Backend for CudaBackend {
                 let l = Launcher::new(&self.dev, exec)?;
                 spmm::run(&l, args, plan.as_deref(), buffer)
             }
-            SpmmMethod::Vbr | SpmmMethod::VbrTf32 => Err(vbr_not_yet()),
+            SpmmMethod::Vbr | SpmmMethod::VbrTf32 => {
+                let one_sa = args.a.plans.lock().one_sa().ok_or_else(|| {
+                    Error::invalid("matA", "has no 1-SA analysis (call spblkAnalyze with SPBLK_ANALYSIS_1SA)")
+                })?;
+                let arrays = one_sa
+                    .arrays
+                    .as_ref()
+                    .ok_or_else(|| Error::internal("the 1-SA plan of a CUDA descriptor has no device arrays"))?;
+                let l = Launcher::new(&self.dev, exec)?;
+                vbr::run(&l, args, &one_sa.plan, arrays)
+            }
         }
     }
 
@@ -199,11 +213,9 @@ impl Backend for CudaBackend {
         Launcher::new(&self.dev, exec)?.read(src as u64, dst)
     }
 
-    /// Kernels read device memory: the data is copied into a `memory::DeviceAlloc` (downcast
-    /// the returned buffer to it for the device address).
-    fn upload(&self, exec: &Exec, bytes: &[u8]) -> Result<Option<Buffer>> {
+    fn upload_one_sa(&self, exec: &Exec, plan: &OneSaPlan) -> Result<Option<VbrArrays>> {
         let l = Launcher::new(&self.dev, exec)?;
-        Ok(Some(memory::DeviceAlloc::upload(&l, &self.dev, bytes)?.into_buffer()))
+        vbr::upload(&l, &self.dev, plan).map(Some)
     }
 }
 
@@ -219,14 +231,6 @@ impl CudaBackend {
         plans.set_operand(op, plan);
         Ok(())
     }
-}
-
-/// `SPBLK_SPMM_ALG_VBR` on this backend: the tensor-core kernel is not built yet.
-fn vbr_not_yet() -> Error {
-    Error::not_supported(
-        "SPBLK_SPMM_ALG_VBR is not available on the CUDA backend yet (its tensor-core kernel is not built); \
-         the host backend runs it",
-    )
 }
 
 fn check_size(given: usize, needed: usize, what: &str) -> Result<()> {

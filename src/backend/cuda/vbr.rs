@@ -1,0 +1,169 @@
+//! `SPBLK_SPMM_ALG_VBR` / `_TF32` on tensor cores (kernels/spmm/vbr.cu): the 1-SA plan's
+//! arrays in device memory, cut into row tiles, and the kernel's launch.
+
+use std::sync::Arc;
+
+use super::context::Device;
+use super::kernels::value_tag;
+use super::launch::{Args, Launcher, Scalar};
+use super::memory::DeviceAlloc;
+use crate::analysis::one_sa::Vbr;
+use crate::analysis::{OneSaPlan, VbrValues};
+use crate::backend::{SpmmArgs, SpmmMethod};
+use crate::error::{Error, Result};
+use crate::plan::{Buffer, VbrArrays};
+use crate::trace;
+use crate::types::{DataType, Operation, Order};
+
+/// Rows of a thread block's tile (`vbr::BM` in the kernel).
+const TILE_ROWS: usize = 64;
+/// Columns of C per thread block (`vbr::BN`).
+const TILE_COLS: i64 = 128;
+/// Bytes of op(B) a band of column tiles may span so that it stays in L2 while every row
+/// tile passes (H100/H200: 50 MB of L2; half of it, for A and C traffic beside).
+const BAND_BYTES: i64 = 24 << 20;
+
+// The plan's usize arrays are uploaded as the kernel's u64.
+const _: () = assert!(std::mem::size_of::<usize>() == 8);
+
+fn bytes_of<T: Copy>(v: &[T]) -> &[u8] {
+    // SAFETY: plain numeric data (usize, f32, f64, f16, bf16) viewed as its bytes.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
+}
+
+/// `(group, first row)` of every row tile: each group cut into slices of `TILE_ROWS` rows.
+fn row_tiles(group_ptr: &[usize]) -> Vec<usize> {
+    let mut tiles = Vec::new();
+    for (g, w) in group_ptr.windows(2).enumerate() {
+        for r in (w[0]..w[1]).step_by(TILE_ROWS) {
+            tiles.extend([g, r]);
+        }
+    }
+    tiles
+}
+
+fn upload_vbr<V: Copy>(l: &Launcher, dev: &Arc<Device>, v: &Vbr<V>) -> Result<VbrArrays> {
+    let up = |bytes: &[u8]| -> Result<Buffer> { Ok(DeviceAlloc::upload(l, dev, bytes)?.into_buffer()) };
+    let tiles = row_tiles(&v.group_ptr);
+    Ok(VbrArrays {
+        group_ptr: up(bytes_of(&v.group_ptr))?,
+        block_ptr: up(bytes_of(&v.block_ptr))?,
+        block_col: up(bytes_of(&v.block_col))?,
+        value_offset: up(bytes_of(&v.value_offset))?,
+        perm: up(bytes_of(&v.perm))?,
+        values: up(bytes_of(&v.values))?,
+        tiles: up(bytes_of(&tiles))?,
+        tile_count: tiles.len() / 2,
+        tile_rows: TILE_ROWS,
+    })
+}
+
+/// The plan's arrays in device memory. The half copies (`SPBLK_VBR_COPY_*`) stay on the
+/// host: the kernel multiplies A in its own type, the type of B.
+pub fn upload(l: &Launcher, dev: &Arc<Device>, plan: &OneSaPlan) -> Result<VbrArrays> {
+    match &plan.vbr {
+        VbrValues::F32(v) => upload_vbr(l, dev, v),
+        VbrValues::F64(v) => upload_vbr(l, dev, v),
+        VbrValues::F16(v) => upload_vbr(l, dev, v),
+        VbrValues::BF16(v) => upload_vbr(l, dev, v),
+    }
+}
+
+/// The kernel's product flavour for the call's input type and method, or why there is none.
+fn mode(args: &SpmmArgs) -> Result<&'static str> {
+    match (args.precision.input, args.method) {
+        (DataType::F16 | DataType::BF16, SpmmMethod::Vbr) => Ok("tc"),
+        (DataType::F32, SpmmMethod::Vbr) => Ok("tf32x3"),
+        (DataType::F32, SpmmMethod::VbrTf32) => Ok("tf32"),
+        (DataType::F64, _) => Err(Error::not_supported(
+            "SPBLK_SPMM_ALG_VBR with f64 values runs on the host backend only: the CUDA kernel has no \
+             f64 tensor-core path (use f32, f16 or bf16, or a CSR algorithm)",
+        )),
+        (t, m) => Err(Error::internal(format!("VBR kernel asked for {t:?} with {m:?}"))),
+    }
+}
+
+/// Checks that the call can run (before any buffer size is promised).
+pub fn check(args: &SpmmArgs) -> Result<()> {
+    mode(args).map(drop)
+}
+
+pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) -> Result<()> {
+    let mode = mode(args)?;
+    let (m, n) = (args.c.rows, args.c.cols);
+    let alpha = Scalar::new(&args.alpha, args.precision.compute, "alpha")?;
+    let beta = Scalar::new(&args.beta, args.precision.compute, "beta")?;
+    if m == 0 || n == 0 {
+        return Ok(());
+    }
+    let bw = plan.params.block_width as i64;
+    let k = args.a.cols;
+    let esize = args.precision.input.size() as i64;
+    let per16 = 16 / esize;
+    let b_row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
+    let c_row = args.c.order == Order::Row;
+    let vec = bw % per16 == 0 && args.b.ld % per16 == 0 && (args.b.values as u64) % 16 == 0;
+    let col_tiles = (n + TILE_COLS - 1) / TILE_COLS;
+    let band = (BAND_BYTES / (TILE_COLS * k.max(1) * esize)).clamp(1, col_tiles);
+    let blocks = arrays.tile_count as u64 * col_tiles as u64;
+    let grid = u32::try_from(blocks).map_err(|_| {
+        Error::not_supported(format!("VBR SpMM with {blocks} thread blocks (row tiles x column tiles) over 2^32"))
+    })?;
+    if grid == 0 {
+        return Ok(());
+    }
+    let layout = if b_row { "brow" } else { "bcol" };
+    let name = format!(
+        "spblk_spmm_vbr_{mode}_{layout}_{}_{}",
+        value_tag(args.precision.input),
+        value_tag(args.precision.output)
+    );
+    if trace::on() {
+        trace::note(format_args!(
+            "{} row tiles of <= {} rows x {col_tiles} column tiles of {TILE_COLS} (bands of {band}); {}",
+            arrays.tile_count,
+            arrays.tile_rows,
+            if vec { "16-byte async copies" } else { "element loads (unaligned B or block width)" }
+        ));
+    }
+    l.launch(
+        &name,
+        grid,
+        128,
+        0,
+        Args::new()
+            .ptr(arrays.tiles.addr)
+            .i64(arrays.tile_count as i64)
+            .i64(band)
+            .ptr(arrays.group_ptr.addr)
+            .ptr(arrays.block_ptr.addr)
+            .ptr(arrays.block_col.addr)
+            .ptr(arrays.value_offset.addr)
+            .ptr(arrays.perm.addr)
+            .ptr(arrays.values.addr)
+            .i64(bw)
+            .i64(k)
+            .i64(n)
+            .ptr(args.b.values as u64)
+            .i64(args.b.ld)
+            .ptr(args.c.values as u64)
+            .i64(args.c.ld)
+            .i32(c_row as i32)
+            .scalar(alpha)
+            .scalar(beta)
+            .i32(vec as i32),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_tiles_cut_tall_groups_and_cover_every_row() {
+        let gp = [0, 1, 65, 65 + 128, 65 + 129];
+        let t = row_tiles(&gp);
+        let pairs: Vec<(usize, usize)> = t.chunks(2).map(|c| (c[0], c[1])).collect();
+        assert_eq!(pairs, vec![(0, 0), (1, 1), (2, 65), (2, 129), (3, 193)]);
+    }
+}

@@ -1,0 +1,363 @@
+//! `SPBLK_SPMM_ALG_VBR` / `_TF32` on the CUDA backend (the tensor-core kernel) against the
+//! host backend's VBR reference, CUDA's CSR kernel, and an f64 product: plans of every shape
+//! (group heights 1 to 200, an empty group, a group with one block, a group with every
+//! block), block widths that are and are not multiples of the 16-byte copy, B and C in both
+//! orders with padded leading dimensions, N on and off the column tiles.
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use spblk::analysis::one_sa::{self, CsrPattern, OneSaParams};
+use spblk::capi::analyze::*;
+use spblk::capi::dense::*;
+use spblk::capi::products::*;
+use spblk::capi::sp_mat::*;
+use spblk::capi::types::*;
+
+use super::support::*;
+
+const N: spblkOperation_t = SPBLK_OPERATION_NON_TRANSPOSE;
+const T: spblkOperation_t = SPBLK_OPERATION_TRANSPOSE;
+
+/// Rows in families that share one set of column blocks (1-SA never splits identical
+/// quotient rows, so each family lies inside one group): heights from `heights`, family 0
+/// without entries, family 1 with a single block, family 2 with every block. Rows shuffled.
+fn family_pattern(r: &mut StdRng, cols: usize, bw: usize, heights: &[usize]) -> (usize, Vec<(usize, usize)>) {
+    let nb = cols.div_ceil(bw);
+    let rows: usize = heights.iter().sum();
+    let mut order: Vec<usize> = (0..rows).collect();
+    order.shuffle(r);
+    let mut entries = Vec::new();
+    let mut next = 0;
+    for (f, &h) in heights.iter().enumerate() {
+        let blocks: Vec<usize> = match f {
+            0 => vec![],
+            1 => vec![r.gen_range(0..nb)],
+            2 => (0..nb).collect(),
+            _ => {
+                let mut all: Vec<usize> = (0..nb).collect();
+                all.shuffle(r);
+                all.truncate(r.gen_range(1..=nb.min(6)));
+                all
+            }
+        };
+        for _ in 0..h {
+            let row = order[next];
+            next += 1;
+            for &b in &blocks {
+                let (c0, c1) = (b * bw, ((b + 1) * bw).min(cols));
+                // At least one entry per block (the quotient row stays the family's).
+                let mut cs: Vec<usize> = (c0..c1).filter(|_| r.gen_bool(0.4)).collect();
+                if cs.is_empty() {
+                    cs.push(r.gen_range(c0..c1));
+                }
+                entries.extend(cs.into_iter().map(|c| (row, c)));
+            }
+        }
+    }
+    entries.sort_unstable();
+    (rows, entries)
+}
+
+/// Group heights 1-SA finds for the pattern (the same function `spblkAnalyze` runs).
+fn group_heights(rows: usize, cols: usize, entries: &[(usize, usize)], params: &OneSaParams) -> Vec<usize> {
+    let mut row_ptr = vec![0usize; rows + 1];
+    for &(i, _) in entries {
+        row_ptr[i + 1] += 1;
+    }
+    for i in 0..rows {
+        row_ptr[i + 1] += row_ptr[i];
+    }
+    let col_idx: Vec<usize> = entries.iter().map(|e| e.1).collect();
+    let g = one_sa::group_rows(&CsrPattern { rows, cols, row_ptr: &row_ptr, col_idx: &col_idx }, params);
+    g.group_ptr.windows(2).map(|w| w[1] - w[0]).collect()
+}
+
+struct VbrCase {
+    a: Sp,
+    b: Dn,
+    c: Dn,
+    op_b: spblkOperation_t,
+    alpha: f64,
+    beta: f64,
+    block_width: i64,
+    max_height: i64,
+    device_scalars: bool,
+}
+
+/// Runs `alg` on a fresh descriptor (analysed first unless the algorithm is a CSR one);
+/// returns C's bytes or the status of the first failing call.
+fn run(side: &mut Side, c: &VbrCase, alg: spblkSpMMAlg_t) -> Result<Vec<u8>, spblkStatus_t> {
+    side.set_pointer_mode(c.device_scalars);
+    let a = c.a.descr(side);
+    if alg == SPBLK_SPMM_ALG_VBR || alg == SPBLK_SPMM_ALG_VBR_TF32 {
+        let mut p: spblkAnalysisParams = unsafe { std::mem::zeroed() };
+        ok(spblkAnalysisParamsInit(&mut p, std::mem::size_of::<spblkAnalysisParams>()), "params");
+        p.blockWidth = c.block_width;
+        p.maxGroupHeight = c.max_height;
+        ok(spblkAnalyze(side.handle, a, SPBLK_ANALYSIS_1SA, &p), "spblkAnalyze");
+    }
+    let bp = side.put(&c.b.data);
+    let b = c.b.descr(bp);
+    let cp = side.put(&c.c.data);
+    let cd = c.c.descr(cp);
+    let compute = SPBLK_R_32F;
+    let alpha = side.scalar(c.device_scalars, &scalar_bytes(c.alpha, compute));
+    let beta = side.scalar(c.device_scalars, &scalar_bytes(c.beta, compute));
+    let h = side.handle;
+    let mut size = 0usize;
+    let mut st = spblkSpMM_bufferSize(h, N, c.op_b, alpha, a, b, beta, cd, compute, alg, &mut size);
+    let buf = side.buffer(size);
+    if st == SPBLK_STATUS_SUCCESS {
+        st = spblkSpMM_preprocess(h, N, c.op_b, alpha, a, b, beta, cd, compute, alg, buf);
+    }
+    if st == SPBLK_STATUS_SUCCESS {
+        st = spblkSpMM(h, N, c.op_b, alpha, a, b, beta, cd, compute, alg, buf);
+    }
+    let out = side.get(cp, c.c.data.len());
+    spblkDestroySpMat(a);
+    spblkDestroyDnMat(b);
+    spblkDestroyDnMat(cd);
+    if st == SPBLK_STATUS_SUCCESS {
+        Ok(out)
+    } else {
+        Err(st)
+    }
+}
+
+/// C's logical elements (row-major) from its bytes.
+fn logical_c(c: &Dn, bytes: &[u8]) -> Vec<f64> {
+    let all = decode(bytes, c.vt);
+    c.positions().into_iter().map(|p| all[p]).collect()
+}
+
+/// The exact result in f64 from the stored inputs, and each element's magnitude bound
+/// |alpha| Σ|a||b| + |beta c| (row-major, logical elements).
+fn reference(c: &VbrCase, entries: &[(usize, usize)]) -> (Vec<f64>, Vec<f64>) {
+    let av = decode(&c.a.v, c.a.vt);
+    let bv = decode(&c.b.data, c.b.vt);
+    let old = logical_c(&c.c, &c.c.data);
+    let n = c.c.cols as usize;
+    let at = |i: usize, j: usize| {
+        if c.b.order == SPBLK_ORDER_ROW {
+            i * c.b.ld as usize + j
+        } else {
+            i + j * c.b.ld as usize
+        }
+    };
+    let b_of = |k: usize, j: usize| if c.op_b == N { bv[at(k, j)] } else { bv[at(j, k)] };
+    let mut sum = vec![0.0f64; old.len()];
+    let mut mag = vec![0.0f64; old.len()];
+    for (p, &(i, k)) in entries.iter().enumerate() {
+        for j in 0..n {
+            sum[i * n + j] += av[p] * b_of(k, j);
+            mag[i * n + j] += (av[p] * b_of(k, j)).abs();
+        }
+    }
+    let beta_c = |e: usize| if c.beta == 0.0 { 0.0 } else { c.beta * old[e] };
+    let want = (0..old.len()).map(|e| c.alpha * sum[e] + beta_c(e)).collect();
+    let scale = (0..old.len()).map(|e| c.alpha.abs() * mag[e] + beta_c(e).abs()).collect();
+    (want, scale)
+}
+
+/// max |x - y| / scale over C (an element of scale 0 must match exactly).
+fn worst(what: &str, x: &[f64], y: &[f64], scale: &[f64]) -> f64 {
+    let mut w = 0.0f64;
+    for e in 0..x.len() {
+        assert!(x[e].is_finite(), "{what}: C element {e} is {}", x[e]);
+        let d = (x[e] - y[e]).abs();
+        if scale[e] > 0.0 {
+            w = w.max(d / scale[e]);
+        } else {
+            assert_eq!(d, 0.0, "{what}: C element {e} should be exactly {}", y[e]);
+        }
+    }
+    w
+}
+
+/// (input, output, algorithm, accuracy bound relative to Σ|a||b|).
+const MODES: [(spblkDataType_t, spblkDataType_t, spblkSpMMAlg_t, f64); 6] = [
+    (SPBLK_R_16F, SPBLK_R_32F, SPBLK_SPMM_ALG_VBR, 1e-2),
+    (SPBLK_R_16F, SPBLK_R_16F, SPBLK_SPMM_ALG_VBR, 1e-2),
+    (SPBLK_R_16BF, SPBLK_R_32F, SPBLK_SPMM_ALG_VBR, 1e-2),
+    (SPBLK_R_16BF, SPBLK_R_16BF, SPBLK_SPMM_ALG_VBR, 1e-2),
+    (SPBLK_R_32F, SPBLK_R_32F, SPBLK_SPMM_ALG_VBR, 1e-5),
+    (SPBLK_R_32F, SPBLK_R_32F, SPBLK_SPMM_ALG_VBR_TF32, 1e-3),
+];
+
+#[test]
+fn vbr_matches_host_and_csr_for_every_plan_shape() {
+    if !gpu("vbr_matches_host_and_csr_for_every_plan_shape") {
+        return;
+    }
+    let mut r = rng(90);
+    let mut heights_seen = std::collections::BTreeSet::new();
+    let mut k = 0usize;
+    // (block width, max group height): 64 and 128 take 16-byte copies over 2..8 pipeline
+    // steps; 40 ends a block inside a step; 5 and 12 take element loads.
+    let shapes: [(i64, i64); 6] = [(64, 0), (16, 0), (40, 0), (5, 0), (128, 50), (12, 0)];
+    let widths = [1usize, 7, 8, 33, 128, 130, 300];
+    for (mi, &(vin, out, alg, bound)) in MODES.iter().enumerate() {
+        for (si, &(bw, max_height)) in shapes.iter().enumerate() {
+            k += 1;
+            if quick_skip(k) {
+                continue;
+            }
+            let cols = r.gen_range(1..=5) * bw as usize + r.gen_range(0..bw as usize);
+            let heights: Vec<usize> = [0usize, 1, 2, 7, 16, 17, 63, 64, 65, 200]
+                .iter()
+                .map(|&h| if h == 0 { r.gen_range(1..4) } else { h })
+                .collect();
+            let (rows, entries) = family_pattern(&mut r, cols, bw as usize, &heights);
+            let params = OneSaParams {
+                block_width: bw as usize,
+                max_group_height: max_height as usize,
+                ..OneSaParams::default()
+            };
+            heights_seen.extend(group_heights(rows, cols, &entries, &params));
+            let n = widths[(mi + si) % widths.len()];
+            let (ob, oc) = [
+                (SPBLK_ORDER_ROW, SPBLK_ORDER_ROW),
+                (SPBLK_ORDER_COL, SPBLK_ORDER_ROW),
+                (SPBLK_ORDER_ROW, SPBLK_ORDER_COL),
+            ][k % 3];
+            let op_b = if k % 4 == 3 { T } else { N };
+            let vals = values(&mut r, entries.len());
+            let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
+            let a = Sp::new(&mut r, SPBLK_FORMAT_CSR, rows, cols, &entries, &vals, ity, (k % 3 == 1) as u32, vin);
+            let b = if op_b == N {
+                Dn::random(&mut r, cols, n, ob, vin, false)
+            } else {
+                Dn::random(&mut r, n, cols, ob, vin, false)
+            };
+            let beta_zero = k % 3 == 0;
+            let mut cm = Dn::random(&mut r, rows, n, oc, out, false);
+            if beta_zero {
+                cm = cm.nan_like();
+            }
+            let case = VbrCase {
+                a,
+                b,
+                c: cm,
+                op_b,
+                alpha: some_scalar(&mut r, 0.5, 2.0, false),
+                beta: if beta_zero { 0.0 } else { some_scalar(&mut r, -1.0, 1.0, false) },
+                block_width: bw,
+                max_height,
+                device_scalars: k % 2 == 0,
+            };
+            let what = format!(
+                "vbr case {k}: {vin}->{out} alg {alg} bw {bw} cap {max_height} {rows}x{cols} nnz {} n {n} \
+                 order {ob}{oc} op(B) {op_b}",
+                entries.len()
+            );
+            let mut host = Side::new(Kind::Host);
+            let mut gpu = Side::new(Kind::Cuda);
+            let want = run(&mut host, &case, alg).unwrap_or_else(|s| panic!("{what}: host status {s}"));
+            let got =
+                run(&mut gpu, &case, alg).unwrap_or_else(|s| panic!("{what}: CUDA status {s}: {}", last_message()));
+            let again = run(&mut gpu, &case, alg).unwrap();
+            assert!(got == again, "{what}: two runs differ (the kernel must be deterministic)");
+            // Padding of B and C: C's padding must stay as it was.
+            let inside: std::collections::HashSet<usize> = case.c.positions().into_iter().collect();
+            let s = vsize(out);
+            for p in (0..case.c.data.len() / s).filter(|p| !inside.contains(p)) {
+                assert_eq!(&got[p * s..(p + 1) * s], &case.c.data[p * s..(p + 1) * s], "{what}: padding {p} written");
+            }
+            let csr = run(&mut gpu, &case, SPBLK_SPMM_CSR_ALG1).unwrap();
+            let (exact, scale) = reference(&case, &entries);
+            let (got, want, csr) = (logical_c(&case.c, &got), logical_c(&case.c, &want), logical_c(&case.c, &csr));
+            let err = worst(&what, &got, &exact, &scale);
+            let err_host = worst(&what, &want, &exact, &scale);
+            let err_csr = worst(&what, &csr, &exact, &scale);
+            eprintln!("{what}: error/sum|a||b|: cuda vbr {err:.2e}, host vbr {err_host:.2e}, cuda csr {err_csr:.2e}");
+            assert!(err <= bound, "{what}: error {err:e} over the bound {bound:e}");
+            // The host reference computes what the kernel computes (TF32 rounding included):
+            // they agree to f32 accumulation and one rounding of the output.
+            let agree = match out {
+                SPBLK_R_16F => 2f64.powi(-10),
+                SPBLK_R_16BF => 2f64.powi(-7),
+                _ => 1e-5,
+            };
+            let diff = worst(&what, &got, &want, &scale);
+            assert!(diff <= agree, "{what}: CUDA and host VBR differ by {diff:e} of sum|a||b|");
+            let diff = worst(&what, &got, &csr, &scale);
+            assert!(diff <= 2.0 * bound, "{what}: VBR and CSR differ by {diff:e} of sum|a||b|");
+        }
+    }
+    if !quick_skip(1) && !quick_skip(2) {
+        for h in [1usize, 2, 7, 16, 17, 63, 64, 65, 200] {
+            assert!(heights_seen.contains(&h), "no plan had a group of height {h}: {heights_seen:?}");
+        }
+    }
+}
+
+/// f64 has no tensor-core path here and TF32 needs f32 inputs: both refuse, never run CSR.
+#[test]
+fn vbr_refuses_what_it_cannot_run() {
+    if !gpu("vbr_refuses_what_it_cannot_run") || harness_on_host() {
+        return;
+    }
+    let mut r = rng(91);
+    let (rows, entries) = family_pattern(&mut r, 100, 64, &[2, 3, 4]);
+    for (vt, alg, word) in [
+        (SPBLK_R_64F, SPBLK_SPMM_ALG_VBR, "f64"),
+        (SPBLK_R_16F, SPBLK_SPMM_ALG_VBR_TF32, "TF32"),
+        (SPBLK_R_64F, SPBLK_SPMM_ALG_VBR_TF32, "TF32"),
+    ] {
+        let vals = values(&mut r, entries.len());
+        let case = VbrCase {
+            a: Sp::new(&mut r, SPBLK_FORMAT_CSR, rows, 100, &entries, &vals, SPBLK_INDEX_32I, 0, vt),
+            b: Dn::random(&mut r, 100, 8, SPBLK_ORDER_ROW, vt, false),
+            c: Dn::random(&mut r, rows, 8, SPBLK_ORDER_ROW, vt, false),
+            op_b: N,
+            alpha: 1.0,
+            beta: 0.0,
+            block_width: 64,
+            max_height: 0,
+            device_scalars: false,
+        };
+        // The compute type is f32 in `run`; f64 data needs f64 compute, so ask directly.
+        let mut side = Side::new(Kind::Cuda);
+        let a = case.a.descr(&mut side);
+        ok(spblkAnalyze(side.handle, a, SPBLK_ANALYSIS_1SA, std::ptr::null()), "spblkAnalyze");
+        let (bp, cp) = (side.put(&case.b.data), side.put(&case.c.data));
+        let (b, c) = (case.b.descr(bp), case.c.descr(cp));
+        let compute = if vt == SPBLK_R_64F { SPBLK_R_64F } else { SPBLK_R_32F };
+        let one = scalar_bytes(1.0, compute);
+        let mut size = 0usize;
+        let st = spblkSpMM_bufferSize(
+            side.handle,
+            N,
+            N,
+            one.as_ptr() as _,
+            a,
+            b,
+            one.as_ptr() as _,
+            c,
+            compute,
+            alg,
+            &mut size,
+        );
+        assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "{vt} alg {alg}");
+        assert!(last_message().contains(word), "{}", last_message());
+        let st = spblkSpMM(
+            side.handle,
+            N,
+            N,
+            one.as_ptr() as _,
+            a,
+            b,
+            one.as_ptr() as _,
+            c,
+            compute,
+            alg,
+            std::ptr::null_mut(),
+        );
+        assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "{vt} alg {alg}");
+        assert_eq!(side.get(cp, case.c.data.len()), case.c.data, "C must be untouched");
+        spblkDestroySpMat(a);
+        spblkDestroyDnMat(b);
+        spblkDestroyDnMat(c);
+    }
+}
