@@ -2,12 +2,14 @@
 // (src/analysis/one_sa.rs, `Vbr`): rows permuted into groups, every nonzero (group x bw-wide
 // column block) stored as a dense, zero-padded, row-major (height x bw) block.
 //
-// One thread block computes a row tile (at most BM rows of one group, from the tile table the
-// backend builds) times a BN-wide tile of C's columns. It walks the group's nonzero column
-// blocks in BK-deep steps; each step stages the A sub-block and the matching BK rows of op(B)
-// in shared memory with cp.async, STAGES steps in flight, and multiplies them with mma.sync
-// (4 warps, each a 32 x BN/2 tile of C in f32 registers). The result goes to C through the
-// row permutation with alpha and beta (beta == 0 never reads C).
+// One thread block computes a row tile (at most BM = 64 rows of one group, from the tile
+// table the backend builds) times a BN-wide tile of C's columns (BN = 64 x WARPS_N). It walks
+// the group's nonzero column blocks in BK-deep steps; each step stages the A sub-block and the
+// matching BK rows of op(B) in shared memory (dynamic, STAGES deep) with cp.async, and
+// multiplies them with mma.sync (2 x WARPS_N warps, each a 32 x 64 tile of C in f32
+// registers). The result goes to C through the row permutation with alpha and beta (beta == 0
+// never reads C). Every thread's copy assignments are fixed for the tile and computed once, so
+// a step costs a few integer operations per 16-byte copy.
 //
 // Products: f16/bf16 inputs on m16n8k16 (f32 accumulation); f32 inputs on m16n8k8 TF32,
 // either once (MODE_TF32, ~1e-3 relative) or split (MODE_TF32X3: x = hi + lo with hi, lo
@@ -21,18 +23,15 @@
 namespace vbr {
 
 constexpr int BM = 64;
-constexpr int BN = 128;
-constexpr int THREADS = 128;
-constexpr int STAGES = 3;
-constexpr int WN = BN / 2;   // columns per warp (warps are 2 x 2)
-constexpr int MT = 2;        // m16 tiles per warp (32 rows)
-constexpr int NT = WN / 8;   // n8 tiles per warp
+constexpr int WM = 32, WN = 64;  // a warp's tile of C
+constexpr int MT = WM / 16;      // m16 tiles per warp
+constexpr int NT = WN / 8;       // n8 tiles per warp
 
 enum Mode { MODE_HALF = 0, MODE_TF32 = 1, MODE_TF32X3 = 2 };
 
-// BK: K depth of one pipeline step (a multiple of the mma's k; STAGES steps fit in 48 KB).
-// Row pitches are padded so that the 8 rows a fragment read touches fall in distinct banks:
-// K-contiguous rows of BK + PAD_K elements (80 bytes), N-contiguous rows of BN + 8.
+// BK: K depth of one pipeline step (a multiple of the mma's k). Row pitches are padded so that
+// the 8 rows a fragment read touches fall in distinct banks: K-contiguous rows of BK + PAD_K
+// elements (80 bytes), N-contiguous rows of BN + 8.
 template <class T> struct Depth {
     static constexpr int BK = 32, PAD_K = 8;
 };
@@ -40,12 +39,21 @@ template <> struct Depth<float> {
     static constexpr int BK = 16, PAD_K = 4;
 };
 
-template <class T, bool B_ROW> struct Smem {
+// Shared-memory layout of one stage; the host computes the same size (src/backend/cuda/vbr.rs,
+// `smem_bytes`), and the kernel traps if it was given less.
+template <class T, bool B_ROW, int WARPS_N> struct Smem {
+    static constexpr int BN = WN * WARPS_N;
+    static constexpr int THREADS = 64 * WARPS_N;
     static constexpr int BK = Depth<T>::BK;
+    static constexpr int V = 16 / sizeof(T);  // elements per 16-byte copy
     static constexpr int A_LD = BK + Depth<T>::PAD_K;
     static constexpr int B_LD = B_ROW ? BN + 8 : BK + Depth<T>::PAD_K;
     static constexpr int A_SIZE = BM * A_LD;
     static constexpr int B_SIZE = B_ROW ? BK * B_LD : BN * B_LD;
+    static constexpr int STAGE = A_SIZE + B_SIZE;
+    static constexpr int A_COPIES = BM * BK / V / THREADS;  // 16-byte copies per thread
+    static constexpr int B_COPIES = BK * BN / V / THREADS;
+    static_assert(A_COPIES * V * THREADS == BM * BK && B_COPIES * V * THREADS == BK * BN, "copies");
 };
 
 __device__ __forceinline__ void cp_async16(void* dst, const void* src, int bytes) {
@@ -98,16 +106,17 @@ __device__ __forceinline__ unsigned to_tf32(float x) {
     return r;
 }
 
-// Where one thread block works: its row tile (group rows [row0, row0 + rows)) and the
-// group's block range, and its column tile [n0, n0 + BN).
+// Where one thread block works: its row tile (group rows [row0, row0 + rows), the first at
+// `rel0` inside the group) and the group's block range, and its column tile from n0.
 struct Tile {
-    i64 row0, rows, rel0, h, kb0, kb1, n0;
+    i64 row0, rel0, kb0, kb1, n0;
+    int rows;
 };
 
 // Column tiles are grouped in bands of `band` tiles; within a band, consecutive blocks take
 // the band's column tiles of one row tile. The band's slice of B (K x band*BN) stays in L2
 // while all row tiles pass, and A is read once per band.
-__device__ __forceinline__ Tile locate(const u64* __restrict__ tiles, i64 ntiles, i64 ntn, i64 band,
+__device__ __forceinline__ Tile locate(const u64* __restrict__ tiles, i64 ntiles, i64 ntn, i64 band, int bn,
                                        const u64* __restrict__ group_ptr, const u64* __restrict__ block_ptr) {
     const i64 bid = blockIdx.x;
     const i64 b = bid / (ntiles * band);
@@ -115,83 +124,115 @@ __device__ __forceinline__ Tile locate(const u64* __restrict__ tiles, i64 ntiles
     const i64 rem = bid - b * ntiles * band;
     const i64 t = rem / width;
     Tile r;
-    r.n0 = (b * band + rem % width) * BN;
+    r.n0 = (b * band + rem % width) * bn;
     const i64 g = (i64)tiles[2 * t];
     r.row0 = (i64)tiles[2 * t + 1];
     const i64 g0 = (i64)group_ptr[g], g1 = (i64)group_ptr[g + 1];
-    r.h = g1 - g0;
     r.rel0 = r.row0 - g0;
-    r.rows = min((i64)BM, g1 - r.row0);
+    r.rows = (int)min((i64)BM, g1 - r.row0);
     r.kb0 = (i64)block_ptr[g];
     r.kb1 = (i64)block_ptr[g + 1];
     return r;
 }
 
-// Stages step `s` (block kb0 + s / chunks, K chunk s % chunks) into As / Bs.
-template <class T, bool B_ROW>
-__device__ __forceinline__ void load_step(T* As, T* Bs, const Tile& tl, i64 s, i64 chunks, i64 bw, i64 K, i64 N,
-                                          const u64* __restrict__ block_col, const u64* __restrict__ value_offset,
-                                          const T* __restrict__ values, const T* __restrict__ B, i64 ldb, bool vec) {
-    typedef Smem<T, B_ROW> S;
-    constexpr int BK = S::BK;
-    constexpr int V = 16 / sizeof(T);
-    const i64 kb = tl.kb0 + s / chunks;
-    const i64 kc = (s % chunks) * BK;          // first column of the step inside the block
-    const i64 kcol0 = (i64)block_col[kb] * bw;  // first column of the block in A
-    const T* a = values + (i64)value_offset[kb] + tl.rel0 * bw + kc;
-    const int tid = threadIdx.x;
-    if (vec) {
-        // A: BM rows x BK columns in 16-byte pieces (bw % V == 0, so a piece is all in or out).
-        for (int p = tid; p < BM * BK / V; p += THREADS) {
-            const int r = p / (BK / V), c = (p % (BK / V)) * V;
-            const bool ok = r < tl.rows && kc + c < bw;
-            cp_async16(As + r * S::A_LD + c, ok ? (const void*)(a + r * bw + c) : (const void*)values, ok ? 16 : 0);
+// A thread's share of a step's copies: smem offsets and the fixed parts of the sources.
+template <class T, bool B_ROW, int WARPS_N> struct Copies {
+    typedef Smem<T, B_ROW, WARPS_N> S;
+    int a_smem[S::A_COPIES], a_off[S::A_COPIES];  // a_off: row * bw + column in the step; -1: row out
+    int a_col[S::A_COPIES];
+    int b_smem[S::B_COPIES], b_k[S::B_COPIES], b_bytes[S::B_COPIES];  // b_k: k inside the step
+    i64 b_off[S::B_COPIES];  // the column part of the source offset
+
+    __device__ __forceinline__ void init(const Tile& tl, i64 bw, i64 N, i64 ldb) {
+        const int tid = threadIdx.x;
+#pragma unroll
+        for (int i = 0; i < S::A_COPIES; ++i) {
+            const int p = tid + i * S::THREADS;
+            const int r = p / (S::BK / S::V), c = (p % (S::BK / S::V)) * S::V;
+            a_smem[i] = r * S::A_LD + c;
+            a_off[i] = r < tl.rows ? (int)(r * bw) + c : -1;
+            a_col[i] = c;
         }
+#pragma unroll
+        for (int i = 0; i < S::B_COPIES; ++i) {
+            const int p = tid + i * S::THREADS;
+            if (B_ROW) {
+                const int r = p / (S::BN / S::V), c = (p % (S::BN / S::V)) * S::V;
+                const i64 left = N - (tl.n0 + c);
+                b_smem[i] = r * S::B_LD + c;
+                b_k[i] = r;
+                b_bytes[i] = left <= 0 ? 0 : (left >= S::V ? 16 : (int)left * (int)sizeof(T));
+                b_off[i] = tl.n0 + c;
+            } else {
+                const int jn = p / (S::BK / S::V), c = (p % (S::BK / S::V)) * S::V;
+                b_smem[i] = jn * S::B_LD + c;
+                b_k[i] = c;
+                b_bytes[i] = tl.n0 + jn < N ? 16 : 0;  // narrowed per step by the K bounds
+                b_off[i] = (tl.n0 + jn) * ldb;
+            }
+        }
+    }
+};
+
+// Stages the K slice [kc, kc + BK) of block kb: 16-byte copies (zero-filled outside A's rows,
+// the block's width, K, or N).
+template <class T, bool B_ROW, int WARPS_N>
+__device__ __forceinline__ void load_vec(T* As, T* Bs, const Copies<T, B_ROW, WARPS_N>& cp, const T* a, i64 kcol,
+                                         int kc, i64 bw, i64 K, const T* __restrict__ B, i64 ldb) {
+    typedef Smem<T, B_ROW, WARPS_N> S;
+#pragma unroll
+    for (int i = 0; i < S::A_COPIES; ++i) {
+        const bool ok = cp.a_off[i] >= 0 && kc + cp.a_col[i] < bw;
+        cp_async16(As + cp.a_smem[i], ok ? (const void*)(a + cp.a_off[i]) : (const void*)a, ok ? 16 : 0);
+    }
+#pragma unroll
+    for (int i = 0; i < S::B_COPIES; ++i) {
+        const i64 k = kcol + cp.b_k[i];  // kcol = first column of the step in A
+        int bytes;
+        const T* src;
         if (B_ROW) {
-            for (int p = tid; p < BK * BN / V; p += THREADS) {
-                const int r = p / (BN / V), c = (p % (BN / V)) * V;
-                const i64 k = kcol0 + kc + r, j = tl.n0 + c;
-                const i64 left = (kc + r < bw && k < K) ? N - j : 0;
-                const int bytes = left <= 0 ? 0 : (left >= V ? 16 : (int)left * (int)sizeof(T));
-                cp_async16(Bs + r * S::B_LD + c, bytes ? (const void*)(B + k * ldb + j) : (const void*)B, bytes);
-            }
+            bytes = (kc + cp.b_k[i] < bw && k < K) ? cp.b_bytes[i] : 0;
+            src = B + k * ldb + cp.b_off[i];
         } else {
-            for (int p = tid; p < BN * BK / V; p += THREADS) {
-                const int jn = p / (BK / V), c = (p % (BK / V)) * V;
-                const i64 k = kcol0 + kc + c, j = tl.n0 + jn;
-                i64 left = j < N ? min(bw - kc - c, K - k) : 0;
-                const int bytes = left <= 0 ? 0 : (left >= V ? 16 : (int)left * (int)sizeof(T));
-                cp_async16(Bs + jn * S::B_LD + c, bytes ? (const void*)(B + k + j * ldb) : (const void*)B, bytes);
-            }
+            const i64 left = min(bw - kc - cp.b_k[i], K - k);
+            bytes = left <= 0 ? 0 : min(cp.b_bytes[i], (int)min(left, (i64)S::V) * (int)sizeof(T));
+            src = B + cp.b_off[i] + k;
         }
-    } else {
-        const T zero = T(0.0f);
-        for (int p = tid; p < BM * BK; p += THREADS) {
-            const int r = p / BK, c = p % BK;
-            As[r * S::A_LD + c] = (r < tl.rows && kc + c < bw) ? a[r * bw + c] : zero;
-        }
-        for (int p = tid; p < BK * BN; p += THREADS) {
-            // B_ROW: consecutive threads take consecutive columns (coalesced), else rows.
-            const int r = B_ROW ? p / BN : p % BK, c = B_ROW ? p % BN : p / BK;
-            const i64 k = kcol0 + kc + r, j = tl.n0 + c;
-            const bool ok = kc + r < bw && k < K && j < N;
-            const T v = ok ? (B_ROW ? B[k * ldb + j] : B[k + j * ldb]) : zero;
-            Bs[B_ROW ? r * S::B_LD + c : c * S::B_LD + r] = v;
-        }
+        cp_async16(Bs + cp.b_smem[i], bytes ? (const void*)src : (const void*)B, bytes);
     }
 }
 
-// One step's products, f16/bf16: two k16 slices.
-template <class T, bool B_ROW>
+// The same with one element per load (unaligned B, leading dimension or block width).
+template <class T, bool B_ROW, int WARPS_N>
+__device__ __forceinline__ void load_scalar(T* As, T* Bs, const Tile& tl, const T* a, i64 kcol, int kc, i64 bw, i64 K,
+                                            i64 N, const T* __restrict__ B, i64 ldb) {
+    typedef Smem<T, B_ROW, WARPS_N> S;
+    const T zero = T(0.0f);
+    for (int p = threadIdx.x; p < BM * S::BK; p += S::THREADS) {
+        const int r = p / S::BK, c = p % S::BK;
+        As[r * S::A_LD + c] = (r < tl.rows && kc + c < bw) ? a[r * bw + c] : zero;
+    }
+    for (int p = threadIdx.x; p < S::BK * S::BN; p += S::THREADS) {
+        // B_ROW: consecutive threads take consecutive columns (coalesced), else rows.
+        const int r = B_ROW ? p / S::BN : p % S::BK, c = B_ROW ? p % S::BN : p / S::BK;
+        const i64 k = kcol + r, j = tl.n0 + c;
+        const bool ok = kc + r < bw && k < K && j < N;
+        const T v = ok ? (B_ROW ? B[k * ldb + j] : B[k + j * ldb]) : zero;
+        Bs[B_ROW ? r * S::B_LD + c : c * S::B_LD + r] = v;
+    }
+}
+
+// One step's products, f16/bf16: BK / 16 slices of k16.
+template <class T, bool B_ROW, int WARPS_N>
 __device__ __forceinline__ void mma_step_half(const T* As, const T* Bs, int wm, int wn, int lane,
                                               float (&acc)[MT][NT][4]) {
-    typedef Smem<T, B_ROW> S;
+    typedef Smem<T, B_ROW, WARPS_N> S;
 #pragma unroll
     for (int ks = 0; ks < S::BK; ks += 16) {
         unsigned a[MT][4], b[NT][2];
 #pragma unroll
         for (int mi = 0; mi < MT; ++mi)
-            ldmatrix_x4(a[mi], As + (wm * 32 + mi * 16 + (lane & 15)) * S::A_LD + ks + (lane >> 4) * 8);
+            ldmatrix_x4(a[mi], As + (wm * WM + mi * 16 + (lane & 15)) * S::A_LD + ks + (lane >> 4) * 8);
 #pragma unroll
         for (int nj = 0; nj < NT; nj += 2) {
             unsigned r[4];
@@ -216,18 +257,18 @@ __device__ __forceinline__ void mma_step_half(const T* As, const T* Bs, int wm, 
     }
 }
 
-// One step's products, f32 inputs: two k8 slices, one TF32 product or three (split).
-template <bool B_ROW, int MODE>
+// One step's products, f32 inputs: BK / 8 slices of k8, one TF32 product or three (split).
+template <bool B_ROW, int WARPS_N, int MODE>
 __device__ __forceinline__ void mma_step_tf32(const float* As, const float* Bs, int wm, int wn, int lane,
                                               float (&acc)[MT][NT][4]) {
-    typedef Smem<float, B_ROW> S;
+    typedef Smem<float, B_ROW, WARPS_N> S;
     const int g = lane >> 2, t = lane & 3;
 #pragma unroll
     for (int ks = 0; ks < S::BK; ks += 8) {
         unsigned ah[MT][4], al[MT][4], bh[NT][2], bl[NT][2];
 #pragma unroll
         for (int mi = 0; mi < MT; ++mi) {
-            const float* p = As + (wm * 32 + mi * 16 + g) * S::A_LD + ks + t;
+            const float* p = As + (wm * WM + mi * 16 + g) * S::A_LD + ks + t;
             const float x[4] = {p[0], p[8 * S::A_LD], p[4], p[8 * S::A_LD + 4]};
 #pragma unroll
             for (int q = 0; q < 4; ++q) {
@@ -260,22 +301,28 @@ __device__ __forceinline__ void mma_step_tf32(const float* As, const float* Bs, 
     }
 }
 
-template <class T, class Out, bool B_ROW, int MODE>
+template <class T, class Out, bool B_ROW, int MODE, int WARPS_N, int STAGES>
 __device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, const u64* __restrict__ group_ptr,
                          const u64* __restrict__ block_ptr, const u64* __restrict__ block_col,
                          const u64* __restrict__ value_offset, const u64* __restrict__ perm,
                          const T* __restrict__ values, i64 bw, i64 K, i64 N, const T* __restrict__ B, i64 ldb,
                          Out* __restrict__ C, i64 ldc, int c_row, const float* alpha_dev, float alpha_host,
                          const float* beta_dev, float beta_host, int vec) {
-    typedef Smem<T, B_ROW> S;
-    __shared__ __align__(16) T As[STAGES][S::A_SIZE];
-    __shared__ __align__(16) T Bs[STAGES][S::B_SIZE];
-    const i64 ntn = (N + BN - 1) / BN;
-    const Tile tl = locate(tiles, ntiles, ntn, band, group_ptr, block_ptr);
-    const i64 chunks = (bw + S::BK - 1) / S::BK;
+    typedef Smem<T, B_ROW, WARPS_N> S;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T* smem = reinterpret_cast<T*>(smem_raw);
+    unsigned smem_given;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(smem_given));
+    if (smem_given < STAGES * S::STAGE * sizeof(T)) __trap();  // host and kernel layouts disagree
+
+    const i64 ntn = (N + S::BN - 1) / S::BN;
+    const Tile tl = locate(tiles, ntiles, ntn, band, S::BN, group_ptr, block_ptr);
+    const int chunks = (int)((bw + S::BK - 1) / S::BK);
     const i64 steps = (tl.kb1 - tl.kb0) * chunks;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int wm = warp >> 1, wn = warp & 1;
+    const int wm = warp / WARPS_N, wn = warp % WARPS_N;
+    Copies<T, B_ROW, WARPS_N> cp;
+    if (vec) cp.init(tl, bw, N, ldb);
 
     float acc[MT][NT][4];
 #pragma unroll
@@ -285,30 +332,45 @@ __device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, co
 #pragma unroll
             for (int q = 0; q < 4; ++q) acc[mi][ni][q] = 0.0f;
 
+    // The next step to load: block kb, K slice kc.
+    i64 kb = tl.kb0;
+    int kc = 0;
+    auto load_next = [&](int stage) {
+        T* As = smem + stage * S::STAGE;
+        T* Bs = As + S::A_SIZE;
+        const T* a = values + (i64)value_offset[kb] + tl.rel0 * bw + kc;
+        const i64 kcol = (i64)block_col[kb] * bw + kc;
+        if (vec)
+            load_vec<T, B_ROW, WARPS_N>(As, Bs, cp, a, kcol, kc, bw, K, B, ldb);
+        else
+            load_scalar<T, B_ROW, WARPS_N>(As, Bs, tl, a, kcol, kc, bw, K, N, B, ldb);
+        kc += S::BK;
+        if (kc >= bw) {
+            kc = 0;
+            ++kb;
+        }
+    };
+
     // Prologue: STAGES - 1 steps in flight (a group is committed even when empty, so that
     // wait_group counts steps).
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
-        if (s < steps)
-            load_step<T, B_ROW>(As[s], Bs[s], tl, s, chunks, bw, K, N, block_col, value_offset, values, B, ldb,
-                                vec != 0);
+        if (s < steps) load_next(s);
         cp_async_commit();
     }
+    int st = 0, ld = STAGES - 1;  // stage computed now, stage loaded next
     for (i64 s = 0; s < steps; ++s) {
         cp_async_wait<STAGES - 2>();
-        __syncthreads();  // step s is in smem for all; everyone is done with step s - 1's stage
-        const i64 next = s + STAGES - 1;
-        if (next < steps) {
-            const int st = (int)(next % STAGES);
-            load_step<T, B_ROW>(As[st], Bs[st], tl, next, chunks, bw, K, N, block_col, value_offset, values, B, ldb,
-                                vec != 0);
-        }
+        __syncthreads();  // step s is in smem for all; everyone is done with the stage it replaces
+        if (s + STAGES - 1 < steps) load_next(ld);
         cp_async_commit();
-        const int st = (int)(s % STAGES);
+        const T* As = smem + st * S::STAGE;
         if constexpr (MODE == MODE_HALF)
-            mma_step_half<T, B_ROW>(As[st], Bs[st], wm, wn, lane, acc);
+            mma_step_half<T, B_ROW, WARPS_N>(As, As + S::A_SIZE, wm, wn, lane, acc);
         else
-            mma_step_tf32<B_ROW, MODE>(As[st], Bs[st], wm, wn, lane, acc);
+            mma_step_tf32<B_ROW, WARPS_N, MODE>(As, As + S::A_SIZE, wm, wn, lane, acc);
+        st = st + 1 == STAGES ? 0 : st + 1;
+        ld = ld + 1 == STAGES ? 0 : ld + 1;
     }
     cp_async_wait<0>();
 
@@ -319,7 +381,7 @@ __device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, co
     for (int mi = 0; mi < MT; ++mi)
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
-            const int r = wm * 32 + mi * 16 + half * 8 + g;
+            const int r = wm * WM + mi * 16 + half * 8 + g;
             if (r >= tl.rows) continue;
             const i64 row = (i64)perm[tl.row0 + r];
 #pragma unroll
@@ -327,30 +389,39 @@ __device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, co
 #pragma unroll
                 for (int q = 0; q < 2; ++q) {
                     const i64 j = tl.n0 + wn * WN + ni * 8 + 2 * t + q;
-                    if (j < N) axpby_store(C + (c_row ? row * ldc + j : row + j * ldc), acc[mi][ni][half * 2 + q], alpha, beta);
+                    if (j < N)
+                        axpby_store(C + (c_row ? row * ldc + j : row + j * ldc), acc[mi][ni][half * 2 + q], alpha,
+                                    beta);
                 }
         }
 }
 
 }  // namespace vbr
 
-// Entry points: spblk_spmm_vbr_<mode>_<b layout>_<in>_<out>.
-#define VBR_ENTRY(T, Out, mode, tin, tout, layout, b_row, MODE)                                              \
-    extern "C" __global__ void __launch_bounds__(vbr::THREADS) spblk_spmm_vbr_##mode##_##layout##_##tin##_##tout( \
-        const u64* tiles, i64 ntiles, i64 band, const u64* group_ptr, const u64* block_ptr, const u64* block_col, \
-        const u64* value_offset, const u64* perm, const T* values, i64 bw, i64 K, i64 N, const T* B, i64 ldb,     \
-        Out* C, i64 ldc, int c_row, const float* alpha_dev, float alpha, const float* beta_dev, float beta,     \
-        int vec) {                                                                                              \
-        vbr::spmm_vbr<T, Out, b_row, vbr::MODE>(tiles, ntiles, band, group_ptr, block_ptr, block_col,          \
-                                                 value_offset, perm, values, bw, K, N, B, ldb, C, ldc, c_row,   \
-                                                 alpha_dev, alpha, beta_dev, beta, vec);                        \
+// Entry points: spblk_spmm_vbr_<mode>_<b layout>_n<BN>_<in>_<out>. f16/bf16 come in 128- and
+// 256-column tiles (the wider for large N: half the A traffic per flop), f32 in 128.
+#define VBR_ENTRY(T, Out, mode, tin, tout, layout, b_row, MODE, WARPS_N, BN, STAGES, MIN_BLOCKS)              \
+    extern "C" __global__ void __launch_bounds__(64 * WARPS_N, MIN_BLOCKS)                                    \
+        spblk_spmm_vbr_##mode##_##layout##_n##BN##_##tin##_##tout(                                           \
+            const u64* tiles, i64 ntiles, i64 band, const u64* group_ptr, const u64* block_ptr,              \
+            const u64* block_col, const u64* value_offset, const u64* perm, const T* values, i64 bw, i64 K,   \
+            i64 N, const T* B, i64 ldb, Out* C, i64 ldc, int c_row, const float* alpha_dev, float alpha,     \
+            const float* beta_dev, float beta, int vec) {                                                    \
+        vbr::spmm_vbr<T, Out, b_row, vbr::MODE, WARPS_N, STAGES>(tiles, ntiles, band, group_ptr, block_ptr,  \
+                                                                 block_col, value_offset, perm, values, bw,  \
+                                                                 K, N, B, ldb, C, ldc, c_row, alpha_dev,     \
+                                                                 alpha, beta_dev, beta, vec);                \
     }
-#define VBR_LAYOUTS(T, Out, mode, tin, tout, MODE) \
-    VBR_ENTRY(T, Out, mode, tin, tout, brow, true, MODE) VBR_ENTRY(T, Out, mode, tin, tout, bcol, false, MODE)
+#define VBR_LAYOUTS(T, Out, mode, tin, tout, MODE, WARPS_N, BN, STAGES, MIN_BLOCKS)                       \
+    VBR_ENTRY(T, Out, mode, tin, tout, brow, true, MODE, WARPS_N, BN, STAGES, MIN_BLOCKS)                 \
+    VBR_ENTRY(T, Out, mode, tin, tout, bcol, false, MODE, WARPS_N, BN, STAGES, MIN_BLOCKS)
+#define VBR_HALF(T, Out, tin, tout)                                 \
+    VBR_LAYOUTS(T, Out, tc, tin, tout, MODE_HALF, 2, 128, 4, 4)     \
+    VBR_LAYOUTS(T, Out, tc, tin, tout, MODE_HALF, 4, 256, 3, 2)
 
-VBR_LAYOUTS(f16, float, tc, f16, f32, MODE_HALF)
-VBR_LAYOUTS(f16, f16, tc, f16, f16, MODE_HALF)
-VBR_LAYOUTS(bf16, float, tc, bf16, f32, MODE_HALF)
-VBR_LAYOUTS(bf16, bf16, tc, bf16, bf16, MODE_HALF)
-VBR_LAYOUTS(float, float, tf32, f32, f32, MODE_TF32)
-VBR_LAYOUTS(float, float, tf32x3, f32, f32, MODE_TF32X3)
+VBR_HALF(f16, float, f16, f32)
+VBR_HALF(f16, f16, f16, f16)
+VBR_HALF(bf16, float, bf16, f32)
+VBR_HALF(bf16, bf16, bf16, bf16)
+VBR_LAYOUTS(float, float, tf32, f32, f32, MODE_TF32, 2, 128, 4, 3)
+VBR_LAYOUTS(float, float, tf32x3, f32, f32, MODE_TF32X3, 2, 128, 4, 3)

@@ -10,6 +10,8 @@ pub const PRECISIONS: [(&str, &str); 6] =
 /// Stored value types of SpGEMM and the SpMV long-row partials.
 pub const VALUES: [&str; 4] = ["f32", "f64", "f16", "bf16"];
 pub const INDICES: [&str; 2] = ["i32", "i64"];
+/// Name prefixes of the kernels that take more than 48 KB of dynamic shared memory.
+pub const LARGE_SHARED: [&str; 1] = ["spblk_spmm_vbr_"];
 
 pub fn value_tag(t: DataType) -> &'static str {
     match t {
@@ -67,17 +69,19 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spgemm_copy_{t}_{i}"));
         }
     }
-    // kernels/spmm/vbr.cu: product flavour x op(B) layout x (input, output).
-    for (mode, a, b) in [
-        ("tc", "f16", "f32"),
-        ("tc", "f16", "f16"),
-        ("tc", "bf16", "f32"),
-        ("tc", "bf16", "bf16"),
-        ("tf32", "f32", "f32"),
-        ("tf32x3", "f32", "f32"),
+    // kernels/spmm/vbr.cu: product flavour x op(B) layout x column tile x (input, output).
+    for (mode, a, b, tiles) in [
+        ("tc", "f16", "f32", &[128, 256][..]),
+        ("tc", "f16", "f16", &[128, 256]),
+        ("tc", "bf16", "f32", &[128, 256]),
+        ("tc", "bf16", "bf16", &[128, 256]),
+        ("tf32", "f32", "f32", &[128]),
+        ("tf32x3", "f32", "f32", &[128]),
     ] {
         for layout in ["brow", "bcol"] {
-            v.push(format!("spblk_spmm_vbr_{mode}_{layout}_{a}_{b}"));
+            for bn in tiles {
+                v.push(format!("spblk_spmm_vbr_{mode}_{layout}_n{bn}_{a}_{b}"));
+            }
         }
     }
     for (a, b) in PRECISIONS {

@@ -19,6 +19,28 @@ pub struct Module {
     functions: HashMap<String, sys::CUfunction>,
 }
 
+/// Lets `f` take up to the device's opt-in maximum of dynamic shared memory per block (the
+/// default stops at 48 KB).
+fn allow_large_shared(f: sys::CUfunction, name: &str) -> Result<()> {
+    let (mut dev, mut max) = (0, 0);
+    // SAFETY: out-pointers to locals; a context is current (Module::load's caller).
+    unsafe {
+        check(sys::cuCtxGetDevice(&mut dev), "cuCtxGetDevice")?;
+        check(
+            sys::cuDeviceGetAttribute(
+                &mut max,
+                sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                dev,
+            ),
+            "cuDeviceGetAttribute",
+        )?;
+        check(
+            sys::cuFuncSetAttribute(f, sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, max),
+            &format!("cuFuncSetAttribute (shared memory of {name})"),
+        )
+    }
+}
+
 impl Module {
     /// Loads the fatbin into the current context.
     pub fn load() -> Result<Module> {
@@ -43,6 +65,9 @@ impl Module {
                     "kernel '{name}' is registered but missing from the embedded fatbin: {}",
                     super::context::describe(r)
                 )));
+            }
+            if kernels::LARGE_SHARED.iter().any(|p| name.starts_with(p)) {
+                allow_large_shared(f, &name)?;
             }
             functions.insert(name, f);
         }

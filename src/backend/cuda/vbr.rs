@@ -17,8 +17,6 @@ use crate::types::{DataType, Operation, Order};
 
 /// Rows of a thread block's tile (`vbr::BM` in the kernel).
 const TILE_ROWS: usize = 64;
-/// Columns of C per thread block (`vbr::BN`).
-const TILE_COLS: i64 = 128;
 /// Bytes of op(B) a band of column tiles may span so that it stays in L2 while every row
 /// tile passes (H100/H200: 50 MB of L2; half of it, for A and C traffic beside).
 const BAND_BYTES: i64 = 24 << 20;
@@ -103,8 +101,11 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
     let b_row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
     let c_row = args.c.order == Order::Row;
     let vec = bw % per16 == 0 && args.b.ld % per16 == 0 && (args.b.values as u64) % 16 == 0;
-    let col_tiles = (n + TILE_COLS - 1) / TILE_COLS;
-    let band = (BAND_BYTES / (TILE_COLS * k.max(1) * esize)).clamp(1, col_tiles);
+    // 256-column tiles (8 warps) halve the reads of A per flop once N needs more than one
+    // 128-column tile; f32 comes in 128 only (its split products need the registers).
+    let bn: i64 = if mode == "tc" && n > 128 { 256 } else { 128 };
+    let col_tiles = (n + bn - 1) / bn;
+    let band = (BAND_BYTES / (bn * k.max(1) * esize)).clamp(1, col_tiles);
     let blocks = arrays.tile_count as u64 * col_tiles as u64;
     let grid = u32::try_from(blocks).map_err(|_| {
         Error::not_supported(format!("VBR SpMM with {blocks} thread blocks (row tiles x column tiles) over 2^32"))
@@ -114,13 +115,14 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
     }
     let layout = if b_row { "brow" } else { "bcol" };
     let name = format!(
-        "spblk_spmm_vbr_{mode}_{layout}_{}_{}",
+        "spblk_spmm_vbr_{mode}_{layout}_n{bn}_{}_{}",
         value_tag(args.precision.input),
         value_tag(args.precision.output)
     );
+    let shared = smem_bytes(esize as usize, b_row, bn as usize);
     if trace::on() {
         trace::note(format_args!(
-            "{} row tiles of <= {} rows x {col_tiles} column tiles of {TILE_COLS} (bands of {band}); {}",
+            "{} row tiles of <= {} rows x {col_tiles} column tiles of {bn} (bands of {band}); {}; {shared} B shared",
             arrays.tile_count,
             arrays.tile_rows,
             if vec { "16-byte async copies" } else { "element loads (unaligned B or block width)" }
@@ -129,8 +131,8 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
     l.launch(
         &name,
         grid,
-        128,
-        0,
+        bn as u32, // two warps per 64 columns
+        shared as u32,
         Args::new()
             .ptr(arrays.tiles.addr)
             .i64(arrays.tile_count as i64)
@@ -153,6 +155,18 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
             .scalar(beta)
             .i32(vec as i32),
     )
+}
+
+/// Dynamic shared memory of a kernel: its pipeline stages of an A tile (64 x BK, rows padded)
+/// and a B tile (BK x bn row-major or bn x BK), as `vbr::Smem` lays them out; the kernel
+/// traps if given less. f16/bf16: BK = 32, 4 stages at 128 columns, 3 at 256; f32: BK = 16,
+/// 4 stages.
+fn smem_bytes(esize: usize, b_row: bool, bn: usize) -> usize {
+    let (bk, pad) = if esize == 4 { (16, 4) } else { (32, 8) };
+    let stages = if bn == 256 { 3 } else { 4 };
+    let a = TILE_ROWS * (bk + pad);
+    let b = if b_row { bk * (bn + 8) } else { bn * (bk + pad) };
+    stages * (a + b) * esize
 }
 
 #[cfg(test)]
