@@ -93,6 +93,10 @@ pub struct VbrArrays {
     pub tiles: Buffer,
     pub tile_count: usize,
     pub tile_rows: usize,
+    /// Multiply-adds per column of op(B) that the kernel issues: every row tile computes
+    /// `tile_rows` rows of each of its group's blocks, whatever the group's height (the
+    /// default algorithm's cost model).
+    pub tile_work: f64,
 }
 
 /// A 1-SA analysis and, on backends that compute from their own memory, its arrays there.

@@ -11,7 +11,7 @@ use crate::backend::{SddmmMethod, SpgemmMethod, SpmmMethod, SpmvMethod};
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
 use crate::trace;
-use crate::types::{Format, SddmmAlg, SpgemmAlg, SpmmAlg, SpmvAlg};
+use crate::types::{DataType, Format, SddmmAlg, SpgemmAlg, SpmmAlg, SpmvAlg};
 
 /// An algorithm of a format family must meet a matrix of that family.
 fn family<A: std::fmt::Debug>(alg: A, a: &SpMat, formats: &[Format]) -> Result<()> {
@@ -56,17 +56,63 @@ pub fn spmv(alg: SpmvAlg, a: &SpMat) -> Result<SpmvMethod> {
     Ok(method)
 }
 
-pub fn spmm(alg: SpmmAlg, a: &SpMat) -> Result<SpmmMethod> {
-    let method = match alg {
-        SpmmAlg::Default => {
-            // VBR runs only when asked for until its tensor-core kernel and cost model exist;
-            // the row method serves every format and shape.
-            trace::choice(
-                "CsrRows",
-                format_args!("the row method serves every format (avg row {:.1}; VBR only on request)", avg_row(a)),
-            );
-            return Ok(SpmmMethod::CsrRows);
+/// Multiply-adds per second of the CUDA kernels on an H100 (docs/vbr.md): the CSR row kernel
+/// on block matrices at N = 128 .. 4096 (f16 and f32 alike), and the VBR kernel on 64-row
+/// tiles at N = 128 (f16/bf16 tensor cores; f32 in three TF32 products).
+const CSR_FMA_PER_S: f64 = 1.3e12;
+const VBR_HALF_FMA_PER_S: f64 = 7.0e13;
+const VBR_F32_FMA_PER_S: f64 = 1.8e13;
+/// VBR must be predicted this much faster before the default takes it: the model's error
+/// stays inside the margin, so the default is never slower than CSR by more than a few %.
+const VBR_MARGIN: f64 = 1.5;
+
+/// `SPBLK_SPMM_ALG_DEFAULT`: VBR when the matrix has a 1-SA plan on a backend with the
+/// tensor-core kernel and the cost model predicts it faster than the row method, else rows.
+fn spmm_default(a: &SpMat, n: i64) -> SpmmMethod {
+    let plan = a.plans.lock().one_sa();
+    let Some(one_sa) = plan else {
+        trace::choice(
+            "CsrRows",
+            format_args!("the row method serves every format (avg row {:.1}; no 1-SA plan)", avg_row(a)),
+        );
+        return SpmmMethod::CsrRows;
+    };
+    let Some(arrays) = &one_sa.arrays else {
+        trace::choice("CsrRows", "the host computes VBR as a reference only (every stored zero multiplied)");
+        return SpmmMethod::CsrRows;
+    };
+    let rate = match a.value_type {
+        DataType::F16 | DataType::BF16 => VBR_HALF_FMA_PER_S,
+        DataType::F32 => VBR_F32_FMA_PER_S,
+        _ => {
+            trace::choice("CsrRows", format_args!("no tensor-core VBR for {:?}", a.value_type));
+            return SpmmMethod::CsrRows;
         }
+    };
+    let csr = a.nnz as f64 * n as f64 / CSR_FMA_PER_S;
+    // The kernel computes whole 128-column tiles.
+    let vbr = arrays.tile_work * (n.max(1) as f64 / 128.0).ceil() * 128.0 / rate;
+    let s = one_sa.plan.vbr.stats();
+    let why = format_args!(
+        "predicted VBR {:.3} ms vs CSR {:.3} ms (rho' {:.3}, dH' {:.1}, N {n}, {:?}; VBR needs {VBR_MARGIN}x)",
+        vbr * 1e3,
+        csr * 1e3,
+        s.in_block_density,
+        s.avg_block_height,
+        a.value_type
+    );
+    if vbr * VBR_MARGIN < csr {
+        trace::choice("Vbr", why);
+        SpmmMethod::Vbr
+    } else {
+        trace::choice("CsrRows", why);
+        SpmmMethod::CsrRows
+    }
+}
+
+pub fn spmm(alg: SpmmAlg, a: &SpMat, n: i64) -> Result<SpmmMethod> {
+    let method = match alg {
+        SpmmAlg::Default => return Ok(spmm_default(a, n)),
         SpmmAlg::CsrAlg1 | SpmmAlg::CsrAlg2 | SpmmAlg::CsrAlg3 => {
             family(alg, a, CSR_FAMILY).map(|_| SpmmMethod::CsrRows)
         }

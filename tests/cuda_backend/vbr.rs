@@ -361,3 +361,54 @@ fn vbr_refuses_what_it_cannot_run() {
         spblkDestroyDnMat(c);
     }
 }
+
+/// `SPBLK_SPMM_ALG_DEFAULT` after a 1-SA analysis: VBR on CUDA for a blocked matrix (and the
+/// VBR kernel runs), the row method for a scattered one, on the host, and without a plan.
+#[test]
+fn default_takes_vbr_only_where_the_cost_model_says_it_wins() {
+    if !gpu("default_takes_vbr_only_where_the_cost_model_says_it_wins") {
+        return;
+    }
+    let mut r = rng(92);
+    let cols = 2048;
+    let (rows, blocked) = family_pattern(&mut r, cols, 64, &[64; 16]);
+    let scattered = pattern(&mut r, rows, cols, Shape::Uniform(3));
+    let cuda = if harness_on_host() { Kind::Host } else { Kind::Cuda };
+    for (vt, entries, kind, analysed, want) in [
+        (SPBLK_R_16F, &blocked, cuda, true, if harness_on_host() { "CsrRows" } else { "Vbr" }),
+        (SPBLK_R_32F, &blocked, cuda, true, if harness_on_host() { "CsrRows" } else { "Vbr" }),
+        (SPBLK_R_16F, &blocked, cuda, false, "CsrRows"),
+        (SPBLK_R_16F, &blocked, Kind::Host, true, "CsrRows"),
+        (SPBLK_R_16F, &scattered, cuda, true, "CsrRows"),
+        (SPBLK_R_32F, &scattered, cuda, true, "CsrRows"),
+    ] {
+        let what = format!("{vt} {kind:?} analysed {analysed} nnz {}", entries.len());
+        let vals = values(&mut r, entries.len());
+        let a = Sp::new(&mut r, SPBLK_FORMAT_CSR, rows, cols, entries, &vals, SPBLK_INDEX_32I, 0, vt);
+        let b = Dn::random(&mut r, cols, 256, SPBLK_ORDER_ROW, vt, false);
+        let c = Dn::random(&mut r, rows, 256, SPBLK_ORDER_ROW, SPBLK_R_32F, false);
+        let mut side = Side::new(kind);
+        let ma = a.descr(&mut side);
+        if analysed {
+            ok(spblkAnalyze(side.handle, ma, SPBLK_ANALYSIS_1SA, std::ptr::null()), "spblkAnalyze");
+        }
+        let (bp, cp) = (side.put(&b.data), side.put(&c.data));
+        let (mb, mc) = (b.descr(bp), c.descr(cp));
+        let (alpha, beta) =
+            (side.scalar(false, &scalar_bytes(1.0, SPBLK_R_32F)), side.scalar(false, &scalar_bytes(0.0, SPBLK_R_32F)));
+        let h = side.handle;
+        let alg = SPBLK_SPMM_ALG_DEFAULT;
+        let mut size = 0usize;
+        ok(spblkSpMM_bufferSize(h, N, N, alpha, ma, mb, beta, mc, SPBLK_R_32F, alg, &mut size), "size");
+        let buf = side.buffer(size);
+        let (st, records) =
+            spblk::trace::capture(|| spblkSpMM(h, N, N, alpha, ma, mb, beta, mc, SPBLK_R_32F, alg, buf));
+        ok(st, &what);
+        assert_eq!(records[0].method, want, "{what}: {}", records[0].reason);
+        let vbr_kernels = records[0].launches("spblk_spmm_vbr") + records[0].launches("host:vbr_spmm");
+        assert_eq!(vbr_kernels, u32::from(want == "Vbr"), "{what}: {:?}", records[0]);
+        spblkDestroySpMat(ma);
+        spblkDestroyDnMat(mb);
+        spblkDestroyDnMat(mc);
+    }
+}

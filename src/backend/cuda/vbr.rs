@@ -43,6 +43,7 @@ fn row_tiles(group_ptr: &[usize]) -> Vec<usize> {
 fn upload_vbr<V: Copy>(l: &Launcher, dev: &Arc<Device>, v: &Vbr<V>) -> Result<VbrArrays> {
     let up = |bytes: &[u8]| -> Result<Buffer> { Ok(DeviceAlloc::upload(l, dev, bytes)?.into_buffer()) };
     let tiles = row_tiles(&v.group_ptr);
+    let blocks_per_tile: usize = tiles.chunks(2).map(|t| v.block_ptr[t[0] + 1] - v.block_ptr[t[0]]).sum();
     Ok(VbrArrays {
         group_ptr: up(bytes_of(&v.group_ptr))?,
         block_ptr: up(bytes_of(&v.block_ptr))?,
@@ -53,6 +54,7 @@ fn upload_vbr<V: Copy>(l: &Launcher, dev: &Arc<Device>, v: &Vbr<V>) -> Result<Vb
         tiles: up(bytes_of(&tiles))?,
         tile_count: tiles.len() / 2,
         tile_rows: TILE_ROWS,
+        tile_work: (blocks_per_tile * TILE_ROWS * v.block_width) as f64,
     })
 }
 
