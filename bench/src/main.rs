@@ -4,6 +4,7 @@
 mod cases;
 mod check;
 mod cusp;
+mod dynlib;
 mod gen;
 mod gpu;
 mod libs;
