@@ -82,6 +82,12 @@ impl Cusparse {
         gpu.make_current()?;
         Ok(Cusparse { h, version, origin })
     }
+
+    /// The handle, for calls outside the `Api` shim (`--vbr`: other value types and
+    /// algorithms). It queues on the benchmark's stream.
+    pub fn raw(&self) -> cs::cusparseHandle_t {
+        self.h
+    }
 }
 
 impl Drop for Cusparse {
