@@ -947,6 +947,16 @@ pub fn run(env: &Env, cases: &[MatCase], header: &[String], out_dir: Option<&str
     for h in &head {
         println!("{h}");
     }
+    // vbr.csv grows row by row, so that a run stopped early (a timeout) keeps what it did.
+    let mut csv_file = out_dir.and_then(|dir| {
+        let open = || -> std::io::Result<std::fs::File> {
+            std::fs::create_dir_all(dir)?;
+            let mut f = std::fs::File::create(format!("{dir}/vbr.csv"))?;
+            writeln!(f, "{}", report::CSV_HEADER)?;
+            Ok(f)
+        };
+        open().map_err(|e| eprintln!("spblk-bench: cannot write {dir}/vbr.csv: {e}")).ok()
+    });
     let mut rows: Vec<Row> = Vec::new();
     let mut count = 0;
     let mut build_errors = 0;
@@ -976,10 +986,17 @@ pub fn run(env: &Env, cases: &[MatCase], header: &[String], out_dir: Option<&str
                 count += 1;
                 println!("{}", progress_line(count, &r));
                 let _ = std::io::stdout().flush();
+                if let Some(f) = csv_file.as_mut() {
+                    if let Err(e) = f.write_all(report::csv_line(&r).as_bytes()) {
+                        eprintln!("spblk-bench: writing vbr.csv: {e}");
+                        csv_file = None;
+                    }
+                }
                 rows.push(r);
             }
         }
     }
+    drop(csv_file);
     let table = report::table(&rows);
     let why = reasons(&rows);
     let failed = rows.iter().filter(|r| r.accuracy_failed()).count();
@@ -1006,6 +1023,7 @@ pub fn run(env: &Env, cases: &[MatCase], header: &[String], out_dir: Option<&str
         }
         let write = || -> std::io::Result<()> {
             std::fs::create_dir_all(dir)?;
+            // The whole CSV again (the same lines as written along the way).
             std::fs::write(format!("{dir}/vbr.csv"), report::csv(&rows))?;
             std::fs::write(format!("{dir}/vbr.md"), md)?;
             Ok(())
