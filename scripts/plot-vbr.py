@@ -5,6 +5,7 @@ against the in-block density rho (log x), one curve per (theta, N), one panel pe
 
     python3 scripts/plot-vbr.py OUT/vbr.csv                 # -> OUT/vbr-speedup-cusparse.svg
     python3 scripts/plot-vbr.py OUT/vbr.csv --vs csr -o x.svg
+    python3 scripts/plot-vbr.py A/vbr.csv B/vbr.csv -o all.svg   # several runs together
 
 --vs: cusparse (default; cuSPARSE time / VBR time), csr (spblk CSR_ALG1 / VBR), cublas
 (cuBLAS dense GEMM / VBR) or default (spblk ALG_DEFAULT / VBR). Only the synthetic
@@ -75,11 +76,14 @@ def speedup(row, vs):
     return d / v if d and v else None
 
 
-def load(path, vs):
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    if rows and "speedup_vs_cusparse" not in rows[0]:
-        sys.exit(f"{path}: not a spblk-bench --vbr CSV (no speedup_vs_cusparse column)")
+def load(paths, vs):
+    rows = []
+    for path in paths:
+        with open(path, newline="") as f:
+            part = list(csv.DictReader(f))
+        if part and "speedup_vs_cusparse" not in part[0]:
+            sys.exit(f"{path}: not a spblk-bench --vbr CSV (no speedup_vs_cusparse column)")
+        rows.extend(part)
     panels = defaultdict(lambda: defaultdict(list))  # (n, prec) -> (theta, N) -> [(rho, s)]
     all_synthetic = 0
     for r in rows:
@@ -212,7 +216,7 @@ def marker(x, y, i, colour, title):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("csv", help="vbr.csv written by spblk-bench --vbr --out DIR")
+    ap.add_argument("csv", nargs="+", help="vbr.csv written by spblk-bench --vbr --out DIR (one or more)")
     ap.add_argument("--vs", choices=sorted(COLUMN), default="cusparse",
                     help="the library VBR is compared with (default cusparse)")
     ap.add_argument("-o", "--out", help="SVG to write (default: vbr-speedup-VS.svg beside the CSV)")
@@ -220,8 +224,8 @@ def main():
     a = ap.parse_args()
     panels, synthetic, total = load(a.csv, a.vs)
     if synthetic == 0:
-        sys.exit(f"{a.csv}: {total} rows, none synthetic (no theta/rho): nothing to plot")
-    out = a.out or os.path.join(os.path.dirname(os.path.abspath(a.csv)), f"vbr-speedup-{a.vs}.svg")
+        sys.exit(f"{', '.join(a.csv)}: {total} rows, none synthetic (no theta/rho): nothing to plot")
+    out = a.out or os.path.join(os.path.dirname(os.path.abspath(a.csv[0])), f"vbr-speedup-{a.vs}.svg")
     title = a.title or f"spblk VBR (1-SA) SpMM: speed-up over {COLUMN[a.vs][1]} (time ratio)"
     with open(out, "w") as f:
         f.write(render(panels, a.vs, title))
