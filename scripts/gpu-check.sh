@@ -5,6 +5,10 @@
 # Stages: (a) sanity, (b) the prebuilt test binaries on the CUDA backend (and C tests under
 # build/ when they exist), (c) compute-sanitizer memcheck and racecheck on a quick subset,
 # (d) the benchmark when built, (e) a summary table, printed last. Logs go to $OUT when set.
+# Optional, off by default: VBR=1 adds `spblk-bench --vbr-quick` (the 1-SA experiment's target
+# cases, about a minute) after (d), into $OUT/vbr/ (vbr.md, vbr.csv); VBR=full runs the whole
+# --vbr grid with the Matrix Market corpus instead (several minutes: better as its own call, see
+# docs/benchmarks.md).
 # Exit status: 0 only when every stage that ran passed.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -121,6 +125,31 @@ if [[ -x $dev/spblk-bench ]]; then
   if [[ $rc -eq 0 ]]; then row "overhead" PASS "see overhead.txt"; else row "overhead" FAIL "rc=$rc"; fi
 else
   row "bench" SKIP "no $dev/spblk-bench"
+fi
+
+# (d') VBR / 1-SA experiment, only with VBR=1 (--vbr-quick) or VBR=full ---------------------
+if [[ "${VBR:-0}" != 0 ]]; then
+  echo "== (d') spblk-bench --vbr (VBR=$VBR)"
+  if [[ -x $dev/spblk-bench ]]; then
+    vbr_args=(--vbr-quick)
+    vbr_limit=300
+    if [[ "$VBR" == full ]]; then
+      vbr_args=(--vbr)
+      vbr_limit=540
+      mkdir -p /tmp/spblk-matrices && tar -C /tmp/spblk-matrices -xJf "$dev/matrices.tar.xz" 2>/dev/null
+      compgen -G "/tmp/spblk-matrices/*.mtx" >/dev/null && vbr_args+=(--mtx /tmp/spblk-matrices)
+    fi
+    mkdir -p "$logs/vbr"
+    # vbr.csv grows row by row (it survives a timeout); the table is printed last, so it is in
+    # the call's output tail too.
+    timeout "$vbr_limit" "$dev/spblk-bench" "${vbr_args[@]}" --out "$logs/vbr" 2>&1
+    rc=$?
+    # 0 ok; 1 an accuracy threshold exceeded; 3 a call failed; 124 timeout. spblk's VBR answering
+    # NOT_SUPPORTED (no CUDA kernel yet) is "n/a", not a failure.
+    if [[ $rc -eq 0 ]]; then row "vbr" PASS "see vbr/vbr.md, vbr/vbr.csv"; else row "vbr" FAIL "rc=$rc, see vbr/vbr.md"; fi
+  else
+    row "vbr" SKIP "no $dev/spblk-bench"
+  fi
 fi
 
 # (e) summary, last ---------------------------------------------------------------------

@@ -1,10 +1,10 @@
 //! cuSPARSE (libcusparse.so.12, loaded at run time through cudarc's bindings): the baseline.
 
 use std::ffi::c_void;
-use std::path::{Path, PathBuf};
 
 use cudarc::cusparse::sys::{self as cs, cudaDataType as CudaDt};
 
+use crate::dynlib;
 use crate::gpu::{Gpu, Res};
 use crate::libs::{Api, DevCsc, DevCsr, Dt, Order, SpgemmAlg, SpgemmCall, D};
 
@@ -52,123 +52,19 @@ const SPMV_ALG: cs::cusparseSpMVAlg_t = cs::cusparseSpMVAlg_t::CUSPARSE_SPMV_ALG
 const SPMM_ALG: cs::cusparseSpMMAlg_t = cs::cusparseSpMMAlg_t::CUSPARSE_SPMM_ALG_DEFAULT;
 const SDDMM_ALG: cs::cusparseSDDMMAlg_t = cs::cusparseSDDMMAlg_t::CUSPARSE_SDDMM_ALG_DEFAULT;
 
-/// Directories where CUDA toolkits and NVIDIA's Python wheels usually put libcusparse.
-fn candidate_dirs() -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    for var in ["CUDA_HOME", "CUDA_PATH"] {
-        if let Some(v) = std::env::var_os(var) {
-            dirs.push(PathBuf::from(&v).join("lib64"));
-            dirs.push(PathBuf::from(&v).join("targets/x86_64-linux/lib"));
-        }
-    }
-    for d in ["/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib", "/usr/lib/x86_64-linux-gnu"] {
-        dirs.push(PathBuf::from(d));
-    }
-    if let Ok(rd) = std::fs::read_dir("/usr/local") {
-        let mut v: Vec<PathBuf> = rd
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("cuda-")))
-            .collect();
-        v.sort();
-        for p in v.into_iter().rev() {
-            dirs.push(p.join("lib64"));
-            dirs.push(p.join("targets/x86_64-linux/lib"));
-        }
-    }
-    dirs
-}
-
-/// A bounded walk below `root` for directories holding libcusparse.so.* (Python wheels:
-/// site-packages/nvidia/cu13/lib or nvidia/cusparse/lib).
-fn walk(root: &Path, depth: usize, found: &mut Vec<PathBuf>) {
-    if depth == 0 || found.len() > 8 {
-        return;
-    }
-    let Ok(rd) = std::fs::read_dir(root) else { return };
-    for e in rd.flatten() {
-        let Ok(ft) = e.file_type() else { continue };
-        let p = e.path();
-        if ft.is_dir() && !ft.is_symlink() {
-            walk(&p, depth - 1, found);
-        } else if e.file_name().to_string_lossy().starts_with("libcusparse.so") && !found.contains(&root.to_path_buf())
-        {
-            found.push(root.to_path_buf());
-        }
-    }
-}
-
-fn lib_in(dir: &Path) -> Option<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("libcusparse.so")))
-        .collect();
-    // Prefer the versioned SONAME (libcusparse.so.12) over the development link.
-    v.sort_by_key(|p| std::cmp::Reverse(p.file_name().map(|n| n.len()).unwrap_or(0)));
-    v.into_iter().find(|p| p.to_string_lossy().contains(".so."))
-}
-
-/// Loads `file` and, first, the nvJitLink beside it (libcusparse needs it), keeping both
-/// loaded for the process. cudarc's later `dlopen("libcusparse.so.12")` then finds the
-/// already loaded library by its SONAME.
-fn preload(file: &Path) -> Res<()> {
-    if let Some(dir) = file.parent() {
-        if let Ok(rd) = std::fs::read_dir(dir) {
-            for e in rd.flatten() {
-                if e.file_name().to_string_lossy().starts_with("libnvJitLink.so.") {
-                    // SAFETY: loading a shared library runs its initializers; NVIDIA's are benign.
-                    if let Ok(l) = unsafe { libloading::Library::new(e.path()) } {
-                        std::mem::forget(l);
-                    }
-                }
-            }
-        }
-    }
-    // SAFETY: as above.
-    let lib = unsafe { libloading::Library::new(file) }.map_err(|e| format!("loading {}: {e}", file.display()))?;
-    std::mem::forget(lib);
-    Ok(())
-}
-
-/// Makes libcusparse loadable: an explicit path, the loader's own search, or a search of
-/// the usual toolkit and Python-wheel locations. Returns where it came from.
+/// Makes libcusparse loadable (with the nvJitLink beside it, which it needs): an explicit
+/// path, the loader's own search, or the usual toolkit and Python-wheel locations. Returns
+/// where it came from.
 pub fn locate(explicit: Option<&str>) -> Res<String> {
-    if let Some(p) = explicit {
-        let path = PathBuf::from(p);
-        let file = if path.is_dir() { lib_in(&path).ok_or(format!("no libcusparse.so.* in {p}"))? } else { path };
-        preload(&file)?;
-        return Ok(file.display().to_string());
-    }
-    // SAFETY: only tries to open the library by its usual names.
-    if unsafe { cs::is_culib_present() } {
-        return Ok("loader search path".into());
-    }
-    let try_dir = |d: &Path| -> Option<String> {
-        let file = lib_in(d)?;
-        preload(&file).ok()?;
-        // SAFETY: as above.
-        unsafe { cs::is_culib_present() }.then(|| file.display().to_string())
+    let wanted = dynlib::Wanted {
+        stem: "libcusparse.so",
+        companions: &["libnvJitLink.so."],
+        // SAFETY: only tries to open the library by its usual names.
+        present: || unsafe { cs::is_culib_present() },
+        display: "libcusparse.so.12",
+        flag: "--cusparse-lib",
     };
-    for d in candidate_dirs() {
-        if let Some(f) = try_dir(&d) {
-            return Ok(f);
-        }
-    }
-    // Python wheels, e.g. /opt/<env>/.venv/lib/python3.12/site-packages/nvidia/cu13/lib.
-    let mut found = Vec::new();
-    for root in ["/opt", "/usr/local/lib", "/usr/lib", "/root/.local/lib"] {
-        walk(Path::new(root), 10, &mut found);
-    }
-    for d in found {
-        if let Some(f) = try_dir(&d) {
-            return Ok(f);
-        }
-    }
-    Err("libcusparse.so.12 was not found (searched the loader path, CUDA_HOME, /usr/local/cuda*, and NVIDIA \
-         Python wheels under /opt, /usr/lib, /usr/local/lib); pass --cusparse-lib PATH or set LD_LIBRARY_PATH"
-        .into())
+    dynlib::locate(&wanted, explicit)
 }
 
 impl Cusparse {
@@ -185,6 +81,12 @@ impl Cusparse {
         };
         gpu.make_current()?;
         Ok(Cusparse { h, version, origin })
+    }
+
+    /// The handle, for calls outside the `Api` shim (`--vbr`: other value types and
+    /// algorithms). It queues on the benchmark's stream.
+    pub fn raw(&self) -> cs::cusparseHandle_t {
+        self.h
     }
 }
 

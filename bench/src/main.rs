@@ -3,7 +3,9 @@
 
 mod cases;
 mod check;
+mod cublas;
 mod cusp;
+mod dynlib;
 mod gen;
 mod gpu;
 mod libs;
@@ -12,6 +14,7 @@ mod overhead;
 mod report;
 mod spb;
 mod stats;
+mod vbr;
 
 use std::io::Write as _;
 use std::time::Instant;
@@ -27,6 +30,7 @@ on one stream, and checks that both give the same results.
 USAGE:
   spblk-bench [--quick | --full] [--mtx PATH...] [--gen SPEC...] [OPTIONS]
   spblk-bench --overhead [--device N] [--cusparse-lib PATH] [--out DIR] [--baseline-only]
+  spblk-bench --vbr | --vbr-quick [--mtx PATH...] [VBR OPTIONS] [--out DIR] [--dry-run]
 
 MATRIX SETS (with no --mtx/--gen and no set, --quick is run):
   --quick              fixed set sized to exceed a 50 MB L2 (about 40 s on an H200)
@@ -63,6 +67,31 @@ OPTIONS:
   --out DIR            write results.csv, results.json and table.txt into DIR
   --dry-run            generate the matrices and print sizes only; needs no GPU
   -h, --help           this text
+
+VBR / 1-SA EXPERIMENT (--vbr; see docs/benchmarks.md):
+  SpMM C = A·B (B, C row-major, N columns) with spblk's 1-SA variable-row blocks (spblkAnalyze +
+  SPBLK_SPMM_ALG_VBR / _VBR_TF32) against spblk SPBLK_SPMM_CSR_ALG1, spblk SPBLK_SPMM_ALG_DEFAULT on the
+  analysed descriptor, cuSPARSE CSR SpMM (same types) and cuBLAS GemmEx on the whole matrix stored dense;
+  1-SA statistics, analysis time, break-even calls and accuracy against exact products. Writes vbr.md and
+  vbr.csv with --out. Exit status as below (1 = an accuracy threshold was exceeded).
+  --vbr                the grid: block:n,delta=64,theta,rho (rows scrambled) for n 8192,32768, theta
+                       0.01,0.05,0.1, rho 0.01,0.02,0.05,0.1,0.2,0.5, N 128,1024,4096; plus every --mtx file
+                       (N 128,1024 unless --vbr-width)
+  --vbr-quick          the target cases only: n 32768,8192, theta 0.1, rho 0.2,0.5, N 128,4096
+  --vbr-n LIST         matrix sizes n              --vbr-theta LIST   fractions of nonzero blocks
+  --vbr-rho LIST       densities inside blocks     --vbr-width LIST   dense widths N (also for --mtx)
+  --vbr-delta D        generator block size Δ (default 64)
+  --vbr-types LIST     precisions from f16,bf16,f32,tf32 (default f16,f32,tf32): f16/bf16 inputs with f32
+                       compute; f32 = spblk VBR f32-accurate; tf32 = spblk VBR_TF32 and cuBLAS FAST_TF32
+  --vbr-no-synthetic   only the --mtx files
+  --vbr-time-cap S     per library and case, stop timing after about S s once 5 calls are done (default 0.5)
+  --vbr-sample-rows K  rows checked against exact products (default 512; all rows of smaller matrices)
+  --vbr-half-out X     C for f16/bf16 inputs: auto (f32 if cuSPARSE accepts it, probed), f32, same
+  --vbr-no-flush       do not overwrite L2 before each timed call
+  --vbr-no-dense       skip cuBLAS (no dense copy of A)
+  --vbr-host-analysis  with --dry-run: run 1-SA on spblk's host backend and print its statistics
+  --cublas-lib PATH    libcublas.so.* file or directory (default: loader path, then usual places)
+  --warmup N / --repeat N   warm-up calls (default 2 here) / most timed calls (default 20)
 
 EXIT STATUS:
   0 all cases ran and agreed; 1 results disagree (MISMATCH); 2 no usable GPU;
@@ -126,6 +155,9 @@ struct Opts {
     out: Option<String>,
     max_products: Option<u64>,
     set: Settings,
+    vbr: vbr::Opts,
+    warmup_given: bool,
+    repeat_given: bool,
 }
 
 fn list<T>(v: &str, f: impl Fn(&str) -> Result<T, String>) -> Result<Vec<T>, String> {
@@ -172,6 +204,9 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
             l2_bytes: 50 << 20,
             copy_bw: f64::NAN,
         },
+        vbr: vbr::Opts::default(),
+        warmup_given: false,
+        repeat_given: false,
     };
     let mut i = 0;
     while i < args.len() {
@@ -180,6 +215,10 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
             i += 1;
             args.get(i).cloned().ok_or_else(|| format!("{a} needs a value"))
         };
+        if o.vbr.take(a, &mut value)? {
+            i += 1;
+            continue;
+        }
         match a {
             "-h" | "--help" => return Ok(None),
             "--quick" => o.quick = true,
@@ -204,8 +243,14 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
                 }
             }
             "--ops" => o.ops = Some(list(&value()?, Op::parse)?),
-            "--repeat" => o.set.repeat = parse_num::<usize>(a, &value()?)?.max(1),
-            "--warmup" => o.set.warmup = parse_num(a, &value()?)?,
+            "--repeat" => {
+                o.set.repeat = parse_num::<usize>(a, &value()?)?.max(1);
+                o.repeat_given = true;
+            }
+            "--warmup" => {
+                o.set.warmup = parse_num(a, &value()?)?;
+                o.warmup_given = true;
+            }
             "--seed" => o.set.seed = parse_num(a, &value()?)?,
             "--device" => o.device = parse_num(a, &value()?)?,
             "--spmm-n" => o.set.spmm_n = list(&value()?, |s| parse_num("--spmm-n", s))?,
@@ -230,17 +275,48 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
     if o.set.spmm_n.iter().chain(&o.set.sddmm_k).any(|&x| x <= 0) {
         return Err("--spmm-n and --sddmm-k values must be positive".into());
     }
+    o.vbr.finish()?;
+    if o.vbr.on && (o.quick || o.full || !o.gen.is_empty() || o.ops.is_some() || o.overhead) {
+        return Err(
+            "--vbr runs its own grid (and --mtx files): it takes no --quick, --full, --gen, --ops or --overhead".into(),
+        );
+    }
     let any_set = o.quick || o.full || !o.mtx.is_empty() || !o.gen.is_empty();
     if o.overhead && (any_set || o.ops.is_some()) {
         return Err(
             "--overhead runs its own fixed SpMV matrices: it takes no --quick, --full, --mtx, --gen or --ops".into()
         );
     }
-    if !any_set && !o.overhead {
+    if !any_set && !o.overhead && !o.vbr.on {
         o.quick = true;
     }
     o.set.spgemm_max_products = o.max_products.unwrap_or(if o.full { 2_000_000_000 } else { 400_000_000 });
     Ok(Some(o))
+}
+
+/// `--mtx` arguments as files: directories become their *.mtx files, sorted.
+fn expand_mtx(paths: &[String]) -> Result<Vec<String>, String> {
+    let mut v = Vec::new();
+    for m in paths {
+        let path = std::path::Path::new(m);
+        if path.is_dir() {
+            let mut files: Vec<String> = std::fs::read_dir(path)
+                .map_err(|e| format!("{m}: {e}"))?
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "mtx"))
+                .map(|p| p.display().to_string())
+                .collect();
+            files.sort();
+            if files.is_empty() {
+                return Err(format!("{m}: no .mtx files"));
+            }
+            v.extend(files);
+        } else {
+            v.push(m.clone());
+        }
+    }
+    Ok(v)
 }
 
 /// The matrices to run, in order, with their operations (not yet generated).
@@ -264,26 +340,8 @@ fn plan(o: &Opts) -> Result<Vec<(Spec, Vec<Op>)>, String> {
     for g in &o.gen {
         v.push((Spec::parse(g)?, wanted(ALL)));
     }
-    for m in &o.mtx {
-        let path = std::path::Path::new(m);
-        if path.is_dir() {
-            let mut files: Vec<String> = std::fs::read_dir(path)
-                .map_err(|e| format!("{m}: {e}"))?
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "mtx"))
-                .map(|p| p.display().to_string())
-                .collect();
-            files.sort();
-            if files.is_empty() {
-                return Err(format!("{m}: no .mtx files"));
-            }
-            for f in files {
-                v.push((Spec::Mtx { path: f }, wanted(ALL)));
-            }
-        } else {
-            v.push((Spec::Mtx { path: m.clone() }, wanted(ALL)));
-        }
+    for f in expand_mtx(&o.mtx)? {
+        v.push((Spec::Mtx { path: f }, wanted(ALL)));
     }
     v.retain(|(_, ops)| !ops.is_empty());
     if v.is_empty() {
@@ -473,6 +531,116 @@ fn progress_line(i: usize, r: &Record) -> String {
     )
 }
 
+/// The GPU, or exit status 2 with the reason printed.
+fn open_gpu(device: i32) -> Result<gpu::Gpu, i32> {
+    gpu::Gpu::open(device).map_err(|e| {
+        eprintln!(
+            "spblk-bench: no usable GPU: {e}.\n\
+             This benchmark needs an NVIDIA GPU with its driver; `spblk-bench --dry-run` generates \
+             the matrices and prints their sizes without one."
+        );
+        2
+    })
+}
+
+/// `--vbr`: the 1-SA experiment (bench/src/vbr.rs).
+fn vbr_main(o: &Opts, args: &[String]) -> i32 {
+    let mtx = match expand_mtx(&o.mtx) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("spblk-bench: {e}");
+            return 64;
+        }
+    };
+    let cases = vbr::cases(&o.vbr, &mtx);
+    if cases.is_empty() {
+        eprintln!("spblk-bench: --vbr has no matrices (--vbr-no-synthetic needs --mtx)");
+        return 64;
+    }
+    if o.dry_run {
+        return vbr::dry_run(&o.vbr, &cases);
+    }
+    let gpu = match open_gpu(o.device) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    let (spblk, cusparse, mut any_error) = open_libs(o, &gpu);
+    if spblk.is_none() && cusparse.is_none() {
+        eprintln!("spblk-bench: neither spblk nor cuSPARSE can run");
+        return 3;
+    }
+    let cublas = if o.vbr.dense {
+        match cublas::Cublas::new(&gpu, o.vbr.cublas_lib.as_deref()) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("spblk-bench: ERROR: cuBLAS is not usable: {e} (the dense column will be empty)");
+                any_error = true;
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let command = std::iter::once("spblk-bench".to_string()).chain(args.iter().cloned()).collect::<Vec<_>>().join(" ");
+    let header = vec![
+        format!("command: {command}"),
+        format!(
+            "device: {} (cc {}.{}), {} SMs, L2 {} MB, {:.1} GiB, driver {}",
+            gpu.name,
+            gpu.cc.0,
+            gpu.cc.1,
+            gpu.sms,
+            gpu.l2_bytes >> 20,
+            gpu.total_mem as f64 / (1u64 << 30) as f64,
+            gpu.driver_version
+        ),
+        format!("spblk: {}", spblk_desc(&spblk, o.baseline_only)),
+        format!("cuSPARSE: {}", cusparse_desc(&cusparse)),
+        format!(
+            "cuBLAS: {}",
+            match &cublas {
+                Some(c) => format!(
+                    "version {} from {}{}",
+                    c.version,
+                    c.origin,
+                    if c.workspace_set { ", 32 MiB workspace set" } else { ", its own workspace" }
+                ),
+                None if !o.vbr.dense => "not run (--vbr-no-dense)".into(),
+                None => "NOT USABLE".into(),
+            }
+        ),
+        format!(
+            "values: seed {}, magnitude uniform in [0.25, 1) with random sign, rounded to the input type",
+            o.set.seed
+        ),
+    ];
+    let min_reps = if o.repeat_given { o.set.repeat.min(5) } else { 5 };
+    let pol = vbr::timing::Policy {
+        warmup: if o.warmup_given { o.set.warmup.max(1) } else { 2 },
+        min_reps,
+        max_reps: if o.repeat_given { o.set.repeat } else { 20 },
+        slow_ms: 50.0,
+        slow_reps: 3.min(min_reps),
+        cap_s: o.vbr.time_cap_s,
+    };
+    let code = {
+        let env = match vbr::Env::new(&gpu, spblk.as_ref(), cusparse.as_ref(), cublas.as_ref(), &o.vbr, o.set.seed, pol)
+        {
+            Ok(e) => e,
+            Err(e) => {
+                eprintln!("spblk-bench: {e}");
+                return 3;
+            }
+        };
+        vbr::run(&env, &cases, &header, o.out.as_deref())
+    };
+    if code == 0 && any_error {
+        3
+    } else {
+        code
+    }
+}
+
 fn main() {
     std::process::exit(real_main());
 }
@@ -493,6 +661,9 @@ fn real_main() -> i32 {
     if o.overhead && o.dry_run {
         return overhead_dry_run();
     }
+    if o.vbr.on {
+        return vbr_main(&o, &args);
+    }
     let plan = if o.overhead {
         Vec::new()
     } else {
@@ -512,16 +683,9 @@ fn real_main() -> i32 {
     }
 
     let started = Instant::now();
-    let gpu = match gpu::Gpu::open(o.device) {
+    let gpu = match open_gpu(o.device) {
         Ok(g) => g,
-        Err(e) => {
-            eprintln!(
-                "spblk-bench: no usable GPU: {e}.\n\
-                 This benchmark needs an NVIDIA GPU with its driver; `spblk-bench --dry-run` generates \
-                 the matrices and prints their sizes without one."
-            );
-            return 2;
-        }
+        Err(code) => return code,
     };
     o.set.l2_bytes = o.l2_mb.map(|mb| (mb * 1048576.0) as usize).unwrap_or(gpu.l2_bytes.max(1 << 20));
 

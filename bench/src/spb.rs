@@ -64,6 +64,12 @@ impl Spblk {
         gpu.make_current()?;
         Ok(s)
     }
+
+    /// The handle, for calls outside the `Api` shim (`--vbr`: analysis, other value types and
+    /// algorithms). It queues on the benchmark's stream.
+    pub fn raw(&self) -> spblkHandle_t {
+        self.h
+    }
 }
 
 impl Drop for Spblk {
