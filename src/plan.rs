@@ -97,6 +97,9 @@ pub struct VbrArrays {
     /// `tile_rows` rows of each of its group's blocks, whatever the group's height (the
     /// default algorithm's cost model).
     pub tile_work: f64,
+    /// Row tiles that keep the device busy: with fewer tiles than this the kernel leaves SMs
+    /// (partly) idle (the cost model's utilisation).
+    pub parallel_tiles: usize,
 }
 
 /// A 1-SA analysis and, on backends that compute from their own memory, its arrays there.

@@ -90,12 +90,17 @@ fn spmm_default(a: &SpMat, n: i64) -> SpmmMethod {
         }
     };
     let csr = a.nnz as f64 * n as f64 / CSR_FMA_PER_S;
-    // The kernel computes whole 128-column tiles.
-    let vbr = arrays.tile_work * (n.max(1) as f64 / 128.0).ceil() * 128.0 / rate;
+    // The kernel computes whole 128-column tiles, one thread block per (row tile, column
+    // tile); with fewer blocks than the device runs at once, the rate drops in proportion.
+    let col_tiles = (n.max(1) as f64 / 128.0).ceil();
+    let busy = (arrays.tile_count as f64 * col_tiles / arrays.parallel_tiles.max(1) as f64).min(1.0);
+    let vbr = arrays.tile_work * col_tiles * 128.0 / (rate * busy.max(1e-9));
     let s = one_sa.plan.vbr.stats();
     let why = format_args!(
-        "predicted VBR {:.3} ms vs CSR {:.3} ms (rho' {:.3}, dH' {:.1}, N {n}, {:?}; VBR needs {VBR_MARGIN}x)",
+        "predicted VBR {:.3} ms ({:.0}% of the GPU busy) vs CSR {:.3} ms (rho' {:.3}, dH' {:.1}, N {n}, {:?}; \
+         VBR needs {VBR_MARGIN}x)",
         vbr * 1e3,
+        busy * 100.0,
         csr * 1e3,
         s.in_block_density,
         s.avg_block_height,

@@ -371,7 +371,7 @@ fn default_takes_vbr_only_where_the_cost_model_says_it_wins() {
     }
     let mut r = rng(92);
     let cols = 2048;
-    let (rows, blocked) = family_pattern(&mut r, cols, 64, &[64; 16]);
+    let (rows, blocked) = family_pattern(&mut r, cols, 64, &[64; 160]);
     let scattered = pattern(&mut r, rows, cols, Shape::Uniform(3));
     let cuda = if harness_on_host() { Kind::Host } else { Kind::Cuda };
     for (vt, entries, kind, analysed, want) in [
