@@ -24,6 +24,9 @@ export RUST_BACKTRACE=1
 row() { summary+=("$(printf '%-22s %-6s %s' "$1" "$2" "$3")"); [[ "$2" == FAIL ]] && failed=1; return 0; }
 
 # (a) sanity ---------------------------------------------------------------------------
+# gpu-prepare.sh carries the executables and the shared library xz-compressed.
+find "$dev" -name '*.xz' -not -name 'matrices.tar.xz' -not -name 'spblk-bench-before.xz' -exec xz -d -f {} +
+
 echo "== (a) sanity"
 gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -n1)
 echo "GPU: $gpu"
