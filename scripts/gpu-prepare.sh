@@ -76,7 +76,7 @@ cp scripts/gpu-check.sh "$out/gpu-check.sh"
 # Every executable embeds the ~16 MB kernel fatbin, which xz shrinks ~10x: compressed, the
 # carried folder stays far below the 64 MiB limit. gpu-check.sh unpacks them first.
 find "$out/tests" "$out/c" "$out/spblk-bench" -type f -perm -u+x 2>/dev/null | xargs -r xz -T2 -6 -f
-find "$out/c/lib" -type f -name 'libspblk.so.*.*' 2>/dev/null | xargs -r xz -T2 -6 -f
+find "$out/c/lib" -type f -name 'libspblk.so.*.*' ! -name '*.xz' 2>/dev/null | xargs -r xz -T2 -6 -f
 echo "built in $(( $(date +%s) - start )) s:"
 ls -la "$out" "$out/tests"
 du -sh "$out"
