@@ -108,6 +108,37 @@ impl<'a> CsrPattern<'a> {
     }
 }
 
+/// `c / ΔW` and `c % ΔW`, with a shift and a mask when ΔW is a power of two (64 by default):
+/// a hardware division per entry is a visible share of the O(nnz) passes.
+#[derive(Clone, Copy, Debug)]
+struct BlockDiv {
+    bw: usize,
+    shift: u32,
+    pow2: bool,
+}
+
+impl BlockDiv {
+    fn new(bw: usize) -> Self {
+        BlockDiv { bw, shift: bw.trailing_zeros(), pow2: bw.is_power_of_two() }
+    }
+    #[inline]
+    fn block(self, c: usize) -> usize {
+        if self.pow2 {
+            c >> self.shift
+        } else {
+            c / self.bw
+        }
+    }
+    #[inline]
+    fn offset(self, c: usize) -> usize {
+        if self.pow2 {
+            c & (self.bw - 1)
+        } else {
+            c % self.bw
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Similarity {
     Jaccard,
@@ -241,7 +272,7 @@ where
 {
     let t = Instant::now();
     let g = group_rows(p, params);
-    let mut v = build_vbr(p, values, &g, params);
+    let mut v = vbr::build_vbr_owned(p, values, g, params);
     v.stats.analysis_seconds = t.elapsed().as_secs_f64();
     v
 }

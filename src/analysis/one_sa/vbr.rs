@@ -1,6 +1,6 @@
 //! VBR storage: building it from a grouping, statistics, the host reference product.
 
-use super::{CsrPattern, Grouping, OneSaParams};
+use super::{BlockDiv, CsrPattern, Grouping, OneSaParams};
 use rayon::prelude::*;
 
 /// Blocking statistics.
@@ -50,76 +50,197 @@ pub fn build_vbr<V>(p: &CsrPattern, values: &[V], grouping: &Grouping, params: &
 where
     V: Copy + Default + Send + Sync + std::ops::Add<Output = V>,
 {
+    build_vbr_owned(p, values, grouping.clone(), params)
+}
+
+/// Chunks of consecutive groups for the parallel passes: boundaries (group indices) that cut
+/// the prefix sums `ptr` (rows or values per group) into about `CHUNKS` equal parts. The
+/// count is fixed, so the split never depends on the thread count (results do not either:
+/// every chunk writes its own disjoint range).
+fn chunk_bounds(ptr: &[usize]) -> Vec<usize> {
+    const CHUNKS: usize = 512;
+    let ng = ptr.len() - 1;
+    let total = ptr[ng];
+    let mut b = vec![0];
+    for k in 1..CHUNKS {
+        let g = ptr.partition_point(|&x| x < k * (total / CHUNKS).max(1)).min(ng);
+        if g > *b.last().unwrap() {
+            b.push(g);
+        }
+    }
+    if ng > *b.last().unwrap() {
+        b.push(ng);
+    }
+    b
+}
+
+/// [`build_vbr`] taking the grouping by value (no copy of `perm`, used by
+/// [`analyze`](super::analyze)).
+///
+/// Two passes over the entries, both parallel over chunks of groups: (1) the sorted block
+/// list of every group (flat per chunk); then prefix sums give every group's blocks and
+/// values range, so `block_col`, `value_offset` and `values` are allocated once at their
+/// exact sizes and (2) every chunk fills its own disjoint ranges. `values` comes from
+/// `vec![0; n]` (for f32/f64 a lazily zeroed mapping) and every group zero-fills its own
+/// range just before scattering its entries into it: the first touch of each page is then a
+/// write (one page fault; a first read would map the shared zero page and the write after it
+/// would fault again, with a TLB shootdown to the other cores — that doubled the cost of the
+/// build, which on the 2^20-row matrices is dominated by faulting in gigabytes of padding),
+/// and the range is still in cache when the entries land in it.
+pub(super) fn build_vbr_owned<V>(p: &CsrPattern, values: &[V], grouping: Grouping, params: &OneSaParams) -> Vbr<V>
+where
+    V: Copy + Default + Send + Sync + std::ops::Add<Output = V>,
+{
     params.validate().expect("invalid OneSaParams");
     assert_eq!(values.len(), p.col_idx.len(), "values must match col_idx");
     assert_eq!(grouping.perm.len(), p.rows, "grouping must cover every row");
     let bw = params.block_width;
+    let div = BlockDiv::new(bw);
     let ng = grouping.groups();
     let gp = &grouping.group_ptr;
-    // Block pattern of every group.
-    let gblocks: Vec<Vec<usize>> = (0..ng)
-        .into_par_iter()
-        .map(|g| {
-            let mut v: Vec<usize> = Vec::new();
-            for &r in &grouping.perm[gp[g]..gp[g + 1]] {
-                v.extend(p.row(r).iter().map(|&c| c / bw));
+    let perm = &grouping.perm;
+    let height = |g: usize| gp[g + 1] - gp[g];
+    // Width of the last column block (< ΔW when ΔW does not divide cols): only it has padding.
+    let nblk = p.cols.div_ceil(bw);
+    let last_pad = nblk * bw - p.cols;
+
+    // Pass 1: block list of every group, per chunk of groups.
+    struct Part {
+        blocks: Vec<usize>,
+        counts: Vec<usize>,
+        real_entries: usize,
+        nonempty_groups: usize,
+        rows_in_nonempty: usize,
+    }
+    let bounds = chunk_bounds(gp);
+    let parts: Vec<Part> = bounds
+        .par_windows(2)
+        .map(|w| {
+            let mut part = Part {
+                blocks: Vec::new(),
+                counts: Vec::with_capacity(w[1] - w[0]),
+                real_entries: 0,
+                nonempty_groups: 0,
+                rows_in_nonempty: 0,
+            };
+            let v = &mut part.blocks;
+            for g in w[0]..w[1] {
+                let start = v.len();
+                for &r in &perm[gp[g]..gp[g + 1]] {
+                    v.extend(p.row(r).iter().map(|&c| div.block(c)));
+                }
+                let tail = &mut v[start..];
+                // One row with sorted columns (the common case) needs no sort.
+                if !tail.windows(2).all(|x| x[0] <= x[1]) {
+                    tail.sort_unstable();
+                }
+                let mut n = 0;
+                for i in 0..tail.len() {
+                    if n == 0 || tail[i] != tail[n - 1] {
+                        tail[n] = tail[i];
+                        n += 1;
+                    }
+                }
+                v.truncate(start + n);
+                part.counts.push(n);
+                if n > 0 {
+                    let h = height(g);
+                    let pad = if v[start + n - 1] == nblk - 1 { last_pad } else { 0 };
+                    part.real_entries += h * (n * bw - pad);
+                    part.nonempty_groups += 1;
+                    part.rows_in_nonempty += h;
+                }
             }
-            v.sort_unstable();
-            v.dedup();
-            v
+            part
         })
         .collect();
+
+    // Prefix sums: blocks and values of every group.
     let mut block_ptr = Vec::with_capacity(ng + 1);
-    block_ptr.push(0);
-    let mut block_col = Vec::new();
-    let mut value_offset = Vec::new();
     let mut group_val_ptr = Vec::with_capacity(ng + 1);
+    block_ptr.push(0);
     group_val_ptr.push(0);
-    let mut off = 0usize;
-    let mut real_entries = 0usize;
-    let mut nonempty_groups = 0usize;
-    let mut rows_in_nonempty = 0usize;
-    for (g, bl) in gblocks.iter().enumerate() {
-        let h = gp[g + 1] - gp[g];
-        for &b in bl {
-            block_col.push(b);
-            value_offset.push(off);
-            off += h * bw;
-            real_entries += h * (bw.min(p.cols - b * bw));
+    let (mut nb_total, mut off) = (0usize, 0usize);
+    let mut g = 0;
+    for part in &parts {
+        for &n in &part.counts {
+            nb_total += n;
+            off += n * height(g) * bw;
+            block_ptr.push(nb_total);
+            group_val_ptr.push(off);
+            g += 1;
         }
-        if !bl.is_empty() {
-            nonempty_groups += 1;
-            rows_in_nonempty += h;
+    }
+
+    // Pass 1b: block_col and value_offset, each chunk into its own range.
+    let mut block_col = vec![0usize; nb_total];
+    let mut value_offset = vec![0usize; nb_total];
+    {
+        let mut jobs = Vec::with_capacity(parts.len());
+        let (mut bc, mut vo): (&mut [usize], &mut [usize]) = (&mut block_col, &mut value_offset);
+        for (part, w) in parts.iter().zip(bounds.windows(2)) {
+            let (a, rest_bc) = bc.split_at_mut(part.blocks.len());
+            let (b, rest_vo) = vo.split_at_mut(part.blocks.len());
+            jobs.push((part, w[0], a, b));
+            bc = rest_bc;
+            vo = rest_vo;
         }
-        block_ptr.push(block_col.len());
-        group_val_ptr.push(off);
-    }
-    let mut vals = vec![V::default(); off];
-    // Split the value array into per-group chunks and fill them in parallel.
-    let mut chunks: Vec<&mut [V]> = Vec::with_capacity(ng);
-    let mut rest: &mut [V] = &mut vals;
-    for g in 0..ng {
-        let (a, b) = rest.split_at_mut(group_val_ptr[g + 1] - group_val_ptr[g]);
-        chunks.push(a);
-        rest = b;
-    }
-    chunks.into_par_iter().enumerate().for_each(|(g, chunk)| {
-        let bl = &gblocks[g];
-        let nb = bl.len();
-        for (lr, &r) in grouping.perm[gp[g]..gp[g + 1]].iter().enumerate() {
-            let range = p.row_ptr[r]..p.row_ptr[r + 1];
-            for (&c, &v) in p.col_idx[range.clone()].iter().zip(&values[range]) {
-                let bi = bl.partition_point(|&x| x < c / bw);
-                debug_assert!(bi < nb);
-                let slot = bi * (gp[g + 1] - gp[g]) * bw + lr * bw + c % bw;
-                chunk[slot] = chunk[slot] + v;
+        jobs.into_par_iter().for_each(|(part, g0, bc, vo)| {
+            bc.copy_from_slice(&part.blocks);
+            let mut k = 0;
+            for (i, &n) in part.counts.iter().enumerate() {
+                let g = g0 + i;
+                let step = height(g) * bw;
+                for j in 0..n {
+                    vo[k] = group_val_ptr[g] + j * step;
+                    k += 1;
+                }
             }
+        });
+    }
+    let (real_entries, nonempty_groups, rows_in_nonempty) =
+        parts.iter().fold((0, 0, 0), |a, x| (a.0 + x.real_entries, a.1 + x.nonempty_groups, a.2 + x.rows_in_nonempty));
+    drop(parts);
+
+    // Pass 2: values, in chunks of about equal value volume.
+    let mut vals = vec![V::default(); off];
+    {
+        let vbounds = chunk_bounds(&group_val_ptr);
+        let mut jobs = Vec::with_capacity(vbounds.len());
+        let mut rest: &mut [V] = &mut vals;
+        for w in vbounds.windows(2) {
+            let (a, b) = rest.split_at_mut(group_val_ptr[w[1]] - group_val_ptr[w[0]]);
+            jobs.push((w[0], w[1], a));
+            rest = b;
         }
-    });
+        let (block_ptr, block_col) = (&block_ptr, &block_col);
+        jobs.into_par_iter().for_each(|(g0, g1, chunk)| {
+            let base = group_val_ptr[g0];
+            for g in g0..g1 {
+                let out = &mut chunk[group_val_ptr[g] - base..group_val_ptr[g + 1] - base];
+                out.fill(V::default());
+                let bl = &block_col[block_ptr[g]..block_ptr[g + 1]];
+                let step = height(g) * bw;
+                for (lr, &r) in perm[gp[g]..gp[g + 1]].iter().enumerate() {
+                    let range = p.row_ptr[r]..p.row_ptr[r + 1];
+                    let mut bi = 0;
+                    for (&c, &v) in p.col_idx[range.clone()].iter().zip(&values[range]) {
+                        let b = div.block(c);
+                        if bl[bi] != b {
+                            // Sorted columns walk the block list forward; others search it.
+                            bi = if bl[bi] < b && bl[bi + 1] == b { bi + 1 } else { bl.partition_point(|&x| x < b) };
+                        }
+                        let slot = bi * step + lr * bw + div.offset(c);
+                        out[slot] = out[slot] + v;
+                    }
+                }
+            }
+        });
+    }
     let nnz = p.nnz();
     let stats = OneSaStats {
         groups: ng,
-        nonzero_blocks: block_col.len(),
+        nonzero_blocks: nb_total,
         avg_block_height: if nonempty_groups > 0 { rows_in_nonempty as f64 / nonempty_groups as f64 } else { 0.0 },
         in_block_density: if real_entries > 0 { nnz as f64 / real_entries as f64 } else { 0.0 },
         fill_in_ratio: if nnz > 0 { off as f64 / nnz as f64 } else { 0.0 },
@@ -129,8 +250,8 @@ where
         rows: p.rows,
         cols: p.cols,
         block_width: bw,
-        perm: grouping.perm.clone(),
-        group_ptr: grouping.group_ptr.clone(),
+        perm: grouping.perm,
+        group_ptr: grouping.group_ptr,
         block_ptr,
         block_col,
         value_offset,
