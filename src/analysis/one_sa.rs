@@ -74,8 +74,11 @@
 //! The greedy scan itself is inherently sequential (each group depends on all previous
 //! assignments) and runs on one thread; everything around it is parallel.
 
+mod compress;
 pub mod gen;
+mod index;
 mod reference;
+mod scan;
 mod search;
 mod vbr;
 
@@ -137,6 +140,65 @@ impl BlockDiv {
             c % self.bw
         }
     }
+}
+
+/// `x.ceil() as usize` for `0 ≤ x < 2^53` without the libm call (the target has no SSE4.1
+/// rounding instruction, and these bounds are evaluated for every candidate entry).
+#[inline]
+fn ceil_nonneg(x: f64) -> usize {
+    let t = x as usize;
+    if (t as f64) < x {
+        t + 1
+    } else {
+        t
+    }
+}
+
+/// Boundaries `0 = b_0 < b_1 < … < b_m = n` cutting the items `0..n` into at most `CHUNKS`
+/// consecutive ranges of about equal weight, `cum(i)` being the total weight of items `0..i`
+/// (non-decreasing). The count is fixed, so the split never depends on the thread count
+/// (results do not either: every chunk of a parallel pass writes its own disjoint range).
+fn chunk_bounds(n: usize, cum: impl Fn(usize) -> usize) -> Vec<usize> {
+    chunk_bounds_n(n, 512, cum)
+}
+
+/// [`chunk_bounds`] with at most `chunks` ranges.
+fn chunk_bounds_n(n: usize, chunks: usize, cum: impl Fn(usize) -> usize) -> Vec<usize> {
+    let (c0, total) = (cum(0), cum(n));
+    let step = ((total - c0) / chunks).max(1);
+    let mut b = vec![0];
+    for k in 1..chunks {
+        // First i with cum(i) ≥ c0 + k·step.
+        let target = c0 + k * step;
+        let (mut lo, mut hi) = (*b.last().unwrap(), n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if cum(mid) < target {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo > *b.last().unwrap() && lo < n {
+            b.push(lo);
+        }
+    }
+    if n > *b.last().unwrap() {
+        b.push(n);
+    }
+    b
+}
+
+/// Split `v` into consecutive mutable pieces of the given lengths (for parallel passes that
+/// each fill their own range).
+fn split_by<T>(mut v: &mut [T], lens: impl Iterator<Item = usize>) -> Vec<&mut [T]> {
+    let mut out = Vec::new();
+    for n in lens {
+        let (a, b) = v.split_at_mut(n);
+        out.push(a);
+        v = b;
+    }
+    out
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -208,7 +270,7 @@ impl OneSaParams {
     /// Lower bound on the overlap needed with a set of size `n` (conservative: a relative
     /// slack of 1e-9 keeps it ≤ the exact bound despite rounding in [`accepts`]).
     fn min_overlap(&self, n: usize) -> usize {
-        ((self.overlap_fraction() * n as f64) * (1.0 - 1e-9)).ceil().max(1.0) as usize
+        ceil_nonneg((self.overlap_fraction() * n as f64) * (1.0 - 1e-9)).max(1)
     }
 
     /// Lower bound on the overlap `|P ∩ d|` that [`accepts`] needs from a class of `d_len`
@@ -220,7 +282,7 @@ impl OneSaParams {
             Similarity::Jaccard => t * (lambda0 + d_len) as f64 / (1.0 + t),
             Similarity::Cosine => t * ((lambda0 * d_len) as f64).sqrt(),
         };
-        let x = (x * (1.0 - 1e-9)).ceil().max(1.0) as usize;
+        let x = ceil_nonneg(x * (1.0 - 1e-9)).max(1);
         x.max(self.min_overlap(d_len)).max(self.min_overlap(lambda0))
     }
 

@@ -5,7 +5,7 @@ use super::{accepts, CsrPattern, Grouping, OneSaParams};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
-pub(super) fn quotient_row(cols: &[usize], bw: usize) -> Vec<usize> {
+fn quotient_row(cols: &[usize], bw: usize) -> Vec<usize> {
     let mut q: Vec<usize> = cols.iter().map(|&c| c / bw).collect();
     if !q.windows(2).all(|w| w[0] <= w[1]) {
         q.sort_unstable();

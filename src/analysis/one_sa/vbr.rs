@@ -1,6 +1,6 @@
 //! VBR storage: building it from a grouping, statistics, the host reference product.
 
-use super::{BlockDiv, CsrPattern, Grouping, OneSaParams};
+use super::{chunk_bounds, split_by, BlockDiv, CsrPattern, Grouping, OneSaParams};
 use rayon::prelude::*;
 
 /// Blocking statistics.
@@ -53,27 +53,6 @@ where
     build_vbr_owned(p, values, grouping.clone(), params)
 }
 
-/// Chunks of consecutive groups for the parallel passes: boundaries (group indices) that cut
-/// the prefix sums `ptr` (rows or values per group) into about `CHUNKS` equal parts. The
-/// count is fixed, so the split never depends on the thread count (results do not either:
-/// every chunk writes its own disjoint range).
-fn chunk_bounds(ptr: &[usize]) -> Vec<usize> {
-    const CHUNKS: usize = 512;
-    let ng = ptr.len() - 1;
-    let total = ptr[ng];
-    let mut b = vec![0];
-    for k in 1..CHUNKS {
-        let g = ptr.partition_point(|&x| x < k * (total / CHUNKS).max(1)).min(ng);
-        if g > *b.last().unwrap() {
-            b.push(g);
-        }
-    }
-    if ng > *b.last().unwrap() {
-        b.push(ng);
-    }
-    b
-}
-
 /// [`build_vbr`] taking the grouping by value (no copy of `perm`, used by
 /// [`analyze`](super::analyze)).
 ///
@@ -112,7 +91,7 @@ where
         nonempty_groups: usize,
         rows_in_nonempty: usize,
     }
-    let bounds = chunk_bounds(gp);
+    let bounds = chunk_bounds(ng, |g| gp[g]);
     let parts: Vec<Part> = bounds
         .par_windows(2)
         .map(|w| {
@@ -176,16 +155,11 @@ where
     let mut block_col = vec![0usize; nb_total];
     let mut value_offset = vec![0usize; nb_total];
     {
-        let mut jobs = Vec::with_capacity(parts.len());
-        let (mut bc, mut vo): (&mut [usize], &mut [usize]) = (&mut block_col, &mut value_offset);
-        for (part, w) in parts.iter().zip(bounds.windows(2)) {
-            let (a, rest_bc) = bc.split_at_mut(part.blocks.len());
-            let (b, rest_vo) = vo.split_at_mut(part.blocks.len());
-            jobs.push((part, w[0], a, b));
-            bc = rest_bc;
-            vo = rest_vo;
-        }
-        jobs.into_par_iter().for_each(|(part, g0, bc, vo)| {
+        let bcs = split_by(&mut block_col, parts.iter().map(|x| x.blocks.len()));
+        let vos = split_by(&mut value_offset, parts.iter().map(|x| x.blocks.len()));
+        let jobs: Vec<_> = parts.iter().zip(bounds.windows(2)).zip(bcs.into_iter().zip(vos)).collect();
+        jobs.into_par_iter().for_each(|((part, w), (bc, vo))| {
+            let g0 = w[0];
             bc.copy_from_slice(&part.blocks);
             let mut k = 0;
             for (i, &n) in part.counts.iter().enumerate() {
@@ -205,16 +179,11 @@ where
     // Pass 2: values, in chunks of about equal value volume.
     let mut vals = vec![V::default(); off];
     {
-        let vbounds = chunk_bounds(&group_val_ptr);
-        let mut jobs = Vec::with_capacity(vbounds.len());
-        let mut rest: &mut [V] = &mut vals;
-        for w in vbounds.windows(2) {
-            let (a, b) = rest.split_at_mut(group_val_ptr[w[1]] - group_val_ptr[w[0]]);
-            jobs.push((w[0], w[1], a));
-            rest = b;
-        }
+        let vbounds = chunk_bounds(ng, |g| group_val_ptr[g]);
+        let pieces = split_by(&mut vals, vbounds.windows(2).map(|w| group_val_ptr[w[1]] - group_val_ptr[w[0]]));
         let (block_ptr, block_col) = (&block_ptr, &block_col);
-        jobs.into_par_iter().for_each(|(g0, g1, chunk)| {
+        pieces.into_par_iter().zip(vbounds.par_windows(2)).for_each(|(chunk, w)| {
+            let (g0, g1) = (w[0], w[1]);
             let base = group_val_ptr[g0];
             for g in g0..g1 {
                 let out = &mut chunk[group_val_ptr[g] - base..group_val_ptr[g + 1] - base];
