@@ -4,7 +4,7 @@
 //! ```text
 //! spblk-1sa-curves [--out DIR] [--n N] [--delta D] [--theta T] [--budget K]
 //!                  [--similarity jaccard|cosine] [--speed] [--big] [--big-exact]
-//!                  [--no-curves]
+//!                  [--no-curves] [--big-case NAME]... [--big-tau T]... [--big-repeat N]
 //! ```
 //! Writes `DIR/one-sa-curves.csv` and `DIR/one-sa-curves.svg` (ΔH' against ρ', one curve
 //! per ρ, τ = 0.1 … 1.0 along each curve; solid: [`group_rows`] with the candidate budget,
@@ -54,6 +54,8 @@ struct Args {
     /// `--big` cases and τ values to run (empty: all).
     big_cases: Vec<String>,
     big_taus: Vec<f64>,
+    /// `--big-repeat N`: best of N runs for every `--big` timing.
+    big_repeat: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -70,6 +72,7 @@ fn parse_args() -> Result<Args, String> {
         budget: AUTO,
         big_cases: vec![],
         big_taus: vec![],
+        big_repeat: 1,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -92,11 +95,13 @@ fn parse_args() -> Result<Args, String> {
             "--no-curves" => a.curves = false,
             "--big-case" => a.big_cases.push(val()?),
             "--big-tau" => a.big_taus.push(val()?.parse().map_err(|e| format!("--big-tau: {e}"))?),
+            "--big-repeat" => a.big_repeat = val()?.parse().map_err(|e| format!("--big-repeat: {e}"))?,
             "--budget" => a.budget = val()?.parse().map_err(|e| format!("--budget: {e}"))?,
             "-h" | "--help" => {
                 println!(
                     "usage: spblk-1sa-curves [--out DIR] [--n N] [--delta D] [--theta T] [--budget K] \
-                     [--similarity jaccard|cosine] [--speed] [--big] [--big-exact] [--no-curves]"
+                     [--similarity jaccard|cosine] [--speed] [--big] [--big-exact] [--no-curves] \
+                     [--big-case power-law|rmat|block-structured]... [--big-tau T]... [--big-repeat N]"
                 );
                 std::process::exit(0);
             }
@@ -331,16 +336,24 @@ fn big(args: &Args) {
                 runs.push(0);
             }
             for budget in runs {
-                let (tf, (g, st)) = best_of(1, || run_budget(&p, &prm, budget));
-                let (tb, v) = best_of(1, || build_vbr(&p, &vals, &g, &prm));
+                let rep = args.big_repeat.max(1);
+                let (tf, (g, st)) = best_of(rep, || run_budget(&p, &prm, budget));
+                let (tb, v) = best_of(rep, || build_vbr(&p, &vals, &g, &prm));
+                drop(v);
+                // `analyze` itself (grouping + build, what `spblkAnalyze` runs) with the same budget.
+                let aprm = OneSaParams { candidate_budget: if budget == AUTO { None } else { Some(budget) }, ..prm };
+                let (ta, v) = best_of(rep, || analyze(&p, &vals, &aprm));
                 println!(
-                    "tau {:.1} {}: group_rows {:.3} s + build_vbr {:.3} s = {:.3} s; classes {}, groups {}, \
-                     dH' {:.3}, rho' {:.4}, scanned {}, tests {} ({} blocks), cuts {}",
+                    "tau {:.1} {}: group_rows {:.3} s + build_vbr {:.3} s = {:.3} s; analyze {:.3} s; \
+                     values {:.2} GB; classes {}, groups {}, dH' {:.3}, rho' {:.4}, scanned {}, tests {} ({} blocks), \
+                     cuts {}",
                     tau,
                     if budget == 0 { "exact ".to_string() } else { format!("budget {}", st.budget) },
                     tf,
                     tb,
                     tf + tb,
+                    ta,
+                    (v.values.len() * std::mem::size_of::<f32>()) as f64 / 1e9,
                     st.classes,
                     g.groups(),
                     v.stats.avg_block_height,

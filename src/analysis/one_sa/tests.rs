@@ -593,3 +593,52 @@ fn serial_algorithm_2_baseline() {
         assert_eq!(gid[0], gid[4]);
     }
 }
+
+/// The lonely-seed certificates are only a shortcut: running every seed through the serial
+/// search gives the same grouping (exact mode and small budgets, so that windows are cut).
+#[test]
+fn certificates_do_not_change_the_result() {
+    let mut rng = StdRng::seed_from_u64(31);
+    let mut lonely_seen = 0;
+    for it in 0..250 {
+        let c = if it % 5 == 0 {
+            let (rp, ci) = gen::power_law(700, 600, 7000, 0.9, it as u64);
+            Csr { rows: 700, cols: 600, row_ptr: rp, col_idx: ci }
+        } else {
+            random_case(&mut rng)
+        };
+        let prm = random_params(&mut rng);
+        let budget = [0, 1, 2, 3, 5, 8, 32][rng.gen_range(0..7)];
+        let (g, st) = search::group_rows_impl_with(&c.pat(), &prm, Some(budget), true);
+        let (g0, st0) = search::group_rows_impl_with(&c.pat(), &prm, Some(budget), false);
+        assert_eq!(g, g0, "case {it}: {prm:?}, budget {budget}");
+        assert_eq!(st.truncated_lists, st0.truncated_lists, "case {it}: cut count");
+        lonely_seen += st.lonely;
+    }
+    assert!(lonely_seen > 1000, "{lonely_seen}");
+}
+
+/// Same input and parameters give the same plan whatever the number of threads.
+#[test]
+fn result_does_not_depend_on_the_thread_count() {
+    let (rp, ci) = gen::power_law(20000, 20000, 200000, 0.9, 77);
+    let c = Csr { rows: 20000, cols: 20000, row_ptr: rp, col_idx: ci };
+    let vals: Vec<f32> = (0..c.col_idx.len()).map(|k| (k % 7) as f32).collect();
+    let run = |threads: usize, prm: &OneSaParams| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let (g, st) = group_rows_with_stats(&c.pat(), prm, 4);
+            let mut v = analyze(&c.pat(), &vals, prm);
+            v.stats.analysis_seconds = 0.0;
+            (g, st, v)
+        })
+    };
+    for tau in [0.3, 0.5, 0.9] {
+        let prm = OneSaParams { block_width: 16, tau, ..Default::default() };
+        let one = run(1, &prm);
+        assert!(one.1.truncated_lists > 0, "budget 4 should cut lists");
+        for threads in [2, 3, 8] {
+            assert!(run(threads, &prm) == one, "tau {tau}, {threads} threads");
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! The inverted prefix index (block → classes whose prefix holds the block, in class order)
+//! and the windows of the budget.
+
+use super::compress::Classes;
+use super::{chunk_bounds_n, split_by, OneSaParams};
+use rayon::prelude::*;
+
+/// 64-bit block signature of a set: bit `hash(b) mod 64` for every block `b`. Every bit of
+/// `sig(d) & !sig(P)` comes from at least one block of `d` that is not in `P`, so
+/// `|P ∩ d| ≤ |d| − popcount(sig(d) & !sig(P))`.
+#[inline]
+pub(super) fn block_sig(b: u32) -> u64 {
+    1u64 << ((b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+}
+
+/// Index entry `(sig, d, len, j, wl)`: a class `d`, its signature and size (in blocks);
+/// `j`, the position of the list's block in the class's pattern (positional filter); `wl`,
+/// the length of the class's own window in this list when it seeds a group (certificates).
+/// A tuple, so that `vec![(0, 0, 0, 0, 0); n]` is a lazily zeroed allocation (hundreds of MB
+/// on large inputs) whose pages are first touched by the parallel fill.
+pub(super) type Ent = (u64, u32, u32, u32, u32);
+
+/// List `r` (rank `r`) is `ent[ptr[r]..ptr[r + 1]]`, in class order.
+pub(super) struct Index {
+    pub ptr: Vec<usize>,
+    pub ent: Vec<Ent>,
+    /// Signature of every class.
+    pub csig: Vec<u64>,
+    /// Per class as a seed: windows cut by the budget (for the statistics), and whether its
+    /// certificate was given up (exact mode, windows over [`EXACT_CERT_EFFORT`] entries).
+    pub cuts: Vec<u32>,
+    pub unknown: Vec<bool>,
+}
+
+/// Entries a certificate may cover in exact mode (unbounded windows) before it is given up
+/// and the seed left to the serial scan.
+pub(super) const EXACT_CERT_EFFORT: usize = 2048;
+
+/// Chunks of classes of the parallel index build (each keeps a count per list).
+const CHUNKS: usize = 16;
+
+/// Prefix length of a class of `n > 0` blocks: `n − α(n) + 1`.
+#[inline]
+pub(super) fn prefix_len(params: &OneSaParams, n: usize) -> usize {
+    n - params.min_overlap(n).min(n) + 1
+}
+
+/// Build the index for windows of `w` entries per list and `g` per group (`usize::MAX`:
+/// exact). The windows of a seed are the entries right after its own entry in each of its
+/// prefix lists, in the order the seed opens them (rank order): `min(w, left in the list,
+/// g − taken by the earlier lists)` — the entries the serial scan reads before its first
+/// merge, whatever earlier groups assigned (assigned classes count too).
+pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> Index {
+    let nc = cls.len();
+    let nr = cls.nranks;
+    let csig: Vec<u64> =
+        (0..nc).into_par_iter().map(|d| cls.pat(d).iter().fold(0u64, |a, &b| a | block_sig(b))).collect();
+    let plen = |d: usize| {
+        let n = cls.pat(d).len();
+        if n == 0 {
+            0
+        } else {
+            prefix_len(params, n)
+        }
+    };
+    let exact = w == usize::MAX;
+    let cap = params.max_group_height;
+    // Transpose the class × rank prefix matrix in parallel: chunks of classes count their
+    // entries per list; chunk `c`'s entries of list `r` then form one contiguous range of
+    // the list (after those of chunks `< c`), so every chunk fills its own disjoint pieces
+    // in class order — the lists come out in class order, as a serial fill would give.
+    let cb = chunk_bounds_n(nc, CHUNKS, |d| cls.pat_ptr[d]);
+    let counts: Vec<Vec<u32>> = cb
+        .par_windows(2)
+        .map(|cw| {
+            let mut c = vec![0u32; nr];
+            for d in cw[0]..cw[1] {
+                for &r in &cls.pat(d)[..plen(d)] {
+                    c[r as usize] += 1;
+                }
+            }
+            c
+        })
+        .collect();
+    let mut ptr = vec![0usize; nr + 1];
+    for r in 0..nr {
+        ptr[r + 1] = ptr[r] + counts.iter().map(|c| c[r] as usize).sum::<usize>();
+    }
+    let n = ptr[nr];
+    let mut ent: Vec<Ent> = vec![(0, 0, 0, 0, 0); n];
+    // Pieces (r, c) in memory order: list by list, chunk by chunk.
+    let mut pieces: Vec<Vec<&mut [Ent]>> = (0..counts.len()).map(|_| Vec::with_capacity(nr)).collect();
+    {
+        let mut a: &mut [Ent] = &mut ent;
+        for r in 0..nr {
+            for (k, cnt) in counts.iter().enumerate() {
+                let (x, rest) = a.split_at_mut(cnt[r] as usize);
+                pieces[k].push(x);
+                a = rest;
+            }
+        }
+    }
+    // Per class as a seed: its windows (the entries after its own in each prefix list).
+    let mut cuts = vec![0u32; nc];
+    let mut unknown = vec![false; nc];
+    let cls_parts: Vec<(&mut [u32], &mut [bool])> = split_by(&mut cuts, cb.windows(2).map(|w| w[1] - w[0]))
+        .into_iter()
+        .zip(split_by(&mut unknown, cb.windows(2).map(|w| w[1] - w[0])))
+        .collect();
+    // Position of chunk c's first entry in list r: ptr[r] + the counts of chunks < c.
+    let starts: Vec<Vec<usize>> = {
+        let mut acc = ptr[..nr].to_vec();
+        pieces
+            .iter()
+            .map(|pc| {
+                let st = acc.clone();
+                for (r, p) in pc.iter().enumerate() {
+                    acc[r] += p.len();
+                }
+                st
+            })
+            .collect()
+    };
+    pieces.into_par_iter().zip(cls_parts).zip(cb.par_windows(2)).zip(starts).for_each(
+        |(((mut pc, (cuts, unknown)), cw), start)| {
+            let mut fill = vec![0usize; nr];
+            for d in cw[0]..cw[1] {
+                let pat = cls.pat(d);
+                // A seed at the height cap takes nothing: no windows.
+                let closed = cap > 0 && cls.height(d) >= cap;
+                let (mut taken, mut cut, mut stop) = (0usize, 0u32, closed);
+                for (k, &r) in pat[..plen(d)].iter().enumerate() {
+                    let r = r as usize;
+                    let i = fill[r];
+                    fill[r] += 1;
+                    let left = ptr[r + 1] - (start[r] + i) - 1;
+                    let mut wl = 0;
+                    if stop {
+                    } else if taken >= g {
+                        // The seed opens no further lists.
+                        cut += 1;
+                        stop = true;
+                    } else {
+                        wl = w.min(g - taken).min(left);
+                        cut += (left > wl) as u32;
+                        taken += wl;
+                    }
+                    pc[r][i] = (csig[d], d as u32, pat.len() as u32, k as u32, wl as u32);
+                }
+                unknown[d - cw[0]] = exact && taken > EXACT_CERT_EFFORT;
+                cuts[d - cw[0]] = cut;
+            }
+        },
+    );
+    drop(counts);
+    if exact {
+        // A given-up certificate covers no windows.
+        ent.par_iter_mut().for_each(|e| {
+            if unknown[e.1 as usize] {
+                e.4 = 0;
+            }
+        });
+    }
+    Index { ptr, ent, csig, cuts, unknown }
+}

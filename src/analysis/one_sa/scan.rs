@@ -1,0 +1,467 @@
+//! Paper Algorithm 2 over the classes: the parallel lonely-seed certificates and the serial
+//! greedy scan that commits the groups.
+//!
+//! **Windows.** A group reads from every inverted list it opens only the *window*: the next
+//! `w` entries after the scan position (class order); over all its lists a group reads at
+//! most `g` entries. These limits count entries whatever their state (assigned or not), so
+//! the windows a seed reads before its first merge do not depend on what earlier groups
+//! took. Exact mode: `w = g = ∞`.
+//!
+//! **Certificates (parallel).** Before the scan, every class `s` is examined as a seed in
+//! isolation: every class in its windows (see [`index::build`](super::index::build)) is
+//! tested against `P = Q(s)`, list by list in parallel (the windows of the seeds of one list
+//! slide along it, so the entries are read from cache). If none is accepted, `s` is
+//! *lonely*: the serial scan, which tests a subset of these classes (it skips assigned ones
+//! and filters more) against the same `P` until its first merge, accepts none, so `s` forms
+//! a group alone whatever was assigned before it. A lonely seed costs the serial scan O(1);
+//! only the other seeds run the full search there.
+
+use super::compress::Classes;
+use super::index::{block_sig, prefix_len, Index};
+use super::{accepts, chunk_bounds, MergeRule, OneSaParams, SearchStats};
+use rayon::prelude::*;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Class marks of the serial scan (`u32` per class): assigned, never marked, or the seed of
+/// the group that last queued or pruned the class.
+const ASSIGNED: u32 = u32::MAX;
+const NO_MARK: u32 = u32::MAX - 1;
+
+/// What the grouping searches over, and its limits.
+pub(super) struct Search<'a> {
+    pub cls: &'a Classes,
+    pub params: &'a OneSaParams,
+    /// Window per list and per group (`usize::MAX`: exact).
+    pub w: usize,
+    pub g: usize,
+}
+
+impl Search<'_> {
+    fn exact(&self) -> bool {
+        self.w == usize::MAX
+    }
+    fn two_step(&self) -> bool {
+        self.params.merge_rule == MergeRule::TwoStep
+    }
+    /// Size filter `[α(λ0), λ0/(1 − τ/2)]` of a group seeded with `lambda0` blocks (TwoStep;
+    /// Plain has no upper bound): no class outside it can ever join.
+    fn size_range(&self, lambda0: usize) -> (usize, usize) {
+        let hi = match self.params.merge_rule {
+            MergeRule::TwoStep => self.params.size_bound(lambda0) as usize,
+            MergeRule::Plain => usize::MAX,
+        };
+        (self.params.min_overlap(lambda0), hi)
+    }
+    /// A lower bound on `|P ∩ d|`, for the current pattern `P` (`plen` blocks) of a group
+    /// seeded with `lambda0` blocks (TwoStep bound `max_len`), that a class of `dl` blocks
+    /// needs *now* to be accepted at any later point of the group. Growing `P` by `x` blocks
+    /// raises the overlap by at most `x`, so: the similarity needs `needed_overlap − (max_len
+    /// − plen)`; and TwoStep's `|P_t ∪ d| ≤ max_len`, i.e. `|P_t ∩ d| ≥ |P_t| + dl − max_len`,
+    /// needs `plen + dl − max_len` (the growth cancels).
+    /// A lower bound on the overlap [`accepts`] needs from a class of `dl` blocks against a
+    /// pattern of exactly `plen` blocks (no growth).
+    fn need_exact(&self, lambda0: usize, plen: usize, max_len: usize, dl: usize) -> usize {
+        let sim = self.params.needed_overlap(plen, dl).max(self.params.min_overlap(lambda0));
+        match self.params.merge_rule {
+            MergeRule::TwoStep => sim.max((plen + dl).saturating_sub(max_len)),
+            MergeRule::Plain => sim,
+        }
+    }
+    fn need_now(&self, lambda0: usize, plen: usize, max_len: usize, dl: usize) -> usize {
+        let sim = self.params.needed_overlap(lambda0, dl).saturating_sub(max_len.saturating_sub(plen));
+        match self.params.merge_rule {
+            MergeRule::TwoStep => sim.max((plen + dl).saturating_sub(max_len)),
+            MergeRule::Plain => sim,
+        }
+    }
+}
+
+/// Signature bound on `|P ∩ d|` (see [`block_sig`]).
+#[inline]
+fn sig_bound(dsig: u64, dl: usize, psig: u64) -> usize {
+    dl - (dsig & !psig).count_ones() as usize
+}
+
+/// `|a ∩ b|` for ascending rank lists `a` (the pattern) and `b` (a class), or `None` once
+/// more than `max_miss` elements of `b` are missing from `a`; plus the elements of `b` read.
+/// For short patterns (a merge walk).
+fn overlap(a: &[u32], b: &[u32], max_miss: usize) -> (Option<usize>, usize) {
+    let (mut inter, mut miss, mut i) = (0, 0, 0);
+    for (read, &x) in b.iter().enumerate() {
+        while i < a.len() && a[i] < x {
+            i += 1;
+        }
+        if i < a.len() && a[i] == x {
+            inter += 1;
+            i += 1;
+        } else {
+            miss += 1;
+            if miss > max_miss {
+                return (None, read + 1);
+            }
+        }
+    }
+    (Some(inter), b.len())
+}
+
+/// [`overlap`] against a pattern given as a bitmap over ranks (long patterns: one probe per
+/// element read instead of a merge walk over both lists).
+fn overlap_bits(bits: &[u64], b: &[u32], max_miss: usize) -> (Option<usize>, usize) {
+    let mut miss = 0;
+    for (read, &x) in b.iter().enumerate() {
+        if bits[x as usize >> 6] >> (x & 63) & 1 == 0 {
+            miss += 1;
+            if miss > max_miss {
+                return (None, read + 1);
+            }
+        }
+    }
+    (Some(b.len() - miss), b.len())
+}
+
+/// Seeds with at least this many blocks are tested through a bitmap.
+const BITMAP_MIN: usize = 48;
+
+#[derive(Clone, Copy, Default)]
+pub(super) struct Counters {
+    pub scanned: usize,
+    pub tests: usize,
+    pub test_blocks: usize,
+}
+
+impl Counters {
+    fn add(self, o: Counters) -> Counters {
+        Counters {
+            scanned: self.scanned + o.scanned,
+            tests: self.tests + o.tests,
+            test_blocks: self.test_blocks + o.test_blocks,
+        }
+    }
+}
+
+/// Certificates of all classes: `lonely[s]` (see the module docs). Parallel over chunks of
+/// lists; in list `r`, the seed of entry `p` tests the classes of entries `p + 1 ..= p +
+/// wl[p]` that can pass against its own pattern (size, signature; no positional filter, so
+/// the tested set contains whatever the serial scan would test).
+pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
+    let (cls, params) = (sx.cls, sx.params);
+    let nr = cls.nranks;
+    let two_step = sx.two_step();
+    let lb = chunk_bounds(nr, |r| idx.ptr[r]);
+    let parts: Vec<(Vec<u32>, Counters)> = lb
+        .par_windows(2)
+        .map(|w| {
+            let mut found: Vec<u32> = Vec::new();
+            let mut cnt = Counters::default();
+            let mut elig: Vec<u32> = Vec::new();
+            let mut bits: Vec<u64> = Vec::new();
+            for r in w[0]..w[1] {
+                for p in idx.ptr[r]..idx.ptr[r + 1] {
+                    let (ssig, s, l0, _, wl) = idx.ent[p];
+                    let (s, l0, wl) = (s as usize, l0 as usize, wl as usize);
+                    if wl == 0 {
+                        continue;
+                    }
+                    let (min_len, max_len) = sx.size_range(l0);
+                    let a0 = params.min_overlap(l0);
+                    cnt.scanned += wl;
+                    // Entries of the window whose size passes, gathered without branches
+                    // (most do not pass).
+                    let span = max_len - min_len;
+                    elig.resize(elig.len().max(wl), 0);
+                    let mut n = 0;
+                    for (k, e) in idx.ent[p + 1..p + 1 + wl].iter().enumerate() {
+                        let dl = e.2;
+                        elig[n] = k as u32;
+                        n += ((dl as usize).wrapping_sub(min_len) <= span) as usize;
+                    }
+                    let spat = cls.pat(s);
+                    let mut bitmap = false;
+                    let mut accepted = false;
+                    for &k in &elig[..n] {
+                        let (dsig, d, dl, _, _) = idx.ent[p + 1 + k as usize];
+                        let dl = dl as usize;
+                        // With P = Q(s) fixed (no growth), the overlap must reach `need`:
+                        // first a cheap integer bound, then the exact one.
+                        let ub = sig_bound(dsig, dl, ssig);
+                        if ub < a0 || (two_step && ub + max_len < l0 + dl) {
+                            continue;
+                        }
+                        let need = sx.need_exact(l0, l0, max_len, dl);
+                        if ub < need || need > dl.min(l0) {
+                            continue;
+                        }
+                        let dpat = cls.pat(d as usize);
+                        let (inter, read) = if l0 >= BITMAP_MIN {
+                            if !bitmap {
+                                bits.resize(bits.len().max(nr.div_ceil(64)), 0);
+                                for &x in spat {
+                                    bits[x as usize >> 6] |= 1 << (x & 63);
+                                }
+                                bitmap = true;
+                            }
+                            overlap_bits(&bits, dpat, dl - need)
+                        } else {
+                            overlap(spat, dpat, dl - need)
+                        };
+                        cnt.tests += 1;
+                        cnt.test_blocks += read;
+                        if inter.is_some_and(|x| accepts(x, l0, dl, l0, params)) {
+                            accepted = true;
+                            break;
+                        }
+                    }
+                    if bitmap {
+                        for &x in spat {
+                            bits[x as usize >> 6] = 0;
+                        }
+                    }
+                    if accepted {
+                        found.push(s as u32);
+                    }
+                }
+            }
+            (found, cnt)
+        })
+        .collect();
+    let mut lonely: Vec<bool> = idx.unknown.iter().map(|&u| !u).collect();
+    let mut cnt = Counters::default();
+    for (found, k) in parts {
+        for s in found {
+            lonely[s as usize] = false;
+        }
+        cnt = cnt.add(k);
+    }
+    (lonely, cnt)
+}
+
+/// State of the group being grown by the serial scan.
+struct Group {
+    stamp: u32,
+    lambda0: usize,
+    min_len: usize,
+    max_len: usize,
+    h: usize,
+    psig: u64,
+    /// Class order position of the scan (the last candidate taken from the heap).
+    pos: u32,
+    /// Window entries read so far by this group.
+    gscan: usize,
+}
+
+/// The serial scan's state.
+struct Scanner<'a> {
+    sx: &'a Search<'a>,
+    idx: &'a mut Index,
+    mark: Vec<u32>,
+    /// Per rank: seed of the group whose pattern holds it / that opened its list.
+    in_pat: Vec<u32>,
+    opened: Vec<u32>,
+    /// List ends: exact mode compacts lists (assigned classes removed) lazily.
+    lend: Vec<usize>,
+    heap: BinaryHeap<Reverse<u32>>,
+    /// Current pattern (ranks ascending) and a merge buffer.
+    pat: Vec<u32>,
+    merged: Vec<u32>,
+    stats: SearchStats,
+}
+
+impl Scanner<'_> {
+    /// Open the lists of the prefix blocks of the current pattern not yet opened by this
+    /// group and queue the candidates of their windows.
+    fn open_prefix(&mut self, g: &mut Group) {
+        let (sx, params) = (self.sx, self.sx.params);
+        let cap = params.max_group_height;
+        let two_step = sx.two_step();
+        let plen = self.pat.len();
+        for i in 0..prefix_len(params, plen) {
+            let r = self.pat[i] as usize;
+            if self.opened[r] == g.stamp {
+                continue;
+            }
+            if g.gscan >= sx.g {
+                // Budget: this group opens no further lists.
+                self.stats.truncated_lists += 1;
+                break;
+            }
+            self.opened[r] = g.stamp;
+            // Window: the next entries after the scan position (classes ≤ pos are assigned).
+            let (lo, end) = (self.idx.ptr[r], self.lend[r]);
+            let start = lo + self.idx.ent[lo..end].partition_point(|e| e.1 <= g.pos);
+            let n = (end - start).min(sx.w.min(sx.g - g.gscan));
+            if end - start > n {
+                // Budget: the rest of this list is left to later seeds.
+                self.stats.truncated_lists += 1;
+            }
+            g.gscan += n;
+            self.stats.scanned += n;
+            let mut dead = 0usize;
+            for q in start..start + n {
+                let (dsig, d, dl, dj, _) = self.idx.ent[q];
+                let (d, dl) = (d as usize, dl as usize);
+                if dl < g.min_len || dl > g.max_len {
+                    continue;
+                }
+                // Signature bound on the overlap now (Plain: unbounded growth, no filter).
+                let need = sx.need_now(g.lambda0, plen, g.max_len, dl);
+                if sig_bound(dsig, dl, g.psig) < need {
+                    continue;
+                }
+                let m = self.mark[d];
+                if m == ASSIGNED {
+                    dead += 1;
+                    continue;
+                }
+                if m == g.stamp || (cap > 0 && g.h + sx.cls.height(d) > cap) {
+                    continue;
+                }
+                self.mark[d] = g.stamp;
+                if two_step {
+                    // Positional filter: `r` is the rarest block shared by `d` and the current
+                    // pattern (rarer shared blocks would lie in both prefixes and their lists
+                    // were opened first), so the overlap now is at most 1 + the blocks after
+                    // `r` in either order. Valid for the rest of this group, hence the class
+                    // is dropped for good.
+                    let after = (plen - i - 1).min(dl - dj as usize - 1);
+                    if 1 + after < need {
+                        continue;
+                    }
+                }
+                self.heap.push(Reverse(d as u32));
+            }
+            if sx.exact() && dead > 32 && 2 * dead > n {
+                // Lazy compaction, exact mode only (budget windows count assigned entries,
+                // so there the lists stay as built).
+                let mut wr = self.idx.ptr[r];
+                for x in self.idx.ptr[r]..self.lend[r] {
+                    if self.mark[self.idx.ent[x].1 as usize] != ASSIGNED {
+                        self.idx.ent[wr] = self.idx.ent[x];
+                        wr += 1;
+                    }
+                }
+                self.lend[r] = wr;
+            }
+        }
+    }
+
+    /// Grow the group seeded by `s` (not lonely): test the queued candidates in class
+    /// order against the current pattern, merge the accepted ones; returns the members
+    /// after the seed through `members`.
+    fn grow(&mut self, s: usize, members: &mut Vec<u32>) {
+        let (cls, params) = (self.sx.cls, self.sx.params);
+        let cap = params.max_group_height;
+        let lambda0 = cls.pat(s).len();
+        let (min_len, max_len) = self.sx.size_range(lambda0);
+        let stamp = s as u32;
+        if lambda0 == 0 || (cap > 0 && cls.height(s) >= cap) {
+            return;
+        }
+        let mut g =
+            Group { stamp, lambda0, min_len, max_len, h: cls.height(s), psig: self.idx.csig[s], pos: stamp, gscan: 0 };
+        self.pat.clear();
+        self.pat.extend_from_slice(cls.pat(s));
+        for &r in &self.pat {
+            self.in_pat[r as usize] = stamp;
+        }
+        self.open_prefix(&mut g);
+        while let Some(Reverse(d)) = self.heap.pop() {
+            if cap > 0 && g.h >= cap {
+                self.heap.clear();
+                break;
+            }
+            g.pos = d;
+            let d = d as usize;
+            if cap > 0 && g.h + cls.height(d) > cap {
+                continue;
+            }
+            let dp = cls.pat(d);
+            let plen = self.pat.len();
+            if dp.len() < params.min_overlap(plen) {
+                continue;
+            }
+            // Count the overlap, stopping once more blocks are missing than any accepted
+            // class can miss (`need` is a lower bound on what `accepts` needs now).
+            let need = self.sx.need_exact(lambda0, plen, max_len, dp.len());
+            let max_miss = dp.len() - need.min(dp.len());
+            let (mut inter, mut miss, mut read) = (0usize, 0usize, 0usize);
+            for &r in dp {
+                read += 1;
+                if self.in_pat[r as usize] == stamp {
+                    inter += 1;
+                } else {
+                    miss += 1;
+                    if miss > max_miss {
+                        break;
+                    }
+                }
+            }
+            self.stats.tests += 1;
+            self.stats.test_blocks += read;
+            if miss > max_miss || !accepts(inter, plen, dp.len(), lambda0, params) {
+                continue;
+            }
+            self.mark[d] = ASSIGNED;
+            members.push(d as u32);
+            g.h += cls.height(d);
+            if inter < dp.len() {
+                // P ← P ∪ Q(d): both ascending, merge.
+                self.merged.clear();
+                let mut i = 0;
+                for &r in dp {
+                    if self.in_pat[r as usize] == stamp {
+                        continue;
+                    }
+                    self.in_pat[r as usize] = stamp;
+                    g.psig |= block_sig(r);
+                    while i < self.pat.len() && self.pat[i] < r {
+                        self.merged.push(self.pat[i]);
+                        i += 1;
+                    }
+                    self.merged.push(r);
+                }
+                self.merged.extend_from_slice(&self.pat[i..]);
+                std::mem::swap(&mut self.pat, &mut self.merged);
+            }
+            self.open_prefix(&mut g);
+        }
+    }
+}
+
+/// The serial greedy scan over classes in order (paper Algorithm 2 with the windows of the
+/// module docs). Returns the classes of every group, flat, the group boundaries, and the
+/// scan's counters.
+pub(super) fn scan(sx: &Search, idx: &mut Index, lonely: &[bool]) -> (Vec<u32>, Vec<usize>, SearchStats) {
+    let nc = sx.cls.len();
+    let nr = sx.cls.nranks;
+    let lend = idx.ptr[1..].to_vec();
+    let mut sc = Scanner {
+        sx,
+        idx,
+        mark: vec![NO_MARK; nc],
+        in_pat: vec![NO_MARK; nr],
+        opened: vec![NO_MARK; nr],
+        lend,
+        heap: BinaryHeap::new(),
+        pat: Vec::new(),
+        merged: Vec::new(),
+        stats: SearchStats::default(),
+    };
+    let mut members: Vec<u32> = Vec::with_capacity(nc);
+    let mut mptr: Vec<usize> = Vec::with_capacity(nc + 1);
+    mptr.push(0);
+    for (s, &lone) in lonely.iter().enumerate() {
+        if sc.mark[s] == ASSIGNED {
+            continue;
+        }
+        sc.mark[s] = ASSIGNED;
+        members.push(s as u32);
+        if lone {
+            sc.stats.truncated_lists += sc.idx.cuts[s] as usize;
+        } else {
+            sc.grow(s, &mut members);
+        }
+        mptr.push(members.len());
+    }
+    (members, mptr, sc.stats)
+}

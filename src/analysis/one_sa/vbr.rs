@@ -1,0 +1,324 @@
+//! VBR storage: building it from a grouping, statistics, the host reference product.
+
+use super::{chunk_bounds, split_by, BlockDiv, CsrPattern, Grouping, OneSaParams};
+use rayon::prelude::*;
+
+/// Blocking statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OneSaStats {
+    /// Number of row groups (all groups, including a group of empty rows).
+    pub groups: usize,
+    /// Number of stored (group × column-block) blocks.
+    pub nonzero_blocks: usize,
+    /// ΔH' = rows in nonempty groups / nonempty groups (groups with at least one nonzero
+    /// block); 0 if there is none. Empty rows do not dilute it.
+    pub avg_block_height: f64,
+    /// ρ' = nnz / Σ_blocks height × (real width), the real width being `min(ΔW, cols − c0)`
+    /// (zero padding past `cols` is not counted). `nnz` is the number of entries in the
+    /// input CSR (duplicates counted as given). 0 if there are no blocks.
+    pub in_block_density: f64,
+    /// Stored values including padding (`values.len()`) / nnz; 0 if nnz = 0.
+    pub fill_in_ratio: f64,
+    /// Wall time of grouping + VBR build in [`analyze`](super::analyze) (0 from [`build_vbr`] alone).
+    pub analysis_seconds: f64,
+}
+
+/// Variable Block Row storage: row groups of variable height × column blocks of width ΔW.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Vbr<V> {
+    pub rows: usize,
+    pub cols: usize,
+    pub block_width: usize,
+    /// `perm[new_row] = original row`.
+    pub perm: Vec<usize>,
+    /// Group boundaries in permuted row order, len groups + 1.
+    pub group_ptr: Vec<usize>,
+    /// Per group, range into `block_col`, len groups + 1.
+    pub block_ptr: Vec<usize>,
+    /// Column-block index of every nonzero block, ascending within a group.
+    pub block_col: Vec<usize>,
+    /// Start in `values` of every nonzero block; the block is (group height × ΔW)
+    /// row-major, zero-padded past `cols` in the last column block.
+    pub value_offset: Vec<usize>,
+    pub values: Vec<V>,
+    pub stats: OneSaStats,
+}
+
+/// Build the VBR matrix of `p` (with `values[k]` the value of entry `k` of the CSR) for a
+/// grouping. Duplicate (row, col) entries are summed. Parallel over groups.
+pub fn build_vbr<V>(p: &CsrPattern, values: &[V], grouping: &Grouping, params: &OneSaParams) -> Vbr<V>
+where
+    V: Copy + Default + Send + Sync + std::ops::Add<Output = V>,
+{
+    build_vbr_owned(p, values, grouping.clone(), params)
+}
+
+/// [`build_vbr`] taking the grouping by value (no copy of `perm`, used by
+/// [`analyze`](super::analyze)).
+///
+/// Two passes over the entries, both parallel over chunks of groups: (1) the sorted block
+/// list of every group (flat per chunk); then prefix sums give every group's blocks and
+/// values range, so `block_col`, `value_offset` and `values` are allocated once at their
+/// exact sizes and (2) every chunk fills its own disjoint ranges. `values` comes from
+/// `vec![0; n]` (for f32/f64 a lazily zeroed mapping) and every group zero-fills its own
+/// range just before scattering its entries into it: the first touch of each page is then a
+/// write (one page fault; a first read would map the shared zero page and the write after it
+/// would fault again, with a TLB shootdown to the other cores — that doubled the cost of the
+/// build, which on the 2^20-row matrices is dominated by faulting in gigabytes of padding),
+/// and the range is still in cache when the entries land in it.
+pub(super) fn build_vbr_owned<V>(p: &CsrPattern, values: &[V], grouping: Grouping, params: &OneSaParams) -> Vbr<V>
+where
+    V: Copy + Default + Send + Sync + std::ops::Add<Output = V>,
+{
+    params.validate().expect("invalid OneSaParams");
+    assert_eq!(values.len(), p.col_idx.len(), "values must match col_idx");
+    assert_eq!(grouping.perm.len(), p.rows, "grouping must cover every row");
+    let bw = params.block_width;
+    let div = BlockDiv::new(bw);
+    let ng = grouping.groups();
+    let gp = &grouping.group_ptr;
+    let perm = &grouping.perm;
+    let height = |g: usize| gp[g + 1] - gp[g];
+    // Width of the last column block (< ΔW when ΔW does not divide cols): only it has padding.
+    let nblk = p.cols.div_ceil(bw);
+    let last_pad = nblk * bw - p.cols;
+
+    // Pass 1: block list of every group, per chunk of groups.
+    struct Part {
+        blocks: Vec<usize>,
+        counts: Vec<usize>,
+        real_entries: usize,
+        nonempty_groups: usize,
+        rows_in_nonempty: usize,
+    }
+    let bounds = chunk_bounds(ng, |g| gp[g]);
+    let parts: Vec<Part> = bounds
+        .par_windows(2)
+        .map(|w| {
+            let mut part = Part {
+                blocks: Vec::new(),
+                counts: Vec::with_capacity(w[1] - w[0]),
+                real_entries: 0,
+                nonempty_groups: 0,
+                rows_in_nonempty: 0,
+            };
+            let v = &mut part.blocks;
+            for g in w[0]..w[1] {
+                let start = v.len();
+                for &r in &perm[gp[g]..gp[g + 1]] {
+                    v.extend(p.row(r).iter().map(|&c| div.block(c)));
+                }
+                let tail = &mut v[start..];
+                // One row with sorted columns (the common case) needs no sort.
+                if !tail.windows(2).all(|x| x[0] <= x[1]) {
+                    tail.sort_unstable();
+                }
+                let mut n = 0;
+                for i in 0..tail.len() {
+                    if n == 0 || tail[i] != tail[n - 1] {
+                        tail[n] = tail[i];
+                        n += 1;
+                    }
+                }
+                v.truncate(start + n);
+                part.counts.push(n);
+                if n > 0 {
+                    let h = height(g);
+                    let pad = if v[start + n - 1] == nblk - 1 { last_pad } else { 0 };
+                    part.real_entries += h * (n * bw - pad);
+                    part.nonempty_groups += 1;
+                    part.rows_in_nonempty += h;
+                }
+            }
+            part
+        })
+        .collect();
+
+    // Prefix sums: blocks and values of every group.
+    let mut block_ptr = Vec::with_capacity(ng + 1);
+    let mut group_val_ptr = Vec::with_capacity(ng + 1);
+    block_ptr.push(0);
+    group_val_ptr.push(0);
+    let (mut nb_total, mut off) = (0usize, 0usize);
+    let mut g = 0;
+    for part in &parts {
+        for &n in &part.counts {
+            nb_total += n;
+            off += n * height(g) * bw;
+            block_ptr.push(nb_total);
+            group_val_ptr.push(off);
+            g += 1;
+        }
+    }
+
+    // Pass 1b: block_col and value_offset, each chunk into its own range.
+    let mut block_col = vec![0usize; nb_total];
+    let mut value_offset = vec![0usize; nb_total];
+    {
+        let bcs = split_by(&mut block_col, parts.iter().map(|x| x.blocks.len()));
+        let vos = split_by(&mut value_offset, parts.iter().map(|x| x.blocks.len()));
+        let jobs: Vec<_> = parts.iter().zip(bounds.windows(2)).zip(bcs.into_iter().zip(vos)).collect();
+        jobs.into_par_iter().for_each(|((part, w), (bc, vo))| {
+            let g0 = w[0];
+            bc.copy_from_slice(&part.blocks);
+            let mut k = 0;
+            for (i, &n) in part.counts.iter().enumerate() {
+                let g = g0 + i;
+                let step = height(g) * bw;
+                for j in 0..n {
+                    vo[k] = group_val_ptr[g] + j * step;
+                    k += 1;
+                }
+            }
+        });
+    }
+    let (real_entries, nonempty_groups, rows_in_nonempty) =
+        parts.iter().fold((0, 0, 0), |a, x| (a.0 + x.real_entries, a.1 + x.nonempty_groups, a.2 + x.rows_in_nonempty));
+    drop(parts);
+
+    // Pass 2: values, in chunks of about equal value volume.
+    let mut vals = vec![V::default(); off];
+    {
+        let vbounds = chunk_bounds(ng, |g| group_val_ptr[g]);
+        let pieces = split_by(&mut vals, vbounds.windows(2).map(|w| group_val_ptr[w[1]] - group_val_ptr[w[0]]));
+        let (block_ptr, block_col) = (&block_ptr, &block_col);
+        pieces.into_par_iter().zip(vbounds.par_windows(2)).for_each(|(chunk, w)| {
+            let (g0, g1) = (w[0], w[1]);
+            let base = group_val_ptr[g0];
+            for g in g0..g1 {
+                let out = &mut chunk[group_val_ptr[g] - base..group_val_ptr[g + 1] - base];
+                out.fill(V::default());
+                let bl = &block_col[block_ptr[g]..block_ptr[g + 1]];
+                let step = height(g) * bw;
+                for (lr, &r) in perm[gp[g]..gp[g + 1]].iter().enumerate() {
+                    let range = p.row_ptr[r]..p.row_ptr[r + 1];
+                    let mut bi = 0;
+                    for (&c, &v) in p.col_idx[range.clone()].iter().zip(&values[range]) {
+                        let b = div.block(c);
+                        if bl[bi] != b {
+                            // Sorted columns walk the block list forward; others search it.
+                            bi = if bl[bi] < b && bl[bi + 1] == b { bi + 1 } else { bl.partition_point(|&x| x < b) };
+                        }
+                        let slot = bi * step + lr * bw + div.offset(c);
+                        out[slot] = out[slot] + v;
+                    }
+                }
+            }
+        });
+    }
+    let nnz = p.nnz();
+    let stats = OneSaStats {
+        groups: ng,
+        nonzero_blocks: nb_total,
+        avg_block_height: if nonempty_groups > 0 { rows_in_nonempty as f64 / nonempty_groups as f64 } else { 0.0 },
+        in_block_density: if real_entries > 0 { nnz as f64 / real_entries as f64 } else { 0.0 },
+        fill_in_ratio: if nnz > 0 { off as f64 / nnz as f64 } else { 0.0 },
+        analysis_seconds: 0.0,
+    };
+    Vbr {
+        rows: p.rows,
+        cols: p.cols,
+        block_width: bw,
+        perm: grouping.perm,
+        group_ptr: grouping.group_ptr,
+        block_ptr,
+        block_col,
+        value_offset,
+        values: vals,
+        stats,
+    }
+}
+
+/// Minimal arithmetic for the host VBR product.
+pub trait Scalar: Copy + Send + Sync {
+    fn zero() -> Self;
+    fn add(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+}
+
+impl Scalar for f32 {
+    fn zero() -> Self {
+        0.0
+    }
+    fn add(self, o: Self) -> Self {
+        self + o
+    }
+    fn mul(self, o: Self) -> Self {
+        self * o
+    }
+}
+
+impl Scalar for f64 {
+    fn zero() -> Self {
+        0.0
+    }
+    fn add(self, o: Self) -> Self {
+        self + o
+    }
+    fn mul(self, o: Self) -> Self {
+        self * o
+    }
+}
+
+impl<V: Copy> Vbr<V> {
+    pub fn groups(&self) -> usize {
+        self.group_ptr.len() - 1
+    }
+
+    /// Convert the stored values (e.g. to `half::f16` / `half::bf16`); structure unchanged.
+    pub fn map_values<W: Send>(&self, f: impl Fn(V) -> W + Sync) -> Vbr<W>
+    where
+        V: Sync,
+    {
+        Vbr {
+            rows: self.rows,
+            cols: self.cols,
+            block_width: self.block_width,
+            perm: self.perm.clone(),
+            group_ptr: self.group_ptr.clone(),
+            block_ptr: self.block_ptr.clone(),
+            block_col: self.block_col.clone(),
+            value_offset: self.value_offset.clone(),
+            values: self.values.par_iter().map(|&v| f(v)).collect(),
+            stats: self.stats,
+        }
+    }
+
+    /// Host reference product `C = A · B` with `A` this matrix (`rows × cols`) and `B` a
+    /// dense `cols × n` matrix given by `b(k, j)`. Every entry `C[i][j]` (original row order)
+    /// is reported exactly once through `out(i, j, value)`, zeros for empty rows included.
+    /// Values are converted by `conv` and accumulated in `T`, block by block, over real
+    /// columns only. Serial.
+    pub fn spmm<T: Scalar>(
+        &self,
+        conv: impl Fn(V) -> T,
+        b: impl Fn(usize, usize) -> T,
+        n: usize,
+        mut out: impl FnMut(usize, usize, T),
+    ) {
+        let bw = self.block_width;
+        let mut acc = vec![T::zero(); n];
+        for g in 0..self.groups() {
+            let (r0, r1) = (self.group_ptr[g], self.group_ptr[g + 1]);
+            let h = r1 - r0;
+            for lr in 0..h {
+                acc.iter_mut().for_each(|x| *x = T::zero());
+                for k in self.block_ptr[g]..self.block_ptr[g + 1] {
+                    let c0 = self.block_col[k] * bw;
+                    let width = bw.min(self.cols - c0);
+                    let base = self.value_offset[k] + lr * bw;
+                    for c in 0..width {
+                        let a = conv(self.values[base + c]);
+                        for (j, x) in acc.iter_mut().enumerate() {
+                            *x = x.add(a.mul(b(c0 + c, j)));
+                        }
+                    }
+                }
+                let orig = self.perm[r0 + lr];
+                for (j, &x) in acc.iter().enumerate() {
+                    out(orig, j, x);
+                }
+            }
+        }
+    }
+}
