@@ -22,7 +22,7 @@
 #define SPBLK_VBR_COPY_BF16 2
 
 /**
- * Smallest candidate budget that [`group_rows`] (and hence [`analyze`] and `spblkAnalyze`)
+ * Smallest candidate budget that [`group_rows`] (and hence `analyze` and `spblkAnalyze`)
  * uses; see [`auto_candidate_budget`] and [`group_rows_budgeted`].
  */
 #define DEFAULT_CANDIDATE_BUDGET 32

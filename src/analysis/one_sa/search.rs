@@ -6,7 +6,7 @@ use super::scan::{certify, scan, Search};
 use super::{chunk_bounds, index, split_by, CsrPattern, Grouping, OneSaParams};
 use rayon::prelude::*;
 
-/// Smallest candidate budget that [`group_rows`] (and hence [`analyze`](super::analyze) and `spblkAnalyze`)
+/// Smallest candidate budget that [`group_rows`] (and hence `analyze` and `spblkAnalyze`)
 /// uses; see [`auto_candidate_budget`] and [`group_rows_budgeted`].
 pub const DEFAULT_CANDIDATE_BUDGET: usize = 32;
 
