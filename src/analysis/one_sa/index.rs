@@ -114,12 +114,11 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
     // Per class as a seed: its windows (the entries after its own in each prefix list).
     let mut cuts = vec![0u32; nc];
     let mut unknown = vec![false; nc];
-    let cls_parts: Vec<((&mut [u32], &mut [bool]), &mut [u32])> =
-        split_by(&mut cuts, cb.windows(2).map(|w| w[1] - w[0]))
-            .into_iter()
-            .zip(split_by(&mut unknown, cb.windows(2).map(|w| w[1] - w[0])))
-            .zip(split_by(&mut selfpos, cb.windows(2).map(|w| pre_ptr[w[1]] - pre_ptr[w[0]])))
-            .collect();
+    let cls_parts: Vec<_> = split_by(&mut cuts, cb.windows(2).map(|w| w[1] - w[0]))
+        .into_iter()
+        .zip(split_by(&mut unknown, cb.windows(2).map(|w| w[1] - w[0])))
+        .zip(split_by(&mut selfpos, cb.windows(2).map(|w| pre_ptr[w[1]] - pre_ptr[w[0]])))
+        .collect();
     // Position of chunk c's first entry in list r: ptr[r] + the counts of chunks < c.
     let starts: Vec<Vec<usize>> = {
         let mut acc = ptr[..nr].to_vec();
