@@ -30,6 +30,10 @@ pub(super) struct Index {
     /// certificate was given up (exact mode, windows over [`EXACT_CERT_EFFORT`] entries).
     pub cuts: Vec<u32>,
     pub unknown: Vec<bool>,
+    /// Position of every class's own entries in its prefix lists: class `d`'s `k`-th prefix
+    /// block's list holds it at `selfpos[pre_ptr[d] + k]` (where its seed windows start).
+    pub pre_ptr: Vec<usize>,
+    pub selfpos: Vec<u32>,
 }
 
 /// Entries a certificate may cover in exact mode (unbounded windows) before it is given up
@@ -87,6 +91,13 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
         ptr[r + 1] = ptr[r] + counts.iter().map(|c| c[r] as usize).sum::<usize>();
     }
     let n = ptr[nr];
+    assert!(n < u32::MAX as usize, "index too large");
+    let mut pre_ptr = Vec::with_capacity(nc + 1);
+    pre_ptr.push(0usize);
+    for d in 0..nc {
+        pre_ptr.push(pre_ptr[d] + plen(d));
+    }
+    let mut selfpos = vec![0u32; n];
     let mut ent: Vec<Ent> = vec![(0, 0, 0, 0, 0); n];
     // Pieces (r, c) in memory order: list by list, chunk by chunk.
     let mut pieces: Vec<Vec<&mut [Ent]>> = (0..counts.len()).map(|_| Vec::with_capacity(nr)).collect();
@@ -103,9 +114,10 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
     // Per class as a seed: its windows (the entries after its own in each prefix list).
     let mut cuts = vec![0u32; nc];
     let mut unknown = vec![false; nc];
-    let cls_parts: Vec<(&mut [u32], &mut [bool])> = split_by(&mut cuts, cb.windows(2).map(|w| w[1] - w[0]))
+    let cls_parts: Vec<_> = split_by(&mut cuts, cb.windows(2).map(|w| w[1] - w[0]))
         .into_iter()
         .zip(split_by(&mut unknown, cb.windows(2).map(|w| w[1] - w[0])))
+        .zip(split_by(&mut selfpos, cb.windows(2).map(|w| pre_ptr[w[1]] - pre_ptr[w[0]])))
         .collect();
     // Position of chunk c's first entry in list r: ptr[r] + the counts of chunks < c.
     let starts: Vec<Vec<usize>> = {
@@ -122,7 +134,7 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
             .collect()
     };
     pieces.into_par_iter().zip(cls_parts).zip(cb.par_windows(2)).zip(starts).for_each(
-        |(((mut pc, (cuts, unknown)), cw), start)| {
+        |(((mut pc, ((cuts, unknown), selfpos)), cw), start)| {
             let mut fill = vec![0usize; nr];
             for d in cw[0]..cw[1] {
                 let pat = cls.pat(d);
@@ -133,6 +145,7 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
                     let r = r as usize;
                     let i = fill[r];
                     fill[r] += 1;
+                    selfpos[pre_ptr[d] - pre_ptr[cw[0]] + k] = (start[r] + i) as u32;
                     let left = ptr[r + 1] - (start[r] + i) - 1;
                     let mut wl = 0;
                     if stop {
@@ -161,5 +174,5 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
             }
         });
     }
-    Index { ptr, ent, csig, cuts, unknown }
+    Index { ptr, ent, csig, cuts, unknown, pre_ptr, selfpos }
 }

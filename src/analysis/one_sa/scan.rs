@@ -18,7 +18,7 @@
 
 use super::compress::Classes;
 use super::index::{block_sig, prefix_len, Index};
-use super::{accepts, chunk_bounds, MergeRule, OneSaParams, SearchStats};
+use super::{accepts, chunk_bounds, MergeRule, OneSaParams, SearchStats, Similarity};
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -53,12 +53,6 @@ impl Search<'_> {
         };
         (self.params.min_overlap(lambda0), hi)
     }
-    /// A lower bound on `|P ∩ d|`, for the current pattern `P` (`plen` blocks) of a group
-    /// seeded with `lambda0` blocks (TwoStep bound `max_len`), that a class of `dl` blocks
-    /// needs *now* to be accepted at any later point of the group. Growing `P` by `x` blocks
-    /// raises the overlap by at most `x`, so: the similarity needs `needed_overlap − (max_len
-    /// − plen)`; and TwoStep's `|P_t ∪ d| ≤ max_len`, i.e. `|P_t ∩ d| ≥ |P_t| + dl − max_len`,
-    /// needs `plen + dl − max_len` (the growth cancels).
     /// A lower bound on the overlap [`accepts`] needs from a class of `dl` blocks against a
     /// pattern of exactly `plen` blocks (no growth).
     fn need_exact(&self, lambda0: usize, plen: usize, max_len: usize, dl: usize) -> usize {
@@ -68,11 +62,26 @@ impl Search<'_> {
             MergeRule::Plain => sim,
         }
     }
-    fn need_now(&self, lambda0: usize, plen: usize, max_len: usize, dl: usize) -> usize {
-        let sim = self.params.needed_overlap(lambda0, dl).saturating_sub(max_len.saturating_sub(plen));
-        match self.params.merge_rule {
-            MergeRule::TwoStep => sim.max((plen + dl).saturating_sub(max_len)),
-            MergeRule::Plain => sim,
+    /// Whether a class of `dl` blocks, at most `ub` of which are in the current pattern
+    /// (`plen` blocks, in a group seeded with `lambda0` blocks; TwoStep bound `max_len`), can
+    /// still be accepted at some later point of the group. Growing the pattern by `x` blocks
+    /// raises the overlap by at most `x` (and never above `dl`):
+    /// * TwoStep: `|P_t ∪ d| ≤ max_len` needs `|P_t ∩ d| ≥ |P_t| + dl − max_len`, hence
+    ///   `ub ≥ plen + dl − max_len` (the growth cancels);
+    /// * Jaccard: at best the growth adds only blocks of `d`, so the similarity is at most
+    ///   `min(ub + x, dl) / (plen + dl − ub)`, largest for the most growth allowed;
+    /// * cosine: `ub + (max_len − plen) ≥ needed_overlap(λ0, dl)`.
+    fn may_join(&self, lambda0: usize, plen: usize, max_len: usize, dl: usize, ub: usize) -> bool {
+        let p = self.params;
+        if p.merge_rule == MergeRule::TwoStep && ub + max_len < plen + dl {
+            return false;
+        }
+        let x = max_len.saturating_sub(plen);
+        match p.similarity {
+            Similarity::Jaccard => {
+                ub.saturating_add(x).min(dl) as f64 >= p.tau * (plen + dl - ub) as f64 * (1.0 - 1e-9)
+            }
+            Similarity::Cosine => ub.saturating_add(x) >= p.needed_overlap(lambda0, dl),
         }
     }
 }
@@ -176,7 +185,9 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
                         elig[n] = k as u32;
                         n += ((dl as usize).wrapping_sub(min_len) <= span) as usize;
                     }
-                    let spat = cls.pat(s);
+                    // The seed's own pattern is fetched only if a test is needed (most
+                    // windows have none).
+                    let mut spat: &[u32] = &[];
                     let mut bitmap = false;
                     let mut accepted = false;
                     for &k in &elig[..n] {
@@ -191,6 +202,9 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
                         let need = sx.need_exact(l0, l0, max_len, dl);
                         if ub < need || need > dl.min(l0) {
                             continue;
+                        }
+                        if spat.is_empty() {
+                            spat = cls.pat(s);
                         }
                         let dpat = cls.pat(d as usize);
                         let (inter, read) = if l0 >= BITMAP_MIN {
@@ -260,7 +274,8 @@ struct Scanner<'a> {
     opened: Vec<u32>,
     /// List ends: exact mode compacts lists (assigned classes removed) lazily.
     lend: Vec<usize>,
-    heap: BinaryHeap<Reverse<u32>>,
+    /// Queued candidates (class, signature, size), in class order.
+    heap: BinaryHeap<Reverse<(u32, u64, u32)>>,
     /// Current pattern (ranks ascending) and a merge buffer.
     pat: Vec<u32>,
     merged: Vec<u32>,
@@ -273,7 +288,6 @@ impl Scanner<'_> {
     fn open_prefix(&mut self, g: &mut Group) {
         let (sx, params) = (self.sx, self.sx.params);
         let cap = params.max_group_height;
-        let two_step = sx.two_step();
         let plen = self.pat.len();
         for i in 0..prefix_len(params, plen) {
             let r = self.pat[i] as usize;
@@ -288,7 +302,13 @@ impl Scanner<'_> {
             self.opened[r] = g.stamp;
             // Window: the next entries after the scan position (classes ≤ pos are assigned).
             let (lo, end) = (self.idx.ptr[r], self.lend[r]);
-            let start = lo + self.idx.ent[lo..end].partition_point(|e| e.1 <= g.pos);
+            let start = if g.pos == g.stamp && !sx.exact() {
+                // First lists of the seed: its own entry is known (lists are compacted in
+                // exact mode only).
+                self.idx.selfpos[self.idx.pre_ptr[g.stamp as usize] + i] as usize + 1
+            } else {
+                lo + self.idx.ent[lo..end].partition_point(|e| e.1 <= g.pos)
+            };
             let n = (end - start).min(sx.w.min(sx.g - g.gscan));
             if end - start > n {
                 // Budget: the rest of this list is left to later seeds.
@@ -303,9 +323,8 @@ impl Scanner<'_> {
                 if dl < g.min_len || dl > g.max_len {
                     continue;
                 }
-                // Signature bound on the overlap now (Plain: unbounded growth, no filter).
-                let need = sx.need_now(g.lambda0, plen, g.max_len, dl);
-                if sig_bound(dsig, dl, g.psig) < need {
+                // Signature bound on the overlap now.
+                if !sx.may_join(g.lambda0, plen, g.max_len, dl, sig_bound(dsig, dl, g.psig)) {
                     continue;
                 }
                 let m = self.mark[d];
@@ -317,18 +336,16 @@ impl Scanner<'_> {
                     continue;
                 }
                 self.mark[d] = g.stamp;
-                if two_step {
-                    // Positional filter: `r` is the rarest block shared by `d` and the current
-                    // pattern (rarer shared blocks would lie in both prefixes and their lists
-                    // were opened first), so the overlap now is at most 1 + the blocks after
-                    // `r` in either order. Valid for the rest of this group, hence the class
-                    // is dropped for good.
-                    let after = (plen - i - 1).min(dl - dj as usize - 1);
-                    if 1 + after < need {
-                        continue;
-                    }
+                // Positional filter: `r` is the rarest block shared by `d` and the current
+                // pattern (rarer shared blocks would lie in both prefixes and their lists were
+                // opened first), so the overlap now is at most 1 + the blocks after `r` in
+                // either order. Valid for the rest of this group, hence the class is dropped
+                // for good.
+                let after = (plen - i - 1).min(dl - dj as usize - 1);
+                if !sx.may_join(g.lambda0, plen, g.max_len, dl, 1 + after) {
+                    continue;
                 }
-                self.heap.push(Reverse(d as u32));
+                self.heap.push(Reverse((d as u32, dsig, dl as u32)));
             }
             if sx.exact() && dead > 32 && 2 * dead > n {
                 // Lazy compaction, exact mode only (budget windows count assigned entries,
@@ -365,24 +382,26 @@ impl Scanner<'_> {
             self.in_pat[r as usize] = stamp;
         }
         self.open_prefix(&mut g);
-        while let Some(Reverse(d)) = self.heap.pop() {
+        while let Some(Reverse((d, dsig, dl))) = self.heap.pop() {
             if cap > 0 && g.h >= cap {
                 self.heap.clear();
                 break;
             }
             g.pos = d;
-            let d = d as usize;
+            let (d, dl) = (d as usize, dl as usize);
             if cap > 0 && g.h + cls.height(d) > cap {
                 continue;
             }
-            let dp = cls.pat(d);
             let plen = self.pat.len();
-            if dp.len() < params.min_overlap(plen) {
+            // `need` is a lower bound on the overlap `accepts` needs now; the signature
+            // against the current pattern often rules the class out without reading it.
+            let need = self.sx.need_exact(lambda0, plen, max_len, dl);
+            if need > dl || sig_bound(dsig, dl, g.psig) < need {
                 continue;
             }
+            let dp = cls.pat(d);
             // Count the overlap, stopping once more blocks are missing than any accepted
-            // class can miss (`need` is a lower bound on what `accepts` needs now).
-            let need = self.sx.need_exact(lambda0, plen, max_len, dp.len());
+            // class can miss.
             let max_miss = dp.len() - need.min(dp.len());
             let (mut inter, mut miss, mut read) = (0usize, 0usize, 0usize);
             for &r in dp {
