@@ -11,7 +11,7 @@ use crate::backend::{SddmmMethod, SpgemmMethod, SpmmMethod, SpmvMethod};
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
 use crate::trace;
-use crate::types::{DataType, Format, SddmmAlg, SpgemmAlg, SpmmAlg, SpmvAlg};
+use crate::types::{DataType, Format, Operation, SddmmAlg, SpgemmAlg, SpmmAlg, SpmvAlg};
 
 /// An algorithm of a format family must meet a matrix of that family.
 fn family<A: std::fmt::Debug>(alg: A, a: &SpMat, formats: &[Format]) -> Result<()> {
@@ -68,12 +68,12 @@ const VBR_MARGIN: f64 = 1.5;
 
 /// `SPBLK_SPMM_ALG_DEFAULT`: VBR when the matrix has a 1-SA plan on a backend with the
 /// tensor-core kernel and the cost model predicts it faster than the row method, else rows.
-fn spmm_default(a: &SpMat, n: i64) -> SpmmMethod {
-    let plan = a.plans.lock().one_sa();
+fn spmm_default(a: &SpMat, op_a: Operation, n: i64) -> SpmmMethod {
+    let plan = if op_a == Operation::NonTranspose { a.plans.lock().one_sa() } else { None };
     let Some(one_sa) = plan else {
         trace::choice(
             "CsrRows",
-            format_args!("the row method serves every format (avg row {:.1}; no 1-SA plan)", avg_row(a)),
+            format_args!("the row method serves every format (avg row {:.1}; no 1-SA plan of A itself)", avg_row(a)),
         );
         return SpmmMethod::CsrRows;
     };
@@ -115,9 +115,9 @@ fn spmm_default(a: &SpMat, n: i64) -> SpmmMethod {
     }
 }
 
-pub fn spmm(alg: SpmmAlg, a: &SpMat, n: i64) -> Result<SpmmMethod> {
+pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMethod> {
     let method = match alg {
-        SpmmAlg::Default => return Ok(spmm_default(a, n)),
+        SpmmAlg::Default => return Ok(spmm_default(a, op_a, n)),
         SpmmAlg::CsrAlg1 | SpmmAlg::CsrAlg2 | SpmmAlg::CsrAlg3 => {
             family(alg, a, CSR_FAMILY).map(|_| SpmmMethod::CsrRows)
         }

@@ -116,7 +116,7 @@ pub fn spmm_args<'a>(
     let alpha = scalar(alpha, mode, "alpha")?;
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
-    let method = dispatch::spmm(SpmmAlg::decode(alg, "alg")?, a, c.cols)?;
+    let method = dispatch::spmm(SpmmAlg::decode(alg, "alg")?, a, op_a, c.cols)?;
     sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo])?;
     b.validate()?;
     c.validate()?;

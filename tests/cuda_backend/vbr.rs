@@ -370,7 +370,7 @@ fn default_takes_vbr_only_where_the_cost_model_says_it_wins() {
         return;
     }
     let mut r = rng(92);
-    let cols = 2048;
+    let cols = 64 * 160;
     let (rows, blocked) = family_pattern(&mut r, cols, 64, &[64; 160]);
     let scattered = pattern(&mut r, rows, cols, Shape::Uniform(3));
     let cuda = if harness_on_host() { Kind::Host } else { Kind::Cuda };
@@ -401,6 +401,15 @@ fn default_takes_vbr_only_where_the_cost_model_says_it_wins() {
         let mut size = 0usize;
         ok(spblkSpMM_bufferSize(h, N, N, alpha, ma, mb, beta, mc, SPBLK_R_32F, alg, &mut size), "size");
         let buf = side.buffer(size);
+        if analysed && rows == cols {
+            // op(A) = Aᵀ has no plan (1-SA groups A's rows): the default must take the rows.
+            let mut tsize = 0usize;
+            ok(spblkSpMM_bufferSize(h, T, N, alpha, ma, mb, beta, mc, SPBLK_R_32F, alg, &mut tsize), "size T");
+            let tbuf = side.buffer(tsize);
+            let (st, rec) =
+                spblk::trace::capture(|| spblkSpMM(h, T, N, alpha, ma, mb, beta, mc, SPBLK_R_32F, alg, tbuf));
+            assert_eq!((st, rec[0].method.as_str()), (SPBLK_STATUS_SUCCESS, "CsrRows"), "{what}: op(A) = T");
+        }
         let (st, records) =
             spblk::trace::capture(|| spblkSpMM(h, N, N, alpha, ma, mb, beta, mc, SPBLK_R_32F, alg, buf));
         ok(st, &what);
