@@ -17,11 +17,12 @@
 //! only the other seeds run the full search there.
 
 use super::compress::Classes;
-use super::index::{block_sig, prefix_len, Index};
+use super::index::{block_sig, prefix_len, Ent, Index};
 use super::{accepts, chunk_bounds, MergeRule, OneSaParams, SearchStats, Similarity};
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::Mutex;
 
 /// Class marks of the serial scan (`u32` per class): assigned, never marked, or the seed of
 /// the group that last queued or pruned the class.
@@ -163,67 +164,91 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
         .map(|w| {
             let mut found: Vec<u32> = Vec::new();
             let mut cnt = Counters::default();
-            let mut elig: Vec<u32> = Vec::new();
             let mut bits: Vec<u64> = Vec::new();
+            // Per list: the positions of its entries by size bucket (each bucket in class
+            // order), and a cursor per bucket that only moves forward as the seeds do.
+            let mut bstart = [0usize; LEN_BUCKETS + 1];
+            let mut cur = [0usize; LEN_BUCKETS];
+            let mut bpos: Vec<u32> = Vec::new();
             for r in w[0]..w[1] {
-                for p in idx.ptr[r]..idx.ptr[r + 1] {
-                    let (ssig, s, l0, _, wl) = idx.ent[p];
-                    let (s, l0, wl) = (s as usize, l0 as usize, wl as usize);
+                let list = &idx.ent[idx.ptr[r]..idx.ptr[r + 1]];
+                if list.len() < 2 {
+                    continue;
+                }
+                bstart.fill(0);
+                for e in list {
+                    bstart[len_bucket(e.2) + 1] += 1;
+                }
+                for b in 0..LEN_BUCKETS {
+                    bstart[b + 1] += bstart[b];
+                }
+                cur.copy_from_slice(&bstart[..LEN_BUCKETS]);
+                bpos.resize(list.len(), 0);
+                for (k, e) in list.iter().enumerate() {
+                    let b = len_bucket(e.2);
+                    bpos[cur[b]] = k as u32;
+                    cur[b] += 1;
+                }
+                cur.copy_from_slice(&bstart[..LEN_BUCKETS]);
+                for (pi, &(ssig, s, l0, _, wl)) in list.iter().enumerate() {
                     if wl == 0 {
                         continue;
                     }
+                    let (s, l0, wl) = (s as usize, l0 as usize, wl as usize);
                     let (min_len, max_len) = sx.size_range(l0);
                     let a0 = params.min_overlap(l0);
                     cnt.scanned += wl;
-                    // Entries of the window whose size passes, gathered without branches
-                    // (most do not pass).
-                    let span = max_len - min_len;
-                    elig.resize(elig.len().max(wl), 0);
-                    let mut n = 0;
-                    for (k, e) in idx.ent[p + 1..p + 1 + wl].iter().enumerate() {
-                        let dl = e.2;
-                        elig[n] = k as u32;
-                        n += ((dl as usize).wrapping_sub(min_len) <= span) as usize;
-                    }
+                    let last = (pi + wl) as u32;
                     // The seed's own pattern is fetched only if a test is needed (most
                     // windows have none).
                     let mut spat: &[u32] = &[];
                     let mut bitmap = false;
                     let mut accepted = false;
-                    for &k in &elig[..n] {
-                        let (dsig, d, dl, _, _) = idx.ent[p + 1 + k as usize];
-                        let dl = dl as usize;
-                        // With P = Q(s) fixed (no growth), the overlap must reach `need`:
-                        // first a cheap integer bound, then the exact one.
-                        let ub = sig_bound(dsig, dl, ssig);
-                        if ub < a0 || (two_step && ub + max_len < l0 + dl) {
-                            continue;
+                    'buckets: for b in len_bucket(min_len as u32)..=len_bucket(max_len.min(u32::MAX as usize) as u32) {
+                        let end = bstart[b + 1];
+                        let mut c = cur[b];
+                        while c < end && bpos[c] as usize <= pi {
+                            c += 1;
                         }
-                        let need = sx.need_exact(l0, l0, max_len, dl);
-                        if ub < need || need > dl.min(l0) {
-                            continue;
-                        }
-                        if spat.is_empty() {
-                            spat = cls.pat(s);
-                        }
-                        let dpat = cls.pat(d as usize);
-                        let (inter, read) = if l0 >= BITMAP_MIN {
-                            if !bitmap {
-                                bits.resize(bits.len().max(nr.div_ceil(64)), 0);
-                                for &x in spat {
-                                    bits[x as usize >> 6] |= 1 << (x & 63);
-                                }
-                                bitmap = true;
+                        cur[b] = c;
+                        for &q in bpos[c..end].iter().take_while(|&&q| q <= last) {
+                            let (dsig, d, dl, _, _) = list[q as usize];
+                            let dl = dl as usize;
+                            if dl < min_len || dl > max_len {
+                                continue;
                             }
-                            overlap_bits(&bits, dpat, dl - need)
-                        } else {
-                            overlap(spat, dpat, dl - need)
-                        };
-                        cnt.tests += 1;
-                        cnt.test_blocks += read;
-                        if inter.is_some_and(|x| accepts(x, l0, dl, l0, params)) {
-                            accepted = true;
-                            break;
+                            // With P = Q(s) fixed (no growth), the overlap must reach `need`:
+                            // first a cheap integer bound, then the exact one.
+                            let ub = sig_bound(dsig, dl, ssig);
+                            if ub < a0 || (two_step && ub + max_len < l0 + dl) {
+                                continue;
+                            }
+                            let need = sx.need_exact(l0, l0, max_len, dl);
+                            if ub < need || need > dl.min(l0) {
+                                continue;
+                            }
+                            if spat.is_empty() {
+                                spat = cls.pat(s);
+                            }
+                            let dpat = cls.pat(d as usize);
+                            let (inter, read) = if l0 >= BITMAP_MIN {
+                                if !bitmap {
+                                    bits.resize(bits.len().max(nr.div_ceil(64)), 0);
+                                    for &x in spat {
+                                        bits[x as usize >> 6] |= 1 << (x & 63);
+                                    }
+                                    bitmap = true;
+                                }
+                                overlap_bits(&bits, dpat, dl - need)
+                            } else {
+                                overlap(spat, dpat, dl - need)
+                            };
+                            cnt.tests += 1;
+                            cnt.test_blocks += read;
+                            if inter.is_some_and(|x| accepts(x, l0, dl, l0, params)) {
+                                accepted = true;
+                                break 'buckets;
+                            }
                         }
                     }
                     if bitmap {
@@ -250,6 +275,19 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
     (lonely, cnt)
 }
 
+/// Size buckets of the certificate pass: sizes below 32 one each, then quarter octaves.
+const LEN_BUCKETS: usize = 32 + 4 * 27;
+
+#[inline]
+fn len_bucket(len: u32) -> usize {
+    if len < 32 {
+        len as usize
+    } else {
+        let e = 31 - len.leading_zeros(); // ≥ 5
+        32 + 4 * (e as usize - 5) + ((len >> (e - 2)) & 3) as usize
+    }
+}
+
 /// State of the group being grown by the serial scan.
 struct Group {
     stamp: u32,
@@ -264,16 +302,18 @@ struct Group {
     gscan: usize,
 }
 
-/// The serial scan's state.
+/// The state of a search for groups (the serial scan, or a speculative one).
 struct Scanner<'a> {
     sx: &'a Search<'a>,
-    idx: &'a mut Index,
+    idx: &'a Index,
+    /// Exact mode: the serial scan's own copy of the lists, compacted lazily (assigned
+    /// classes removed); `lend` are the list ends.
+    own: Option<Vec<Ent>>,
+    lend: Vec<usize>,
     mark: Vec<u32>,
     /// Per rank: seed of the group whose pattern holds it / that opened its list.
     in_pat: Vec<u32>,
     opened: Vec<u32>,
-    /// List ends: exact mode compacts lists (assigned classes removed) lazily.
-    lend: Vec<usize>,
     /// Queued candidates (class, signature, size), in class order.
     heap: BinaryHeap<Reverse<(u32, u64, u32)>>,
     /// Current pattern (ranks ascending) and a merge buffer.
@@ -282,7 +322,24 @@ struct Scanner<'a> {
     stats: SearchStats,
 }
 
-impl Scanner<'_> {
+impl<'a> Scanner<'a> {
+    fn new(sx: &'a Search<'a>, idx: &'a Index, own: Option<Vec<Ent>>) -> Self {
+        let (nc, nr) = (sx.cls.len(), sx.cls.nranks);
+        Scanner {
+            sx,
+            idx,
+            own,
+            lend: idx.ptr[1..].to_vec(),
+            mark: vec![NO_MARK; nc],
+            in_pat: vec![NO_MARK; nr],
+            opened: vec![NO_MARK; nr],
+            heap: BinaryHeap::new(),
+            pat: Vec::new(),
+            merged: Vec::new(),
+            stats: SearchStats::default(),
+        }
+    }
+
     /// Open the lists of the prefix blocks of the current pattern not yet opened by this
     /// group and queue the candidates of their windows.
     fn open_prefix(&mut self, g: &mut Group) {
@@ -300,14 +357,14 @@ impl Scanner<'_> {
                 break;
             }
             self.opened[r] = g.stamp;
+            let ent: &[Ent] = self.own.as_deref().unwrap_or(&self.idx.ent);
             // Window: the next entries after the scan position (classes ≤ pos are assigned).
             let (lo, end) = (self.idx.ptr[r], self.lend[r]);
-            let start = if g.pos == g.stamp && !sx.exact() {
-                // First lists of the seed: its own entry is known (lists are compacted in
-                // exact mode only).
+            let start = if g.pos == g.stamp && self.own.is_none() {
+                // First lists of the seed: its own entry is known.
                 self.idx.selfpos[self.idx.pre_ptr[g.stamp as usize] + i] as usize + 1
             } else {
-                lo + self.idx.ent[lo..end].partition_point(|e| e.1 <= g.pos)
+                lo + ent[lo..end].partition_point(|e| e.1 <= g.pos)
             };
             let n = (end - start).min(sx.w.min(sx.g - g.gscan));
             if end - start > n {
@@ -317,8 +374,7 @@ impl Scanner<'_> {
             g.gscan += n;
             self.stats.scanned += n;
             let mut dead = 0usize;
-            for q in start..start + n {
-                let (dsig, d, dl, dj, _) = self.idx.ent[q];
+            for &(dsig, d, dl, dj, _) in &ent[start..start + n] {
                 let (d, dl) = (d as usize, dl as usize);
                 if dl < g.min_len || dl > g.max_len {
                     continue;
@@ -347,24 +403,25 @@ impl Scanner<'_> {
                 }
                 self.heap.push(Reverse((d as u32, dsig, dl as u32)));
             }
-            if sx.exact() && dead > 32 && 2 * dead > n {
-                // Lazy compaction, exact mode only (budget windows count assigned entries,
-                // so there the lists stay as built).
-                let mut wr = self.idx.ptr[r];
-                for x in self.idx.ptr[r]..self.lend[r] {
-                    if self.mark[self.idx.ent[x].1 as usize] != ASSIGNED {
-                        self.idx.ent[wr] = self.idx.ent[x];
-                        wr += 1;
+            if let Some(own) = &mut self.own {
+                if dead > 32 && 2 * dead > n {
+                    // Lazy compaction.
+                    let mut wr = lo;
+                    for x in lo..self.lend[r] {
+                        if self.mark[own[x].1 as usize] != ASSIGNED {
+                            own[wr] = own[x];
+                            wr += 1;
+                        }
                     }
+                    self.lend[r] = wr;
                 }
-                self.lend[r] = wr;
             }
         }
     }
 
     /// Grow the group seeded by `s` (not lonely): test the queued candidates in class
-    /// order against the current pattern, merge the accepted ones; returns the members
-    /// after the seed through `members`.
+    /// order against the current pattern, merge the accepted ones (marked assigned and
+    /// appended to `members`).
     fn grow(&mut self, s: usize, members: &mut Vec<u32>) {
         let (cls, params) = (self.sx.cls, self.sx.params);
         let cap = params.max_group_height;
@@ -447,36 +504,109 @@ impl Scanner<'_> {
     }
 }
 
-/// The serial greedy scan over classes in order (paper Algorithm 2 with the windows of the
-/// module docs). Returns the classes of every group, flat, the group boundaries, and the
-/// scan's counters.
-pub(super) fn scan(sx: &Search, idx: &mut Index, lonely: &[bool]) -> (Vec<u32>, Vec<usize>, SearchStats) {
+/// Groups of the non-lonely seeds searched speculatively, in parallel, each as if no other
+/// group had taken anything: the members after the seed, flat (seed `k` of the input:
+/// `members[mptr[k]..mptr[k + 1]]`), and the counters of each search.
+struct Speculation {
+    members: Vec<u32>,
+    mptr: Vec<usize>,
+    stats: Vec<SearchStats>,
+}
+
+fn speculate(sx: &Search, idx: &Index, seeds: &[u32]) -> Speculation {
+    // One scanner per thread of the pool (its marks are reset after every seed), so the
+    // class-sized arrays are allocated once per thread, not per chunk.
+    let pool: Vec<Mutex<Option<Scanner>>> = (0..rayon::current_num_threads()).map(|_| Mutex::new(None)).collect();
+    let sb = chunk_bounds(seeds.len(), |k| k);
+    let parts: Vec<Speculation> = sb
+        .par_windows(2)
+        .map(|w| {
+            let slot = rayon::current_thread_index().unwrap_or(0) % pool.len();
+            let mut guard = pool[slot].lock().unwrap_or_else(|e| e.into_inner());
+            let sc = guard.get_or_insert_with(|| Scanner::new(sx, idx, None));
+            let mut out = Speculation { members: Vec::new(), mptr: vec![0], stats: Vec::new() };
+            for &s in &seeds[w[0]..w[1]] {
+                let s = s as usize;
+                let m0 = out.members.len();
+                sc.stats = SearchStats::default();
+                sc.mark[s] = ASSIGNED;
+                sc.grow(s, &mut out.members);
+                sc.mark[s] = NO_MARK;
+                for &d in &out.members[m0..] {
+                    sc.mark[d as usize] = NO_MARK;
+                }
+                out.mptr.push(out.members.len());
+                out.stats.push(sc.stats);
+            }
+            out
+        })
+        .collect();
+    let mut all = Speculation { members: Vec::new(), mptr: vec![0], stats: Vec::new() };
+    for p in parts {
+        let m0 = all.members.len();
+        all.members.extend_from_slice(&p.members);
+        all.mptr.extend(p.mptr[1..].iter().map(|x| x + m0));
+        all.stats.extend(p.stats);
+    }
+    all
+}
+
+/// The greedy scan over classes in order (paper Algorithm 2 with the windows of the module
+/// docs). A lonely seed is a group alone. The other seeds' groups are first searched
+/// speculatively in parallel (budget mode), each as if nothing had been assigned; the
+/// serial pass takes such a group as it is when none of its members has been assigned by an
+/// earlier group, and searches it again otherwise. Taking it is exact: assigned classes
+/// only drop out of the search (the windows count them all the same), a dropped class that
+/// the speculative search rejected changes nothing (the pattern, the scan position at the
+/// next list opening and every later test depend on the accepted classes only), so the
+/// serial search would accept the same classes in the same order. Returns the classes of
+/// every group, flat, the group boundaries, and the counters.
+pub(super) fn scan(
+    sx: &Search,
+    idx: &Index,
+    lonely: &[bool],
+    speculation: bool,
+) -> (Vec<u32>, Vec<usize>, SearchStats) {
     let nc = sx.cls.len();
-    let nr = sx.cls.nranks;
-    let lend = idx.ptr[1..].to_vec();
-    let mut sc = Scanner {
-        sx,
-        idx,
-        mark: vec![NO_MARK; nc],
-        in_pat: vec![NO_MARK; nr],
-        opened: vec![NO_MARK; nr],
-        lend,
-        heap: BinaryHeap::new(),
-        pat: Vec::new(),
-        merged: Vec::new(),
-        stats: SearchStats::default(),
+    let spec = if sx.exact() || !speculation {
+        None
+    } else {
+        let seeds: Vec<u32> = (0..nc as u32).filter(|&s| !lonely[s as usize]).collect();
+        Some((speculate(sx, idx, &seeds), seeds))
     };
+    // Exact mode: the serial scan compacts its own copy of the lists.
+    let own = sx.exact().then(|| idx.ent.clone());
+    let mut sc = Scanner::new(sx, idx, own);
     let mut members: Vec<u32> = Vec::with_capacity(nc);
     let mut mptr: Vec<usize> = Vec::with_capacity(nc + 1);
     mptr.push(0);
+    let mut k = 0; // next speculative seed
     for (s, &lone) in lonely.iter().enumerate() {
+        if let Some((_, seeds)) = &spec {
+            while k < seeds.len() && (seeds[k] as usize) < s {
+                k += 1;
+            }
+        }
         if sc.mark[s] == ASSIGNED {
             continue;
         }
         sc.mark[s] = ASSIGNED;
         members.push(s as u32);
         if lone {
-            sc.stats.truncated_lists += sc.idx.cuts[s] as usize;
+            sc.stats.truncated_lists += idx.cuts[s] as usize;
+        } else if let Some((sp, _)) = spec
+            .as_ref()
+            .filter(|(sp, _)| sp.members[sp.mptr[k]..sp.mptr[k + 1]].iter().all(|&d| sc.mark[d as usize] != ASSIGNED))
+        {
+            for &d in &sp.members[sp.mptr[k]..sp.mptr[k + 1]] {
+                sc.mark[d as usize] = ASSIGNED;
+                members.push(d);
+            }
+            let st = &sp.stats[k];
+            sc.stats.truncated_lists += st.truncated_lists;
+            sc.stats.scanned += st.scanned;
+            sc.stats.tests += st.tests;
+            sc.stats.test_blocks += st.test_blocks;
         } else {
             sc.grow(s, &mut members);
         }
