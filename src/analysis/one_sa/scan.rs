@@ -17,7 +17,7 @@
 //! only the other seeds run the full search there.
 
 use super::compress::Classes;
-use super::index::{block_sig, prefix_len, Ent, Index};
+use super::index::{block_sig, block_sig2, prefix_len, Ent, Index};
 use super::{accepts, chunk_bounds, MergeRule, OneSaParams, SearchStats, Similarity};
 use rayon::prelude::*;
 use std::cmp::Reverse;
@@ -202,6 +202,7 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
                     // The seed's own pattern is fetched only if a test is needed (most
                     // windows have none).
                     let mut spat: &[u32] = &[];
+                    let mut s2 = (0, 0);
                     let mut bitmap = false;
                     let mut accepted = false;
                     'buckets: for b in len_bucket(min_len as u32)..=len_bucket(max_len.min(u32::MAX as usize) as u32) {
@@ -227,10 +228,16 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
                             if ub < need || need > dl.min(l0) {
                                 continue;
                             }
+                            // The second signature, from one line per class.
+                            let c2 = &idx.csig2[d as usize];
                             if spat.is_empty() {
                                 spat = cls.pat(s);
+                                s2 = idx.csig2[s].w;
                             }
-                            let dpat = cls.pat(d as usize);
+                            if dl - c2.outside(s2) < need {
+                                continue;
+                            }
+                            let dpat = &cls.pat[c2.off..c2.off + dl];
                             let (inter, read) = if l0 >= BITMAP_MIN {
                                 if !bitmap {
                                     bits.resize(bits.len().max(nr.div_ceil(64)), 0);
@@ -296,6 +303,7 @@ struct Group {
     max_len: usize,
     h: usize,
     psig: u64,
+    psig2: (u64, u64),
     /// Class order position of the scan (the last candidate taken from the heap).
     pos: u32,
     /// Window entries read so far by this group.
@@ -431,8 +439,17 @@ impl<'a> Scanner<'a> {
         if lambda0 == 0 || (cap > 0 && cls.height(s) >= cap) {
             return;
         }
-        let mut g =
-            Group { stamp, lambda0, min_len, max_len, h: cls.height(s), psig: self.idx.csig[s], pos: stamp, gscan: 0 };
+        let mut g = Group {
+            stamp,
+            lambda0,
+            min_len,
+            max_len,
+            h: cls.height(s),
+            psig: self.idx.csig[s],
+            psig2: self.idx.csig2[s].w,
+            pos: stamp,
+            gscan: 0,
+        };
         self.pat.clear();
         self.pat.extend_from_slice(cls.pat(s));
         for &r in &self.pat {
@@ -456,7 +473,11 @@ impl<'a> Scanner<'a> {
             if need > dl || sig_bound(dsig, dl, g.psig) < need {
                 continue;
             }
-            let dp = cls.pat(d);
+            let c2 = &self.idx.csig2[d];
+            if dl - c2.outside(g.psig2) < need {
+                continue;
+            }
+            let dp = &cls.pat[c2.off..c2.off + dl];
             // Count the overlap, stopping once more blocks are missing than any accepted
             // class can miss.
             let max_miss = dp.len() - need.min(dp.len());
@@ -490,6 +511,8 @@ impl<'a> Scanner<'a> {
                     }
                     self.in_pat[r as usize] = stamp;
                     g.psig |= block_sig(r);
+                    let x = block_sig2(r);
+                    g.psig2 = (g.psig2.0 | x.0, g.psig2.1 | x.1);
                     while i < self.pat.len() && self.pat[i] < r {
                         self.merged.push(self.pat[i]);
                         i += 1;
