@@ -169,7 +169,9 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
             // order), and a cursor per bucket that only moves forward as the seeds do.
             let mut bstart = [0usize; LEN_BUCKETS + 1];
             let mut cur = [0usize; LEN_BUCKETS];
-            let mut bpos: Vec<u32> = Vec::new();
+            // The list's entries by size bucket: (signature, position, size), read
+            // sequentially by the seeds' windows.
+            let mut bent: Vec<(u64, u32, u32)> = Vec::new();
             for r in w[0]..w[1] {
                 let list = &idx.ent[idx.ptr[r]..idx.ptr[r + 1]];
                 if list.len() < 2 {
@@ -183,10 +185,10 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
                     bstart[b + 1] += bstart[b];
                 }
                 cur.copy_from_slice(&bstart[..LEN_BUCKETS]);
-                bpos.resize(list.len(), 0);
+                bent.resize(list.len(), (0, 0, 0));
                 for (k, e) in list.iter().enumerate() {
                     let b = len_bucket(e.2);
-                    bpos[cur[b]] = k as u32;
+                    bent[cur[b]] = (e.0, k as u32, e.2);
                     cur[b] += 1;
                 }
                 cur.copy_from_slice(&bstart[..LEN_BUCKETS]);
@@ -208,12 +210,11 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
                     'buckets: for b in len_bucket(min_len as u32)..=len_bucket(max_len.min(u32::MAX as usize) as u32) {
                         let end = bstart[b + 1];
                         let mut c = cur[b];
-                        while c < end && bpos[c] as usize <= pi {
+                        while c < end && bent[c].1 as usize <= pi {
                             c += 1;
                         }
                         cur[b] = c;
-                        for &q in bpos[c..end].iter().take_while(|&&q| q <= last) {
-                            let (dsig, d, dl, _, _) = list[q as usize];
+                        for &(dsig, q, dl) in bent[c..end].iter().take_while(|e| e.1 <= last) {
                             let dl = dl as usize;
                             if dl < min_len || dl > max_len {
                                 continue;
@@ -229,6 +230,7 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
                                 continue;
                             }
                             // The second signature, from one line per class.
+                            let d = list[q as usize].1;
                             let c2 = &idx.csig2[d as usize];
                             if spat.is_empty() {
                                 spat = cls.pat(s);
