@@ -201,10 +201,10 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
                     let a0 = params.min_overlap(l0);
                     cnt.scanned += wl;
                     let last = (pi + wl) as u32;
-                    // The seed's own pattern is fetched only if a test is needed (most
-                    // windows have none).
+                    // The seed's second signature and pattern are fetched only when needed
+                    // (most windows have no candidate that gets that far).
                     let mut spat: &[u32] = &[];
-                    let mut s2 = (0, 0);
+                    let mut s2 = None;
                     let mut bitmap = false;
                     let mut accepted = false;
                     'buckets: for b in len_bucket(min_len as u32)..=len_bucket(max_len.min(u32::MAX as usize) as u32) {
@@ -232,12 +232,15 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
                             // The second signature, from one line per class.
                             let d = list[q as usize].1;
                             let c2 = &idx.csig2[d as usize];
-                            if spat.is_empty() {
-                                spat = cls.pat(s);
-                                s2 = idx.csig2[s].w;
+                            if s2.is_none() {
+                                s2 = Some(idx.csig2[s]);
                             }
-                            if dl - c2.outside(s2) < need {
+                            let sc2 = s2.as_ref().unwrap();
+                            if dl - c2.outside(sc2.w) < need {
                                 continue;
+                            }
+                            if spat.is_empty() {
+                                spat = &cls.pat[sc2.off..sc2.off + l0];
                             }
                             let dpat = &cls.pat[c2.off..c2.off + dl];
                             let (inter, read) = if l0 >= BITMAP_MIN {
