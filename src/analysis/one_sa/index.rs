@@ -58,7 +58,8 @@ pub(super) struct Index {
     pub csig: Vec<u64>,
     pub csig2: Vec<ClassSig>,
     /// Per class as a seed: windows cut by the budget (for the statistics), and whether its
-    /// certificate was given up (exact mode, windows over [`EXACT_CERT_EFFORT`] entries).
+    /// certificate was given up (windows over [`CERT_EFFORT`] entries: exact mode, huge
+    /// budgets).
     pub cuts: Vec<u32>,
     pub unknown: Vec<bool>,
     /// Position of every class's own entries in its prefix lists: class `d`'s `k`-th prefix
@@ -67,9 +68,9 @@ pub(super) struct Index {
     pub selfpos: Vec<u32>,
 }
 
-/// Entries a certificate may cover in exact mode (unbounded windows) before it is given up
-/// and the seed left to the serial scan.
-pub(super) const EXACT_CERT_EFFORT: usize = 2048;
+/// Entries a certificate may cover (exact mode has unbounded windows, large budgets large
+/// ones) before it is given up and the seed left to the scan.
+pub(super) const CERT_EFFORT: usize = 2048;
 
 /// Chunks of classes of the parallel index build (each keeps a count per list).
 const CHUNKS: usize = 16;
@@ -108,7 +109,6 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
             prefix_len(params, n)
         }
     };
-    let exact = w == usize::MAX;
     let cap = params.max_group_height;
     // Transpose the class × rank prefix matrix in parallel: chunks of classes count their
     // entries per list; chunk `c`'s entries of list `r` then form one contiguous range of
@@ -201,13 +201,13 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
                     }
                     pc[r][i] = (csig[d], d as u32, pat.len() as u32, k as u32, wl as u32);
                 }
-                unknown[d - cw[0]] = exact && taken > EXACT_CERT_EFFORT;
+                unknown[d - cw[0]] = taken > CERT_EFFORT;
                 cuts[d - cw[0]] = cut;
             }
         },
     );
     drop(counts);
-    if exact {
+    if g > CERT_EFFORT {
         // A given-up certificate covers no windows.
         ent.par_iter_mut().for_each(|e| {
             if unknown[e.1 as usize] {

@@ -17,8 +17,8 @@
 //! only the other seeds run the full search there.
 
 use super::compress::Classes;
-use super::index::{block_sig, block_sig2, prefix_len, Ent, Index};
-use super::{accepts, chunk_bounds, MergeRule, OneSaParams, SearchStats, Similarity};
+use super::index::{block_sig, block_sig2, prefix_len, Ent, Index, CERT_EFFORT};
+use super::{accepts, chunk_bounds, split_by, MergeRule, OneSaParams, SearchStats, Similarity};
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -39,9 +39,6 @@ pub(super) struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn exact(&self) -> bool {
-        self.w == usize::MAX
-    }
     fn two_step(&self) -> bool {
         self.params.merge_rule == MergeRule::TwoStep
     }
@@ -319,8 +316,9 @@ struct Group {
 struct Scanner<'a> {
     sx: &'a Search<'a>,
     idx: &'a Index,
-    /// Exact mode: the serial scan's own copy of the lists, compacted lazily (assigned
-    /// classes removed); `lend` are the list ends.
+    /// The serial scan's own copy of the lists, compacted lazily (assigned classes removed;
+    /// the last field of an entry becomes its offset in the list as built); `lend` are the
+    /// list ends.
     own: Option<Vec<Ent>>,
     lend: Vec<usize>,
     mark: Vec<u32>,
@@ -370,24 +368,34 @@ impl<'a> Scanner<'a> {
                 break;
             }
             self.opened[r] = g.stamp;
-            let ent: &[Ent] = self.own.as_deref().unwrap_or(&self.idx.ent);
-            // Window: the next entries after the scan position (classes ≤ pos are assigned).
-            let (lo, end) = (self.idx.ptr[r], self.lend[r]);
-            let start = if g.pos == g.stamp && self.own.is_none() {
+            // Window: the next entries after the scan position (classes ≤ pos are assigned),
+            // counted in the list as built (assigned classes count too).
+            let (lo, hi) = (self.idx.ptr[r], self.idx.ptr[r + 1]);
+            let start = if g.pos == g.stamp {
                 // First lists of the seed: its own entry is known.
                 self.idx.selfpos[self.idx.pre_ptr[g.stamp as usize] + i] as usize + 1
             } else {
-                lo + ent[lo..end].partition_point(|e| e.1 <= g.pos)
+                lo + self.idx.ent[lo..hi].partition_point(|e| e.1 <= g.pos)
             };
-            let n = (end - start).min(sx.w.min(sx.g - g.gscan));
-            if end - start > n {
+            let n = (hi - start).min(sx.w.min(sx.g - g.gscan));
+            if hi - start > n {
                 // Budget: the rest of this list is left to later seeds.
                 self.stats.truncated_lists += 1;
             }
             g.gscan += n;
             self.stats.scanned += n;
+            // The same window in the compacted copy, if any: entries keep their offset in
+            // the list as built in their last field.
+            let (ent, a, b): (&[Ent], usize, usize) = match &self.own {
+                None => (&self.idx.ent, start, start + n),
+                Some(own) => {
+                    let live = &own[lo..self.lend[r]];
+                    let (o0, o1) = ((start - lo) as u32, (start - lo + n) as u32);
+                    (own, lo + live.partition_point(|e| e.4 < o0), lo + live.partition_point(|e| e.4 < o1))
+                }
+            };
             let mut dead = 0usize;
-            for &(dsig, d, dl, dj, _) in &ent[start..start + n] {
+            for &(dsig, d, dl, dj, _) in &ent[a..b] {
                 let (d, dl) = (d as usize, dl as usize);
                 if dl < g.min_len || dl > g.max_len {
                     continue;
@@ -417,8 +425,8 @@ impl<'a> Scanner<'a> {
                 self.heap.push(Reverse((d as u32, dsig, dl as u32)));
             }
             if let Some(own) = &mut self.own {
-                if dead > 32 && 2 * dead > n {
-                    // Lazy compaction.
+                if dead > 32 && 2 * dead > b - a {
+                    // Lazy compaction: assigned classes never come back.
                     let mut wr = lo;
                     for x in lo..self.lend[r] {
                         if self.mark[own[x].1 as usize] != ASSIGNED {
@@ -596,14 +604,29 @@ pub(super) fn scan(
     speculation: bool,
 ) -> (Vec<u32>, Vec<usize>, SearchStats) {
     let nc = sx.cls.len();
-    let spec = if sx.exact() || !speculation {
-        None
-    } else {
+    // Speculation pays with small windows (large inputs); with large ones (exact mode, the
+    // large automatic budgets of small inputs) the serial scan compacts its own copy of the
+    // lists instead, so that assigned classes are not read again and again.
+    let spec = (speculation && sx.g <= CERT_EFFORT).then(|| {
         let seeds: Vec<u32> = (0..nc as u32).filter(|&s| !lonely[s as usize]).collect();
-        Some((speculate(sx, idx, &seeds), seeds))
-    };
-    // Exact mode: the serial scan compacts its own copy of the lists.
-    let own = sx.exact().then(|| idx.ent.clone());
+        (speculate(sx, idx, &seeds), seeds)
+    });
+    let own = spec.is_none().then(|| {
+        let mut own = idx.ent.clone();
+        let lb = chunk_bounds(sx.cls.nranks, |r| idx.ptr[r]);
+        split_by(&mut own, lb.windows(2).map(|w| idx.ptr[w[1]] - idx.ptr[w[0]]))
+            .into_par_iter()
+            .zip(lb.par_windows(2))
+            .for_each(|(part, w)| {
+                for r in w[0]..w[1] {
+                    let base = idx.ptr[w[0]];
+                    for (k, e) in part[idx.ptr[r] - base..idx.ptr[r + 1] - base].iter_mut().enumerate() {
+                        e.4 = k as u32;
+                    }
+                }
+            });
+        own
+    });
     let mut sc = Scanner::new(sx, idx, own);
     let mut members: Vec<u32> = Vec::with_capacity(nc);
     let mut mptr: Vec<usize> = Vec::with_capacity(nc + 1);
