@@ -84,6 +84,20 @@ impl Search<'_> {
     }
 }
 
+/// Whether `x` has at least `t` bits set (clears the lowest bit `t` times: cheaper than a
+/// population count without the instruction, as for the baseline x86-64 target, when `t` is
+/// small, as it is for most candidates).
+#[inline]
+fn bits_at_least(mut x: u64, t: usize) -> bool {
+    for _ in 0..t {
+        if x == 0 {
+            return false;
+        }
+        x &= x - 1;
+    }
+    true
+}
+
 /// Signature bound on `|P ∩ d|` (see [`block_sig`]).
 #[inline]
 fn sig_bound(dsig: u64, dl: usize, psig: u64) -> usize {
@@ -217,11 +231,13 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
                                 continue;
                             }
                             // With P = Q(s) fixed (no growth), the overlap must reach `need`:
-                            // first a cheap integer bound, then the exact one.
-                            let ub = sig_bound(dsig, dl, ssig);
-                            if ub < a0 || (two_step && ub + max_len < l0 + dl) {
+                            // first a cheap integer bound (the signature rules out most
+                            // candidates after a few bits), then the exact one.
+                            let lb = if two_step { a0.max((l0 + dl).saturating_sub(max_len)) } else { a0 };
+                            if lb > dl || bits_at_least(dsig & !ssig, dl - lb + 1) {
                                 continue;
                             }
+                            let ub = sig_bound(dsig, dl, ssig);
                             let need = sx.need_exact(l0, l0, max_len, dl);
                             if ub < need || need > dl.min(l0) {
                                 continue;
