@@ -170,6 +170,13 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
     let nr = cls.nranks;
     let two_step = sx.two_step();
     let lb = chunk_bounds(nr, |r| idx.ptr[r]);
+    // Size range and α(λ0) of the common small seed sizes, computed once.
+    let bounds: Vec<(usize, usize, usize)> = (0..1024)
+        .map(|l0| {
+            let (lo, hi) = sx.size_range(l0);
+            (lo, hi, params.min_overlap(l0))
+        })
+        .collect();
     let parts: Vec<(Vec<u32>, Counters)> = lb
         .par_windows(2)
         .map(|w| {
@@ -208,8 +215,13 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
                         continue;
                     }
                     let (s, l0, wl) = (s as usize, l0 as usize, wl as usize);
-                    let (min_len, max_len) = sx.size_range(l0);
-                    let a0 = params.min_overlap(l0);
+                    let (min_len, max_len, a0) = match bounds.get(l0) {
+                        Some(&x) => x,
+                        None => {
+                            let (lo, hi) = sx.size_range(l0);
+                            (lo, hi, params.min_overlap(l0))
+                        }
+                    };
                     cnt.scanned += wl;
                     let last = (pi + wl) as u32;
                     // The seed's second signature and pattern are fetched only when needed
