@@ -53,19 +53,32 @@ where
     build_vbr_owned(p, values, grouping.clone(), params)
 }
 
+/// Write `V::default()` (what the range already holds) to one element in every 4 KiB of
+/// `out` and to its last one, so that the first access to each of its pages is a write: a
+/// first read would map the shared zero page and the write after it would fault again,
+/// with a TLB shootdown to the other cores. Cheaper than rewriting the whole range.
+fn touch_pages<V: Copy + Default>(out: &mut [V]) {
+    let step = (4096 / std::mem::size_of::<V>().max(1)).max(1);
+    for i in (0..out.len()).step_by(step) {
+        out[i] = V::default();
+    }
+    if let Some(x) = out.last_mut() {
+        *x = V::default();
+    }
+}
+
 /// [`build_vbr`] taking the grouping by value (no copy of `perm`, used by
 /// [`analyze`](super::analyze)).
 ///
 /// Two passes over the entries, both parallel over the same chunks of groups: (1) the
 /// sorted block list of every group (flat per chunk); then prefix sums give every group's
 /// blocks and values range, so `block_col`, `value_offset` and `values` are allocated once
-/// at their exact sizes and (2) every chunk fills its own disjoint ranges of all three. `values` comes from
-/// `vec![0; n]` (for f32/f64 a lazily zeroed mapping) and every group zero-fills its own
-/// range just before scattering its entries into it: the first touch of each page is then a
-/// write (one page fault; a first read would map the shared zero page and the write after it
-/// would fault again, with a TLB shootdown to the other cores — that doubled the cost of the
-/// build, which on the 2^20-row matrices is dominated by faulting in gigabytes of padding),
-/// and the range is still in cache when the entries land in it.
+/// at their exact sizes and (2) every chunk fills its own disjoint ranges of all three.
+/// `values` comes from `vec![V::default(); n]` (for f32/f64 a lazily zeroed mapping) and
+/// every group writes one element per page of its range ([`touch_pages`]) before scattering
+/// its entries into it, so every page is faulted in once, by a write: faulting in gigabytes
+/// of mostly padding is most of the build on the 2^20-row matrices, and read-first faults
+/// took twice as long.
 pub(super) fn build_vbr_owned<V>(p: &CsrPattern, values: &[V], grouping: Grouping, params: &OneSaParams) -> Vbr<V>
 where
     V: Copy + Default + Send + Sync + std::ops::Add<Output = V>,
@@ -174,7 +187,7 @@ where
                 let bl = &part.blocks[k..k + n];
                 k += n;
                 let out = &mut chunk[group_val_ptr[g] - base..group_val_ptr[g + 1] - base];
-                out.fill(V::default());
+                touch_pages(out);
                 for (lr, &r) in perm[gp[g]..gp[g + 1]].iter().enumerate() {
                     let range = p.row_ptr[r]..p.row_ptr[r + 1];
                     let mut bi = 0;
