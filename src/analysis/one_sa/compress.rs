@@ -122,9 +122,18 @@ pub(super) fn compress(p: &CsrPattern, bw: usize) -> Classes {
                 while j < w[1] && keyed[j].0 == keyed[i].0 {
                     j += 1;
                 }
+                let run = &keyed[i..j];
+                let first = q(run[0].1 as usize);
+                // A long run is one big class (e.g. the empty rows) unless hashes collide:
+                // check that in parallel, so that it does not serialize this pass.
+                if run.len() >= 1 << 14 && run.par_iter().all(|&(_, r)| q(r as usize) == first) {
+                    out.resize(out.len() + run.len(), run[0].1);
+                    i = j;
+                    continue;
+                }
                 reps.clear();
                 // Rows ascending within the run: the first of each distinct pattern is its rep.
-                for &(_, r) in &keyed[i..j] {
+                for &(_, r) in run {
                     match reps.iter().find(|&&x| q(x as usize) == q(r as usize)) {
                         Some(&x) => out.push(x),
                         None => {
@@ -221,10 +230,27 @@ pub(super) fn compress(p: &CsrPattern, bw: usize) -> Classes {
         .zip(cb.par_windows(2))
         .for_each(|(dst, w)| {
             let base = pat_ptr[w[0]];
+            let mut bits: Vec<u64> = Vec::new();
             for c in w[0]..w[1] {
                 let s = &mut dst[pat_ptr[c] - base..pat_ptr[c + 1] - base];
                 s.iter_mut().for_each(|b| *b = rank[*b as usize]);
-                s.sort_unstable();
+                if s.len() * 64 >= nranks {
+                    // Long patterns (sets): sorted through a bitmap over the ranks.
+                    bits.resize(nranks.div_ceil(64), 0);
+                    for &b in s.iter() {
+                        bits[b as usize >> 6] |= 1 << (b & 63);
+                    }
+                    let mut k = 0;
+                    for (wi, word) in bits.iter_mut().enumerate() {
+                        while *word != 0 {
+                            s[k] = (wi * 64) as u32 + word.trailing_zeros();
+                            *word &= *word - 1;
+                            k += 1;
+                        }
+                    }
+                } else {
+                    s.sort_unstable();
+                }
             }
         });
     Classes { pat_ptr, pat, row_ptr, rows: members, nranks }

@@ -13,6 +13,36 @@ pub(super) fn block_sig(b: u32) -> u64 {
     1u64 << ((b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
 
+/// Second, 128-bit signature of a set (bit `hash'(b) mod 128`, a hash independent of
+/// [`block_sig`]'s, so the two filters' collisions are independent).
+#[inline]
+pub(super) fn block_sig2(b: u32) -> (u64, u64) {
+    let h = (b as u64).wrapping_mul(0x2545_F491_4F6C_DD1D) >> 57;
+    let bit = 1u64 << (h & 63);
+    if h < 64 {
+        (bit, 0)
+    } else {
+        (0, bit)
+    }
+}
+
+/// Per class: its [`block_sig2`] signature and where its pattern starts. A candidate that
+/// passes the entry filters is checked against this one cache line before its pattern is
+/// read (most candidates that pass the 64-bit entry signature are ruled out here).
+#[derive(Clone, Copy, Default)]
+pub(super) struct ClassSig {
+    pub w: (u64, u64),
+    pub off: usize,
+}
+
+impl ClassSig {
+    /// Blocks of this class (`len` of them) certainly outside a set with signature `p`.
+    #[inline]
+    pub fn outside(&self, p: (u64, u64)) -> usize {
+        ((self.w.0 & !p.0).count_ones() + (self.w.1 & !p.1).count_ones()) as usize
+    }
+}
+
 /// Index entry `(sig, d, len, j, wl)`: a class `d`, its signature and size (in blocks);
 /// `j`, the position of the list's block in the class's pattern (positional filter); `wl`,
 /// the length of the class's own window in this list when it seeds a group (certificates).
@@ -26,8 +56,10 @@ pub(super) struct Index {
     pub ent: Vec<Ent>,
     /// Signature of every class.
     pub csig: Vec<u64>,
+    pub csig2: Vec<ClassSig>,
     /// Per class as a seed: windows cut by the budget (for the statistics), and whether its
-    /// certificate was given up (exact mode, windows over [`EXACT_CERT_EFFORT`] entries).
+    /// certificate was given up (windows over [`CERT_EFFORT`] entries: exact mode, huge
+    /// budgets).
     pub cuts: Vec<u32>,
     pub unknown: Vec<bool>,
     /// Position of every class's own entries in its prefix lists: class `d`'s `k`-th prefix
@@ -36,9 +68,9 @@ pub(super) struct Index {
     pub selfpos: Vec<u32>,
 }
 
-/// Entries a certificate may cover in exact mode (unbounded windows) before it is given up
-/// and the seed left to the serial scan.
-pub(super) const EXACT_CERT_EFFORT: usize = 2048;
+/// Entries a certificate may cover (exact mode has unbounded windows, large budgets large
+/// ones) before it is given up and the seed left to the scan.
+pub(super) const CERT_EFFORT: usize = 2048;
 
 /// Chunks of classes of the parallel index build (each keeps a count per list).
 const CHUNKS: usize = 16;
@@ -59,6 +91,16 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
     let nr = cls.nranks;
     let csig: Vec<u64> =
         (0..nc).into_par_iter().map(|d| cls.pat(d).iter().fold(0u64, |a, &b| a | block_sig(b))).collect();
+    let csig2: Vec<ClassSig> = (0..nc)
+        .into_par_iter()
+        .map(|d| {
+            let w = cls.pat(d).iter().fold((0, 0), |a, &b| {
+                let x = block_sig2(b);
+                (a.0 | x.0, a.1 | x.1)
+            });
+            ClassSig { w, off: cls.pat_ptr[d] }
+        })
+        .collect();
     let plen = |d: usize| {
         let n = cls.pat(d).len();
         if n == 0 {
@@ -67,7 +109,6 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
             prefix_len(params, n)
         }
     };
-    let exact = w == usize::MAX;
     let cap = params.max_group_height;
     // Transpose the class × rank prefix matrix in parallel: chunks of classes count their
     // entries per list; chunk `c`'s entries of list `r` then form one contiguous range of
@@ -160,13 +201,13 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
                     }
                     pc[r][i] = (csig[d], d as u32, pat.len() as u32, k as u32, wl as u32);
                 }
-                unknown[d - cw[0]] = exact && taken > EXACT_CERT_EFFORT;
+                unknown[d - cw[0]] = taken > CERT_EFFORT;
                 cuts[d - cw[0]] = cut;
             }
         },
     );
     drop(counts);
-    if exact {
+    if g > CERT_EFFORT {
         // A given-up certificate covers no windows.
         ent.par_iter_mut().for_each(|e| {
             if unknown[e.1 as usize] {
@@ -174,5 +215,5 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
             }
         });
     }
-    Index { ptr, ent, csig, cuts, unknown, pre_ptr, selfpos }
+    Index { ptr, ent, csig, csig2, cuts, unknown, pre_ptr, selfpos }
 }

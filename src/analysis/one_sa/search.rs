@@ -82,13 +82,14 @@ fn group_rows_impl(p: &CsrPattern, params: &OneSaParams, budget: Option<usize>) 
     group_rows_impl_with(p, params, budget, true)
 }
 
-/// [`group_rows_impl`]; `certificates = false` runs every seed through the serial search
-/// (tests: the certificates must not change the result).
+/// [`group_rows_impl`] with the shortcuts switchable (tests: they must not change the
+/// result): `shortcuts = false` runs every seed through the serial search, without
+/// certificates or speculative groups.
 pub(super) fn group_rows_impl_with(
     p: &CsrPattern,
     params: &OneSaParams,
     budget: Option<usize>,
-    certificates: bool,
+    shortcuts: bool,
 ) -> (Grouping, SearchStats) {
     params.validate().expect("invalid OneSaParams");
     let cls = compress(p, params.block_width);
@@ -96,13 +97,13 @@ pub(super) fn group_rows_impl_with(
     let budget = budget.unwrap_or_else(|| auto_candidate_budget(nc));
     let k = if budget == 0 { usize::MAX } else { budget };
     let (w, g) = (k.saturating_mul(4), k.saturating_mul(8));
-    let mut idx = index::build(&cls, params, w, g);
+    let idx = index::build(&cls, params, w, g);
     let sx = Search { cls: &cls, params, w, g };
     let (mut certs, cnt) = certify(&sx, &idx);
-    if !certificates {
+    if !shortcuts {
         certs.iter_mut().for_each(|l| *l = false);
     }
-    let (members, mptr, mut stats) = scan(&sx, &mut idx, &certs);
+    let (members, mptr, mut stats) = scan(&sx, &idx, &certs, shortcuts);
     drop(idx);
     stats.classes = nc;
     stats.budget = budget;

@@ -594,10 +594,11 @@ fn serial_algorithm_2_baseline() {
     }
 }
 
-/// The lonely-seed certificates are only a shortcut: running every seed through the serial
-/// search gives the same grouping (exact mode and small budgets, so that windows are cut).
+/// The lonely-seed certificates and the speculative groups are only shortcuts: running
+/// every seed through the serial search gives the same grouping and the same budget cuts
+/// (exact mode and small budgets, so that windows are cut).
 #[test]
-fn certificates_do_not_change_the_result() {
+fn shortcuts_do_not_change_the_result() {
     let mut rng = StdRng::seed_from_u64(31);
     let mut lonely_seen = 0;
     for it in 0..250 {

@@ -53,19 +53,32 @@ where
     build_vbr_owned(p, values, grouping.clone(), params)
 }
 
+/// Write `V::default()` (what the range already holds) to one element in every 4 KiB of
+/// `out` and to its last one, so that the first access to each of its pages is a write: a
+/// first read would map the shared zero page and the write after it would fault again,
+/// with a TLB shootdown to the other cores. Cheaper than rewriting the whole range.
+fn touch_pages<V: Copy + Default>(out: &mut [V]) {
+    let step = (4096 / std::mem::size_of::<V>().max(1)).max(1);
+    for i in (0..out.len()).step_by(step) {
+        out[i] = V::default();
+    }
+    if let Some(x) = out.last_mut() {
+        *x = V::default();
+    }
+}
+
 /// [`build_vbr`] taking the grouping by value (no copy of `perm`, used by
 /// [`analyze`](super::analyze)).
 ///
-/// Two passes over the entries, both parallel over chunks of groups: (1) the sorted block
-/// list of every group (flat per chunk); then prefix sums give every group's blocks and
-/// values range, so `block_col`, `value_offset` and `values` are allocated once at their
-/// exact sizes and (2) every chunk fills its own disjoint ranges. `values` comes from
-/// `vec![0; n]` (for f32/f64 a lazily zeroed mapping) and every group zero-fills its own
-/// range just before scattering its entries into it: the first touch of each page is then a
-/// write (one page fault; a first read would map the shared zero page and the write after it
-/// would fault again, with a TLB shootdown to the other cores — that doubled the cost of the
-/// build, which on the 2^20-row matrices is dominated by faulting in gigabytes of padding),
-/// and the range is still in cache when the entries land in it.
+/// Two passes over the entries, both parallel over the same chunks of groups: (1) the
+/// sorted block list of every group (flat per chunk); then prefix sums give every group's
+/// blocks and values range, so `block_col`, `value_offset` and `values` are allocated once
+/// at their exact sizes and (2) every chunk fills its own disjoint ranges of all three.
+/// `values` comes from `vec![V::default(); n]` (for f32/f64 a lazily zeroed mapping) and
+/// every group writes one element per page of its range ([`touch_pages`]) before scattering
+/// its entries into it, so every page is faulted in once, by a write: faulting in gigabytes
+/// of mostly padding is most of the build on the 2^20-row matrices, and read-first faults
+/// took twice as long.
 pub(super) fn build_vbr_owned<V>(p: &CsrPattern, values: &[V], grouping: Grouping, params: &OneSaParams) -> Vbr<V>
 where
     V: Copy + Default + Send + Sync + std::ops::Add<Output = V>,
@@ -151,45 +164,30 @@ where
         }
     }
 
-    // Pass 1b: block_col and value_offset, each chunk into its own range.
+    // Pass 2: every chunk of groups writes its own ranges of `block_col`, `value_offset` and
+    // `values`.
     let mut block_col = vec![0usize; nb_total];
     let mut value_offset = vec![0usize; nb_total];
+    let mut vals = vec![V::default(); off];
     {
         let bcs = split_by(&mut block_col, parts.iter().map(|x| x.blocks.len()));
         let vos = split_by(&mut value_offset, parts.iter().map(|x| x.blocks.len()));
-        let jobs: Vec<_> = parts.iter().zip(bounds.windows(2)).zip(bcs.into_iter().zip(vos)).collect();
-        jobs.into_par_iter().for_each(|((part, w), (bc, vo))| {
-            let g0 = w[0];
+        let vps = split_by(&mut vals, bounds.windows(2).map(|w| group_val_ptr[w[1]] - group_val_ptr[w[0]]));
+        let jobs: Vec<_> = parts.iter().zip(bounds.windows(2)).zip(bcs.into_iter().zip(vos).zip(vps)).collect();
+        jobs.into_par_iter().for_each(|((part, w), ((bc, vo), chunk))| {
             bc.copy_from_slice(&part.blocks);
-            let mut k = 0;
+            let base = group_val_ptr[w[0]];
+            let mut k = 0; // first block of the group in this chunk
             for (i, &n) in part.counts.iter().enumerate() {
-                let g = g0 + i;
+                let g = w[0] + i;
                 let step = height(g) * bw;
                 for j in 0..n {
-                    vo[k] = group_val_ptr[g] + j * step;
-                    k += 1;
+                    vo[k + j] = group_val_ptr[g] + j * step;
                 }
-            }
-        });
-    }
-    let (real_entries, nonempty_groups, rows_in_nonempty) =
-        parts.iter().fold((0, 0, 0), |a, x| (a.0 + x.real_entries, a.1 + x.nonempty_groups, a.2 + x.rows_in_nonempty));
-    drop(parts);
-
-    // Pass 2: values, in chunks of about equal value volume.
-    let mut vals = vec![V::default(); off];
-    {
-        let vbounds = chunk_bounds(ng, |g| group_val_ptr[g]);
-        let pieces = split_by(&mut vals, vbounds.windows(2).map(|w| group_val_ptr[w[1]] - group_val_ptr[w[0]]));
-        let (block_ptr, block_col) = (&block_ptr, &block_col);
-        pieces.into_par_iter().zip(vbounds.par_windows(2)).for_each(|(chunk, w)| {
-            let (g0, g1) = (w[0], w[1]);
-            let base = group_val_ptr[g0];
-            for g in g0..g1 {
+                let bl = &part.blocks[k..k + n];
+                k += n;
                 let out = &mut chunk[group_val_ptr[g] - base..group_val_ptr[g + 1] - base];
-                out.fill(V::default());
-                let bl = &block_col[block_ptr[g]..block_ptr[g + 1]];
-                let step = height(g) * bw;
+                touch_pages(out);
                 for (lr, &r) in perm[gp[g]..gp[g + 1]].iter().enumerate() {
                     let range = p.row_ptr[r]..p.row_ptr[r + 1];
                     let mut bi = 0;
@@ -206,6 +204,9 @@ where
             }
         });
     }
+    let (real_entries, nonempty_groups, rows_in_nonempty) =
+        parts.iter().fold((0, 0, 0), |a, x| (a.0 + x.real_entries, a.1 + x.nonempty_groups, a.2 + x.rows_in_nonempty));
+    drop(parts);
     let nnz = p.nnz();
     let stats = OneSaStats {
         groups: ng,
