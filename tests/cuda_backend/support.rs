@@ -173,8 +173,15 @@ impl Side {
 
     pub fn sync(&self) {
         if self.kind == Kind::Cuda {
+            // The legacy default stream, not the context: a context-wide wait would also wait
+            // on (and invalidate) another test thread's stream that is being captured into a
+            // graph (spmv_is_capturable_in_a_cuda_graph, on a non-blocking stream).
             // SAFETY: plain driver call.
-            assert_eq!(unsafe { sys::cuCtxSynchronize() }, sys::CUresult::CUDA_SUCCESS, "a kernel failed");
+            assert_eq!(
+                unsafe { sys::cuStreamSynchronize(std::ptr::null_mut()) },
+                sys::CUresult::CUDA_SUCCESS,
+                "a kernel failed"
+            );
         }
     }
 }

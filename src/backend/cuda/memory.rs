@@ -66,11 +66,12 @@ impl Drop for DeviceAlloc {
     fn drop(&mut self) {
         let guard = if self.ptr != 0 { self.dev.enter().ok() } else { None };
         if guard.is_some() {
-            // SAFETY: our own allocation. Work that may still read it (a `copy` queued on a
-            // stream the caller may have destroyed since) is waited for through the context,
-            // not the stream. Errors cannot be reported from a destructor.
+            // SAFETY: our own allocation. cuMemFree does not release memory that queued work
+            // (a `copy` on a stream the caller may have destroyed since) still uses: it waits
+            // for it. No explicit context-wide wait: that would also wait on, and invalidate,
+            // another thread's stream being captured into a graph. Errors cannot be reported
+            // from a destructor.
             unsafe {
-                sys::cuCtxSynchronize();
                 sys::cuMemFree_v2(self.ptr);
             }
         }
