@@ -15,6 +15,7 @@ pub mod descr;
 pub mod error;
 pub mod numeric;
 pub mod ops;
+pub mod os;
 pub mod plan;
 pub mod trace;
 pub mod types;
