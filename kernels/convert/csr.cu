@@ -3,9 +3,12 @@
 //   keys:    key[p] = new major index of entry p, perm[p] = p
 //   (radix passes sort (key, perm) stably)
 //   offsets: ptr[r] = first sorted position with key >= r (plus the output base)
+//   rows:    (compressed input) the old major index of every entry
 //   gather:  new minor index and value of each sorted position, from perm
-// Used by csr2csc and to build CSR of op(A) for transposed/CSC/COO operands of SpMV/SpMM.
+// Used to build CSR of op(A) for transposed/CSC/COO operands of SpMV/SpMM (csr2csc has its
+// own counting method, convert/csc.cu).
 #include "common/types.cuh"
+#include "convert/elem.cuh"
 
 template <class I> __device__ void convert_keys(const I* idx, u64 nnz, i64 base, u32* keys, u32* perm) {
     GRID_STRIDE(p, nnz) {
@@ -27,28 +30,28 @@ template <class I> __device__ void convert_offsets(const u32* keys, u64 nnz, u64
     }
 }
 
-__device__ __forceinline__ void copy_elem(const void* src, void* dst, u64 from, u64 to, int bytes) {
-    switch (bytes) {
-        case 1: ((uint8_t*)dst)[to] = ((const uint8_t*)src)[from]; break;
-        case 2: ((uint16_t*)dst)[to] = ((const uint16_t*)src)[from]; break;
-        case 4: ((uint32_t*)dst)[to] = ((const uint32_t*)src)[from]; break;
-        case 8: ((u64*)dst)[to] = ((const u64*)src)[from]; break;
-        case 16: ((uint4*)dst)[to] = ((const uint4*)src)[from]; break;
-        default: break;
+// The old major index of every stored entry of a compressed pattern (a warp per row): what
+// becomes the new minor index. One coalesced write per entry, instead of a binary search in
+// the offsets for every sorted position.
+template <class I> __device__ void convert_rows(const I* ptr, i64 rows, i64 base, u32* minor_of) {
+    const int lane = threadIdx.x & 31;
+    const i64 warps = (i64)gridDim.x * (blockDim.x >> 5);
+    for (i64 r = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; r < rows; r += warps) {
+        const i64 p1 = (i64)ptr[r + 1] - base;
+        for (i64 p = (i64)ptr[r] - base + lane; p < p1; p += 32) minor_of[p] = (u32)r;
     }
 }
 
-// The new minor index of sorted position q is the old major index of entry perm[q]: found
-// by binary search in the stored offsets (`src_ptr`, `src_major` rows) or read from the
-// other COO index array (`src_other`). Values are moved as opaque elements of `elem_bytes`
-// bytes (skipped when `val_in` is NULL: csr2csc SYMBOLIC).
+// The new minor index of sorted position q is the old major index of entry perm[q]: from
+// `minor_of` (compressed input, see convert_rows) or the other COO index array (`src_other`).
+// Values are moved as opaque elements of `elem_bytes` bytes (skipped when `val_in` is NULL:
+// csr2csc SYMBOLIC).
 template <class I>
-__device__ void convert_gather(const u32* perm, u64 nnz, const I* src_ptr, i64 src_major, const I* src_other,
-                               i64 in_base, I* out_idx, i64 out_base, const void* val_in, void* val_out,
-                               int elem_bytes) {
+__device__ void convert_gather(const u32* perm, u64 nnz, const u32* minor_of, const I* src_other, i64 in_base,
+                               I* out_idx, i64 out_base, const void* val_in, void* val_out, int elem_bytes) {
     GRID_STRIDE(q, nnz) {
         u64 p = perm[q];
-        i64 minor = src_ptr ? row_of(src_ptr, src_major, in_base, (i64)p) : (i64)src_other[p] - in_base;
+        i64 minor = minor_of ? (i64)minor_of[p] : (i64)src_other[p] - in_base;
         out_idx[q] = (I)(minor + out_base);
         if (val_in) copy_elem(val_in, val_out, p, q, elem_bytes);
     }
@@ -85,11 +88,14 @@ extern "C" __global__ void spblk_convert_values(const u32* perm, u64 nnz, const 
                                                            i64 out_base, I* ptr) {                     \
         convert_offsets<I>(keys, nnz, rows, out_base, ptr);                                            \
     }                                                                                                  \
+    extern "C" __global__ void spblk_convert_rows_##tag(const I* ptr, i64 rows, i64 base, u32* minor_of) { \
+        convert_rows<I>(ptr, rows, base, minor_of);                                                    \
+    }                                                                                                  \
     extern "C" __global__ void spblk_convert_gather_##tag(                                             \
-        const u32* perm, u64 nnz, const I* src_ptr, i64 src_major, const I* src_other, i64 in_base,    \
-        I* out_idx, i64 out_base, const void* val_in, void* val_out, int elem_bytes) {                 \
-        convert_gather<I>(perm, nnz, src_ptr, src_major, src_other, in_base, out_idx, out_base,        \
-                          val_in, val_out, elem_bytes);                                                \
+        const u32* perm, u64 nnz, const u32* minor_of, const I* src_other, i64 in_base, I* out_idx,    \
+        i64 out_base, const void* val_in, void* val_out, int elem_bytes) {                             \
+        convert_gather<I>(perm, nnz, minor_of, src_other, in_base, out_idx, out_base, val_in, val_out, \
+                          elem_bytes);                                                                 \
     }                                                                                                  \
     extern "C" __global__ void spblk_row_max_##tag(const I* ptr, i64 rows, u64* out) {                 \
         row_max<I>(ptr, rows, out);                                                                    \

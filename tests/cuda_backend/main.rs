@@ -860,6 +860,10 @@ fn csr2csc_matches_host_exactly() {
                 (40, 700, Shape::DenseRow),
                 (10, 10, Shape::Empty),
                 (1, 1, Shape::Uniform(1)),
+                // Column lengths around 500 (sorted by a warp in shared memory, some over
+                // 512 by a block) and around 10 000 (a block's radix passes).
+                (5000, 40, Shape::Uniform(4)),
+                (20000, 4, Shape::Uniform(2)),
             ] {
                 k += 1;
                 if quick_skip(k) {

@@ -51,12 +51,32 @@ fn limits(nnz: u64, new_rows: u64, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Runs the conversion: keys → radix sort → offsets → gather. Returns which of the sort's
-/// buffers holds the result: `space.vals[cur]` is then the permutation (sorted position →
-/// stored entry).
-pub fn convert(l: &Launcher, src: &Source, dst: &Dest, space: &SortSpace) -> Result<usize> {
+/// Workspace of a conversion: the sort's, and the old major index of every entry (compressed
+/// input).
+pub struct ConvertSpace {
+    pub sort: SortSpace,
+    minor_of: u64,
+}
+
+impl ConvertSpace {
+    pub fn carve(c: &mut Carve, nnz: u64) -> ConvertSpace {
+        ConvertSpace { sort: SortSpace::carve(c, nnz), minor_of: c.take(nnz as usize * 4) }
+    }
+}
+
+/// Runs the conversion: keys → radix sort → offsets → (rows) → gather. Returns which of the
+/// sort's buffers holds the result: `space.sort.vals[cur]` is then the permutation (sorted
+/// position → stored entry).
+pub fn convert(l: &Launcher, src: &Source, dst: &Dest, cs: &ConvertSpace) -> Result<usize> {
     let t = index_tag(src.ity);
     let n = src.nnz;
+    let space = &cs.sort;
+    if src.ptr != 0 && src.major > u32::MAX as i64 {
+        return Err(Error::not_supported(format!(
+            "converting a compressed matrix with {} stored rows (the GPU conversion handles up to 2^32-1)",
+            src.major
+        )));
+    }
     if n > 0 {
         l.launch(
             &format!("spblk_convert_keys_{t}"),
@@ -74,6 +94,16 @@ pub fn convert(l: &Launcher, src: &Source, dst: &Dest, space: &SortSpace) -> Res
         0,
         Args::new().ptr(space.keys[cur]).u64(n).u64(src.new_rows).i64(dst.base).ptr(dst.ptr),
     )?;
+    let minor_of = if src.ptr != 0 { cs.minor_of } else { 0 };
+    if n > 0 && minor_of != 0 {
+        l.launch(
+            &format!("spblk_convert_rows_{t}"),
+            l.grid(src.major as u64, (BLOCK / 32) as u64),
+            BLOCK,
+            0,
+            Args::new().ptr(src.ptr).i64(src.major).i64(src.base).ptr(minor_of),
+        )?;
+    }
     if n > 0 {
         l.launch(
             &format!("spblk_convert_gather_{t}"),
@@ -83,8 +113,7 @@ pub fn convert(l: &Launcher, src: &Source, dst: &Dest, space: &SortSpace) -> Res
             Args::new()
                 .ptr(space.vals[cur])
                 .u64(n)
-                .ptr(src.ptr)
-                .i64(src.major)
+                .ptr(minor_of)
                 .ptr(src.other)
                 .i64(src.base)
                 .ptr(dst.idx)
@@ -200,7 +229,7 @@ pub fn csr_of_op(
         base: 0,
         ity: a.indices_type,
     };
-    let space = SortSpace::carve(c, src.nnz);
+    let space = ConvertSpace::carve(c, src.nnz);
     if let Some(l) = l {
         convert(l, &src, &Dest { ptr: csr.ptr, idx: csr.col, val: csr.val, base: 0 }, &space)?;
     }
@@ -227,10 +256,10 @@ pub fn build_operand_plan(
             let alloc = |bytes: usize| DeviceAlloc::new(dev, bytes, "operand plan").map(DeviceAlloc::into_buffer);
             let (row_ptr, col_ind, perm) =
                 (alloc((rows as usize + 1) * isz)?, alloc(a.nnz as usize * isz)?, alloc(a.nnz as usize * 4)?);
-            let space = SortSpace::carve(&mut Carve::new(scratch as *mut std::ffi::c_void), src.nnz);
+            let space = ConvertSpace::carve(&mut Carve::new(scratch as *mut std::ffi::c_void), src.nnz);
             let dst = Dest { ptr: row_ptr.addr, idx: col_ind.addr, val: 0, base: 0 };
             let cur = convert(l, &src, &dst, &space)?;
-            l.copy(perm.addr, space.vals[cur], a.nnz as usize * 4)?;
+            l.copy(perm.addr, space.sort.vals[cur], a.nnz as usize * 4)?;
             let ptr = row_ptr.addr;
             let conv = Converted { rows, nnz: a.nnz, index_type: ity, row_ptr, col_ind, perm };
             (Some(conv), rows, ptr)
@@ -254,12 +283,12 @@ fn longest_row(l: &Launcher, dev: &Arc<Device>, ptr: u64, rows: i64, ity: IndexT
     Ok(l.read_u64s(out.ptr, 1)?[0] as i64)
 }
 
-/// Buffer of `spblkCsr2cscEx2`: the sort's workspace.
-pub fn csr2csc_layout(c: &mut Carve, args: &Csr2CscArgs) -> SortSpace {
-    SortSpace::carve(c, args.nnz as u64)
+/// Buffer of `spblkCsr2cscEx2`: the conversion's workspace.
+pub fn csr2csc_layout(c: &mut Carve, args: &Csr2CscArgs) -> ConvertSpace {
+    ConvertSpace::carve(c, args.nnz as u64)
 }
 
-pub fn csr2csc(l: &Launcher, args: &Csr2CscArgs, space: &SortSpace) -> Result<()> {
+pub fn csr2csc(l: &Launcher, args: &Csr2CscArgs, space: &ConvertSpace) -> Result<()> {
     limits(args.nnz as u64, args.n as u64, "csr2csc")?;
     let numeric = args.action == crate::types::Action::Numeric && args.nnz > 0;
     let src = Source {

@@ -46,7 +46,7 @@ pub fn all() -> Vec<String> {
     v.extend(["spblk_spgemm_bin_rows", "spblk_spgemm_row_keys"].map(String::from));
     v.extend(["f32", "f64"].map(|t| format!("spblk_spgemm_permute_{t}")));
     for i in INDICES {
-        for s in ["keys", "offsets", "gather"] {
+        for s in ["keys", "offsets", "rows", "gather"] {
             v.push(format!("spblk_convert_{s}_{i}"));
         }
         v.push(format!("spblk_row_max_{i}"));

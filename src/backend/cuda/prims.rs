@@ -4,7 +4,7 @@ use super::launch::{Args, Carve, Launcher, BLOCK};
 use crate::error::{Error, Result};
 
 const SCAN_TILE: u64 = 2048;
-const RADIX_TILE: u64 = 2048;
+const RADIX_TILE: u64 = 4096;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Width {
