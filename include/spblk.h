@@ -214,9 +214,10 @@ typedef uint32_t spblkPointerMode_t;
 typedef uint32_t spblkOperation_t;
 
 /**
- * SpMV algorithms. spblk runs every CSR and COO value with its deterministic row method on CSR
- * of op(A) (CSC, COO and transposes converted, once per plan); CSR values need CSR or CSC, COO
- * values COO, else `SPBLK_STATUS_NOT_SUPPORTED`. `SPBLK_LOG=1` names what ran.
+ * SpMV algorithms. spblk runs the default and every cuSPARSE CSR and COO value with its
+ * deterministic merge-tile method on CSR of op(A) (CSC, COO and transposes converted, once per
+ * plan); CSR values need CSR or CSC, COO values COO, else `SPBLK_STATUS_NOT_SUPPORTED`.
+ * `SPBLK_LOG=1` names what ran.
  */
 typedef uint32_t spblkSpMVAlg_t;
 
@@ -340,6 +341,23 @@ typedef uint32_t spblkSpGEMMAlg_t;
 #define SPBLK_SPMV_COO_ALG2 4
 
 #define SPBLK_SPMV_SELL_ALG1 5
+
+/**
+ * spblk addition: one thread per row (the textbook "CSR scalar" kernel; a baseline). CSR or
+ * CSC matrices (`SPBLK_STATUS_NOT_SUPPORTED` for COO).
+ */
+#define SPBLK_SPMV_ALG_CSR_SCALAR 100
+
+/**
+ * spblk addition: one warp per row (the textbook "CSR vector" kernel; a baseline). CSR or CSC.
+ */
+#define SPBLK_SPMV_ALG_CSR_VECTOR 101
+
+/**
+ * spblk addition: spblk's earlier default: a group of 2..32 lanes per row sized from the
+ * average row length, long rows split into chunks. CSR or CSC.
+ */
+#define SPBLK_SPMV_ALG_CSR_ROWS 102
 
 #define SPBLK_SPMM_ALG_DEFAULT 0
 

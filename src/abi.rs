@@ -73,9 +73,10 @@ pub const SPBLK_MAJOR_VERSION: spblkLibraryPropertyType_t = 0;
 pub const SPBLK_MINOR_VERSION: spblkLibraryPropertyType_t = 1;
 pub const SPBLK_PATCH_LEVEL: spblkLibraryPropertyType_t = 2;
 
-/// SpMV algorithms. spblk runs every CSR and COO value with its deterministic row method on CSR
-/// of op(A) (CSC, COO and transposes converted, once per plan); CSR values need CSR or CSC, COO
-/// values COO, else `SPBLK_STATUS_NOT_SUPPORTED`. `SPBLK_LOG=1` names what ran.
+/// SpMV algorithms. spblk runs the default and every cuSPARSE CSR and COO value with its
+/// deterministic merge-tile method on CSR of op(A) (CSC, COO and transposes converted, once per
+/// plan); CSR values need CSR or CSC, COO values COO, else `SPBLK_STATUS_NOT_SUPPORTED`.
+/// `SPBLK_LOG=1` names what ran.
 pub type spblkSpMVAlg_t = u32;
 pub const SPBLK_SPMV_ALG_DEFAULT: spblkSpMVAlg_t = 0;
 pub const SPBLK_SPMV_COO_ALG1: spblkSpMVAlg_t = 1;
@@ -83,6 +84,14 @@ pub const SPBLK_SPMV_CSR_ALG1: spblkSpMVAlg_t = 2;
 pub const SPBLK_SPMV_CSR_ALG2: spblkSpMVAlg_t = 3;
 pub const SPBLK_SPMV_COO_ALG2: spblkSpMVAlg_t = 4;
 pub const SPBLK_SPMV_SELL_ALG1: spblkSpMVAlg_t = 5;
+/// spblk addition: one thread per row (the textbook "CSR scalar" kernel; a baseline). CSR or
+/// CSC matrices (`SPBLK_STATUS_NOT_SUPPORTED` for COO).
+pub const SPBLK_SPMV_ALG_CSR_SCALAR: spblkSpMVAlg_t = 100;
+/// spblk addition: one warp per row (the textbook "CSR vector" kernel; a baseline). CSR or CSC.
+pub const SPBLK_SPMV_ALG_CSR_VECTOR: spblkSpMVAlg_t = 101;
+/// spblk addition: spblk's earlier default: a group of 2..32 lanes per row sized from the
+/// average row length, long rows split into chunks. CSR or CSC.
+pub const SPBLK_SPMV_ALG_CSR_ROWS: spblkSpMVAlg_t = 102;
 
 /// SpMM algorithms. The CSR and COO values run spblk's deterministic row method (format rules
 /// as for SpMV); Blocked-ELL, BSR, RoDe and ASpT are `SPBLK_STATUS_NOT_SUPPORTED` for now;

@@ -78,6 +78,16 @@ pub struct OperandPlan {
     pub max_row_len: i64,
 }
 
+/// What the merge-tile SpMV (`SpmvMethod::CsrMerge`) keeps for op(A) after a preprocess: the
+/// first row of every tile of `width` merge-path items (rows + entries), `count + 1` entries in
+/// A's index type (the last is the number of rows). Calls without it search for the same rows.
+#[derive(Debug)]
+pub struct SpmvTiles {
+    pub width: i64,
+    pub count: u64,
+    pub starts: Buffer,
+}
+
 /// The VBR arrays of a 1-SA plan in a backend's memory, as its kernel reads them: the
 /// plan's index arrays as u64 (zero-based, whatever A's index type and base), the block
 /// values in A's value type, and the row tiles: `(group, first permuted row)` pairs (u64),
@@ -114,6 +124,7 @@ pub struct OneSa {
 pub struct Plans {
     /// Indexed by [`op_index`]: op(A) = A and op(A) = Aᵀ.
     operand: [Option<Arc<OperandPlan>>; 2],
+    spmv_tiles: [Option<Arc<SpmvTiles>>; 2],
     one_sa: Option<Arc<OneSa>>,
 }
 
@@ -130,6 +141,12 @@ impl Plans {
         self.operand[op_index(op)] = Some(plan.clone());
         plan
     }
+    pub fn spmv_tiles(&self, op: Operation) -> Option<Arc<SpmvTiles>> {
+        self.spmv_tiles[op_index(op)].clone()
+    }
+    pub fn set_spmv_tiles(&mut self, op: Operation, plan: SpmvTiles) {
+        self.spmv_tiles[op_index(op)] = Some(Arc::new(plan));
+    }
     pub fn one_sa(&self) -> Option<Arc<OneSa>> {
         self.one_sa.clone()
     }
@@ -138,7 +155,9 @@ impl Plans {
     }
     /// How many plans are held (tests and logs).
     pub fn count(&self) -> usize {
-        self.operand.iter().flatten().count() + usize::from(self.one_sa.is_some())
+        self.operand.iter().flatten().count()
+            + self.spmv_tiles.iter().flatten().count()
+            + usize::from(self.one_sa.is_some())
     }
 }
 

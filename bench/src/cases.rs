@@ -51,6 +51,8 @@ pub struct Settings {
     pub spmm_n: Vec<i64>,
     pub sddmm_k: Vec<i64>,
     pub spmv_types: Vec<Dt>,
+    /// spblk's SpMV algorithms to time, each against cuSPARSE's default: (value, label).
+    pub spmv_algs: Vec<(u32, &'static str)>,
     pub spgemm_max_products: u64,
     pub tol_f32: f64,
     pub tol_f64: f64,
@@ -914,7 +916,18 @@ pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
 /// The variants of an operation the settings ask for: (value type, N or K, label).
 pub fn variants(op: Op, set: &Settings) -> Vec<(Dt, usize, String)> {
     match op {
-        Op::Spmv => set.spmv_types.iter().map(|&dt| (dt, 1, dt.name().to_string())).collect(),
+        // The width slot carries the index of spblk's algorithm in `spmv_algs`.
+        Op::Spmv => set
+            .spmv_types
+            .iter()
+            .flat_map(|&dt| {
+                set.spmv_algs.iter().enumerate().map(move |(i, &(_, name))| {
+                    let label =
+                        if name == "default" { dt.name().to_string() } else { format!("{} alg={name}", dt.name()) };
+                    (dt, i, label)
+                })
+            })
+            .collect(),
         Op::Spmm => set.spmm_n.iter().map(|&n| (Dt::F32, n as usize, format!("f32 N={n}"))).collect(),
         Op::Sddmm => set.sddmm_k.iter().map(|&k| (Dt::F32, k as usize, format!("f32 K={k}"))).collect(),
         Op::Spgemm => vec![(Dt::F32, 0, "f32 A·A".to_string())],
@@ -955,7 +968,14 @@ pub fn run_matrix(ctx: &Ctx, m: &Mat, mut progress: impl FnMut(&Record)) -> Vec<
     for &op in &m.ops {
         for (dt, w, label) in variants(op, ctx.set) {
             let r = match op {
-                Op::Spmv => spmv(ctx, m, dt),
+                Op::Spmv => {
+                    let (alg, _) = ctx.set.spmv_algs[w];
+                    ctx.libs.iter().for_each(|api| api.set_spmv_alg(alg));
+                    spmv(ctx, m, dt).map(|mut r| {
+                        r.variant = label.clone();
+                        r
+                    })
+                }
                 Op::Spmm => spmm(ctx, m, dt, w as i64),
                 Op::Sddmm => sddmm(ctx, m, dt, w as i64),
                 Op::Spgemm => spgemm(ctx, m),

@@ -56,6 +56,9 @@ pub enum SpgemmAlg {
 #[allow(clippy::too_many_arguments)]
 pub trait Api {
     fn name(&self) -> &'static str;
+    /// The SpMV algorithm of the following SpMV calls (spblk's `--spmv-algs`; cuSPARSE keeps
+    /// its default).
+    fn set_spmv_alg(&self, _alg: u32) {}
     unsafe fn csr(&self, rows: i64, cols: i64, nnz: i64, ptr: u64, col: u64, val: u64, dt: Dt) -> Res<D>;
     unsafe fn destroy_sp_mat(&self, d: D);
     unsafe fn dn_vec(&self, size: i64, values: u64, dt: Dt) -> Res<D>;

@@ -48,6 +48,10 @@ OPTIONS:
   --spmm-n LIST        SpMM dense widths N (default 32,128); B and C row-major
   --sddmm-k LIST       SDDMM inner dimensions K (default 32,128); A row-major, B column-major
   --spmv-types LIST    SpMV value types (default f32,f64)
+  --spmv-algs LIST     spblk SpMV algorithms, each timed against cuSPARSE's default (default: default):
+                       default, csr-alg1, csr-alg2, scalar, vector, rows (docs/spmv.md); all = every one
+  --sizes              add the SpMV size sweep: uniform rows of 8 and R-MAT (edge factor 16), from about
+                       10^3 to 10^8 nonzeros (SpMV only)
   --spgemm-max-products N   skip SpGEMM where A·A has more scalar products (default 4e8 quick, 2e9 full)
   --no-preprocess      do not call the *_preprocess functions (default: both libraries get them)
   --baseline-only      cuSPARSE only (checks the harness and cuSPARSE against host references)
@@ -115,6 +119,26 @@ const QUICK: &[(&str, &[Op])] = &[
     ("powerlaw:n=2^20,alpha=2.2,min=2,max=4096", SPGEMM),
 ];
 
+/// `--sizes`: SpMV from 10^3 to 10^8 nonzeros, regular (8 per row) and skewed (R-MAT).
+const SIZES: &[(&str, &[Op])] = &[
+    ("uniform:n=125,deg=8", &[Op::Spmv]),
+    ("uniform:n=1250,deg=8", &[Op::Spmv]),
+    ("uniform:n=12500,deg=8", &[Op::Spmv]),
+    ("uniform:n=125000,deg=8", &[Op::Spmv]),
+    ("uniform:n=1250000,deg=8", &[Op::Spmv]),
+    ("uniform:n=12500000,deg=8", &[Op::Spmv]),
+    ("rmat:scale=6,ef=16", &[Op::Spmv]),
+    ("rmat:scale=9,ef=16", &[Op::Spmv]),
+    ("rmat:scale=13,ef=16", &[Op::Spmv]),
+    ("rmat:scale=16,ef=16", &[Op::Spmv]),
+    ("rmat:scale=19,ef=16", &[Op::Spmv]),
+    ("rmat:scale=22,ef=16", &[Op::Spmv]),
+];
+
+/// `--spmv-algs` names and spblk's values.
+const SPMV_ALGS: &[(&str, u32)] =
+    &[("default", 0), ("csr-alg1", 2), ("csr-alg2", 3), ("scalar", 100), ("vector", 101), ("rows", 102)];
+
 const FULL: &[(&str, &[Op])] = &[
     ("rmat:scale=18,ef=16", ALL),
     ("rmat:scale=20,ef=16", ALL_BUT_SPGEMM),
@@ -142,6 +166,7 @@ const FULL: &[(&str, &[Op])] = &[
 
 struct Opts {
     quick: bool,
+    sizes: bool,
     full: bool,
     mtx: Vec<String>,
     gen: Vec<String>,
@@ -178,6 +203,7 @@ fn parse_num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
 fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
     let mut o = Opts {
         quick: false,
+        sizes: false,
         full: false,
         mtx: Vec::new(),
         gen: Vec::new(),
@@ -198,6 +224,7 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
             spmm_n: vec![32, 128],
             sddmm_k: vec![32, 128],
             spmv_types: vec![Dt::F32, Dt::F64],
+            spmv_algs: vec![(0, "default")],
             spgemm_max_products: 0,
             tol_f32: 1e-4,
             tol_f64: 1e-10,
@@ -262,6 +289,21 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
                     _ => Err(format!("--spmv-types: '{s}' is not f32 or f64")),
                 })?
             }
+            "--spmv-algs" => {
+                let v = value()?;
+                o.set.spmv_algs = if v == "all" {
+                    SPMV_ALGS.iter().map(|&(n, a)| (a, n)).collect()
+                } else {
+                    list(&v, |s| {
+                        SPMV_ALGS
+                            .iter()
+                            .find(|(n, _)| *n == s)
+                            .map(|&(n, a)| (a, n))
+                            .ok_or_else(|| format!("--spmv-algs: '{s}' is not one of default, csr-alg1, csr-alg2, scalar, vector, rows, all"))
+                    })?
+                };
+            }
+            "--sizes" => o.sizes = true,
             "--spgemm-max-products" => o.max_products = Some(parse_num(a, &value()?)?),
             "--tol-f32" => o.set.tol_f32 = parse_num(a, &value()?)?,
             "--tol-f64" => o.set.tol_f64 = parse_num(a, &value()?)?,
@@ -276,12 +318,12 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
         return Err("--spmm-n and --sddmm-k values must be positive".into());
     }
     o.vbr.finish()?;
-    if o.vbr.on && (o.quick || o.full || !o.gen.is_empty() || o.ops.is_some() || o.overhead) {
+    if o.vbr.on && (o.quick || o.full || o.sizes || !o.gen.is_empty() || o.ops.is_some() || o.overhead) {
         return Err(
             "--vbr runs its own grid (and --mtx files): it takes no --quick, --full, --gen, --ops or --overhead".into(),
         );
     }
-    let any_set = o.quick || o.full || !o.mtx.is_empty() || !o.gen.is_empty();
+    let any_set = o.quick || o.full || o.sizes || !o.mtx.is_empty() || !o.gen.is_empty();
     if o.overhead && (any_set || o.ops.is_some()) {
         return Err(
             "--overhead runs its own fixed SpMV matrices: it takes no --quick, --full, --mtx, --gen or --ops".into()
@@ -336,6 +378,9 @@ fn plan(o: &Opts) -> Result<Vec<(Spec, Vec<Op>)>, String> {
     }
     if o.full {
         add_set(FULL)?;
+    }
+    if o.sizes {
+        add_set(SIZES)?;
     }
     for g in &o.gen {
         v.push((Spec::parse(g)?, wanted(ALL)));

@@ -16,6 +16,8 @@ use crate::libs::{Api, DevCsc, DevCsr, Dt, Order, SpgemmCall, D};
 pub struct Spblk {
     h: spblkHandle_t,
     pub version: i32,
+    /// The algorithm value of SpMV calls (`--spmv-algs`).
+    spmv_alg: std::cell::Cell<spblkSpMVAlg_t>,
 }
 
 /// "what: SPBLK_STATUS_X: the library's last message".
@@ -57,7 +59,7 @@ impl Spblk {
         let mut h: spblkHandle_t = std::ptr::null_mut();
         ok(spblkCreateWithBackend(&mut h, SPBLK_BACKEND_CUDA), "spblkCreateWithBackend(CUDA)")?;
         // Owned from here: an early return destroys the handle.
-        let mut s = Spblk { h, version: 0 };
+        let mut s = Spblk { h, version: 0, spmv_alg: std::cell::Cell::new(SPBLK_SPMV_ALG_DEFAULT) };
         ok(spblkSetStream(h, gpu.stream as spblkStream_t), "spblkSetStream")?;
         ok(spblkGetVersion(h, &mut s.version), "spblkGetVersion")?;
         // The backend may have made its context current; keep ours (the same primary one).
@@ -81,6 +83,9 @@ impl Drop for Spblk {
 impl Api for Spblk {
     fn name(&self) -> &'static str {
         "spblk"
+    }
+    fn set_spmv_alg(&self, alg: u32) {
+        self.spmv_alg.set(alg);
     }
 
     unsafe fn csr(&self, rows: i64, cols: i64, nnz: i64, ptr: u64, col: u64, val: u64, d: Dt) -> Res<D> {
@@ -137,7 +142,7 @@ impl Api for Spblk {
     unsafe fn spmv_buffer_size(&self, al: *const c_void, a: D, x: D, be: *const c_void, y: D, d: Dt) -> Res<usize> {
         let mut size = 0;
         ok(
-            spblkSpMV_bufferSize(self.h, N, al, a as _, x as _, be, y as _, dt(d), SPBLK_SPMV_ALG_DEFAULT, &mut size),
+            spblkSpMV_bufferSize(self.h, N, al, a as _, x as _, be, y as _, dt(d), self.spmv_alg.get(), &mut size),
             "spblkSpMV_bufferSize",
         )?;
         Ok(size)
@@ -153,12 +158,12 @@ impl Api for Spblk {
         buf: u64,
     ) -> Res<()> {
         ok(
-            spblkSpMV_preprocess(self.h, N, al, a as _, x as _, be, y as _, dt(d), SPBLK_SPMV_ALG_DEFAULT, buf as _),
+            spblkSpMV_preprocess(self.h, N, al, a as _, x as _, be, y as _, dt(d), self.spmv_alg.get(), buf as _),
             "spblkSpMV_preprocess",
         )
     }
     unsafe fn spmv(&self, al: *const c_void, a: D, x: D, be: *const c_void, y: D, d: Dt, buf: u64) -> Res<()> {
-        ok(spblkSpMV(self.h, N, al, a as _, x as _, be, y as _, dt(d), SPBLK_SPMV_ALG_DEFAULT, buf as _), "spblkSpMV")
+        ok(spblkSpMV(self.h, N, al, a as _, x as _, be, y as _, dt(d), self.spmv_alg.get(), buf as _), "spblkSpMV")
     }
 
     unsafe fn spmm_buffer_size(&self, al: *const c_void, a: D, b: D, be: *const c_void, c: D, d: Dt) -> Res<usize> {

@@ -16,9 +16,17 @@ use crate::types::{Action, BackendKind, DataType, Operation, PointerMode, Precis
 /// The SpMV methods spblk implements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SpmvMethod {
-    /// CSR of op(A) (CSC, COO and transposes converted, once per plan), a group of lanes per
-    /// row, long rows split into chunks reduced in order: deterministic.
+    /// CSR of op(A) (CSC, COO and transposes converted, once per plan) cut into merge-path
+    /// tiles of rows + entries; short rows whole per tile, long rows by partial sums added in
+    /// tile order: deterministic, balanced whatever the row lengths (docs/spmv.md).
+    CsrMerge,
+    /// CSR of op(A), a group of lanes per row sized from the average row length, long rows
+    /// split into chunks reduced in order: deterministic.
     CsrRows,
+    /// CSR of op(A), one thread per row.
+    CsrScalar,
+    /// CSR of op(A), one warp per row.
+    CsrVector,
 }
 
 /// The SpMM methods spblk implements.

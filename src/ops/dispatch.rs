@@ -41,13 +41,20 @@ pub fn spmv(alg: SpmvAlg, a: &SpMat) -> Result<SpmvMethod> {
     let method = match alg {
         SpmvAlg::Default => {
             trace::choice(
-                "CsrRows",
-                format_args!("the row method is spblk's SpMV for every format (avg row {:.1})", avg_row(a)),
+                "CsrMerge",
+                format_args!(
+                    "merge tiles balance every row-length distribution, for every format (avg row {:.1})",
+                    avg_row(a)
+                ),
             );
-            return Ok(SpmvMethod::CsrRows);
+            return Ok(SpmvMethod::CsrMerge);
         }
-        SpmvAlg::CsrAlg1 | SpmvAlg::CsrAlg2 => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrRows),
-        SpmvAlg::CooAlg1 | SpmvAlg::CooAlg2 => family(alg, a, COO_FAMILY).map(|_| SpmvMethod::CsrRows),
+        // ALG1 promises speed, ALG2 determinism: the merge tiles give both.
+        SpmvAlg::CsrAlg1 | SpmvAlg::CsrAlg2 => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrMerge),
+        SpmvAlg::CooAlg1 | SpmvAlg::CooAlg2 => family(alg, a, COO_FAMILY).map(|_| SpmvMethod::CsrMerge),
+        SpmvAlg::CsrScalar => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrScalar),
+        SpmvAlg::CsrVector => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrVector),
+        SpmvAlg::CsrRows => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrRows),
         SpmvAlg::SellAlg1 => {
             Err(Error::not_supported("SPBLK_SPMV_SELL_ALG1 needs the Sliced-ELL format, which spblk does not provide"))
         }

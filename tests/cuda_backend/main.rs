@@ -8,6 +8,7 @@
 
 mod guest;
 mod plans;
+mod spmv_algs;
 mod support;
 mod vbr;
 
@@ -61,6 +62,7 @@ struct SpmvCase {
     device_scalars: bool,
     preprocess: bool,
     exact: bool,
+    alg: spblkSpMVAlg_t,
 }
 
 impl SpmvCase {
@@ -97,7 +99,7 @@ fn run_spmv(side: &mut Side, c: &SpmvCase) -> Vec<u8> {
     let alpha = side.scalar(c.device_scalars, &scalar_bytes(c.alpha, c.compute));
     let beta = side.scalar(c.device_scalars, &scalar_bytes(c.beta, c.compute));
     let h = side.handle;
-    let alg = SPBLK_SPMV_ALG_DEFAULT;
+    let alg = c.alg;
     let mut size = 0usize;
     ok(spblkSpMV_bufferSize(h, c.op, alpha, a, x, beta, y, c.compute, alg, &mut size), "spblkSpMV_bufferSize");
     let buf = side.buffer(size);
@@ -155,6 +157,7 @@ fn spmv_case(
         device_scalars,
         preprocess: r.gen_bool(0.5),
         exact,
+        alg: SPBLK_SPMV_ALG_DEFAULT,
     };
     (case, entries)
 }

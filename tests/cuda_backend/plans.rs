@@ -240,31 +240,38 @@ fn every_algorithm_runs_its_method(kind: Kind) {
     let formats = [SPBLK_FORMAT_CSR, SPBLK_FORMAT_CSC, SPBLK_FORMAT_COO];
     for format in formats {
         let sp = p.sp(52, format);
-        for alg in 0..=7u32 {
+        for alg in (0..=7u32).chain(100..=103) {
             let what = format!("{kind:?} SpMV format {format} alg {alg}");
             let mut side = Side::new(kind);
             let x = ints(&mut rng(53), p.k);
             let call = Spmv::new(&mut side, &sp, N, &x);
-            let expected = match (alg, format) {
-                (SPBLK_SPMV_ALG_DEFAULT, _) => Some("CsrRows"),
-                (SPBLK_SPMV_CSR_ALG1 | SPBLK_SPMV_CSR_ALG2, f) if f != SPBLK_FORMAT_COO => Some("CsrRows"),
-                (SPBLK_SPMV_COO_ALG1 | SPBLK_SPMV_COO_ALG2, SPBLK_FORMAT_COO) => Some("CsrRows"),
+            let coo = format == SPBLK_FORMAT_COO;
+            // (method, its kernel on CUDA)
+            let expected = match alg {
+                SPBLK_SPMV_ALG_DEFAULT => Some(("CsrMerge", "spblk_spmv_merge_tiles")),
+                SPBLK_SPMV_CSR_ALG1 | SPBLK_SPMV_CSR_ALG2 if !coo => Some(("CsrMerge", "spblk_spmv_merge_tiles")),
+                SPBLK_SPMV_COO_ALG1 | SPBLK_SPMV_COO_ALG2 if coo => Some(("CsrMerge", "spblk_spmv_merge_tiles")),
+                SPBLK_SPMV_ALG_CSR_SCALAR if !coo => Some(("CsrScalar", "spblk_spmv_csr_scalar")),
+                SPBLK_SPMV_ALG_CSR_VECTOR if !coo => Some(("CsrVector", "spblk_spmv_csr_warp")),
+                SPBLK_SPMV_ALG_CSR_ROWS if !coo => Some(("CsrRows", "spblk_spmv_csr_vector")),
                 _ => None,
             };
             let (st, size) = call.size(side.handle, N, alg);
             let buf = side.buffer(size);
             let (run, records) = trace::capture(|| call.run(side.handle, N, alg, buf));
             match expected {
-                Some(method) => {
+                Some((method, kernel)) => {
                     ok(st, &what);
                     ok(run, &what);
                     assert_eq!(records[0].method, method, "{what}");
-                    let k = records[0].launches("spblk_spmv_csr_vector") + records[0].launches("host:spmm_rows");
-                    assert_eq!(k, 1, "{what}: the row kernel must run once: {:?}", records[0]);
+                    let k = records[0].launches(kernel) + records[0].launches("host:spmm_rows");
+                    assert_eq!(k, 1, "{what}: the method's kernel must run once: {:?}", records[0]);
                     assert_eq!(call.result(&side), p.apply(N, &p.vals, &x), "{what}");
                 }
                 None => {
-                    let want = if alg <= SPBLK_SPMV_SELL_ALG1 {
+                    let want = if alg <= SPBLK_SPMV_SELL_ALG1
+                        || (SPBLK_SPMV_ALG_CSR_SCALAR..=SPBLK_SPMV_ALG_CSR_ROWS).contains(&alg)
+                    {
                         SPBLK_STATUS_NOT_SUPPORTED
                     } else {
                         SPBLK_STATUS_INVALID_VALUE

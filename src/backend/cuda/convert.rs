@@ -236,6 +236,16 @@ pub fn csr_of_op(
     Ok(csr)
 }
 
+/// The pattern of CSR of op(A) as the product calls read it: `(rows, row offsets, base)` of A
+/// itself when it is stored that way, else of the operand plan's converted pattern; `None` when
+/// A must be converted and no plan holds the conversion.
+pub fn pattern_of_op(a: &SpMat, op: Operation, plan: Option<&OperandPlan>) -> Option<(i64, u64, i64)> {
+    match op_source(a, op, 0) {
+        Ok(csr) => Some((csr.rows, csr.ptr, csr.base)),
+        Err(_) => plan.and_then(|p| p.converted.as_ref()).map(|c| (c.rows, c.row_ptr.addr, 0)),
+    }
+}
+
 /// The operand plan of op(A): the converted pattern and permutation in device memory the plan
 /// owns (the sort runs in `scratch`, a buffer of the size `csr_of_op` measured without a
 /// plan), and the longest row. Waits for its work: the plan may be used from any stream next.

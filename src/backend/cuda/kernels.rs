@@ -51,11 +51,16 @@ pub fn all() -> Vec<String> {
         }
         v.push(format!("spblk_row_max_{i}"));
         v.push(format!("spblk_spmv_csr_long_plan_{i}"));
+        v.push(format!("spblk_spmv_merge_starts_{i}"));
         v.push(format!("spblk_spgemm_rowprod_{i}"));
         v.push(format!("spblk_spgemm_symbolic_shared_{i}"));
         v.push(format!("spblk_spgemm_symbolic_global_{i}"));
         for (a, b) in PRECISIONS {
             v.push(format!("spblk_spmv_csr_vector_{a}_{b}_{i}"));
+            v.push(format!("spblk_spmv_csr_scalar_{a}_{b}_{i}"));
+            v.push(format!("spblk_spmv_csr_warp_{a}_{b}_{i}"));
+            v.push(format!("spblk_spmv_merge_tiles_{a}_{b}_{i}"));
+            v.push(format!("spblk_spmv_merge_finish_{a}_{b}_{i}"));
             v.push(format!("spblk_spmm_csr_v1_{a}_{b}_{i}"));
             v.push(format!("spblk_spmm_csr_v4_{a}_{b}_{i}"));
             v.push(format!("spblk_sddmm_csr_{a}_{b}_{i}"));

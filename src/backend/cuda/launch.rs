@@ -158,6 +158,12 @@ impl<'a> Launcher<'a> {
         }
     }
 
+    /// Waits for the work queued on the stream (preprocess only: never in a product call).
+    pub fn sync(&self) -> Result<()> {
+        // SAFETY: plain driver call on the handle's stream.
+        check(unsafe { sys::cuStreamSynchronize(self.stream) }, "cuStreamSynchronize")
+    }
+
     /// Copies `bytes` bytes between device addresses, ordered on the stream.
     pub fn copy(&self, dst: u64, src: u64, bytes: usize) -> Result<()> {
         if bytes == 0 {

@@ -63,7 +63,6 @@ impl Backend for CudaBackend {
     }
 
     fn spmv_buffer_size(&self, args: &SpmvArgs) -> Result<usize> {
-        let SpmvMethod::CsrRows = args.method;
         let plan = args.a.plans.lock().operand(args.op_a);
         let mut c = Carve::measure();
         spmv::layout(None, &mut c, args, plan.as_deref())?;
@@ -72,23 +71,31 @@ impl Backend for CudaBackend {
 
     fn spmv_preprocess(&self, exec: &Exec, args: &SpmvArgs, buffer: *mut c_void) -> Result<()> {
         match args.method {
-            SpmvMethod::CsrRows => self.operand_plan(exec, args.a, args.op_a, buffer),
+            SpmvMethod::CsrMerge => {
+                self.operand_plan(exec, args.a, args.op_a, buffer)?;
+                self.spmv_tiles(exec, args.a, args.op_a)
+            }
+            SpmvMethod::CsrRows | SpmvMethod::CsrScalar | SpmvMethod::CsrVector => {
+                self.operand_plan(exec, args.a, args.op_a, buffer)
+            }
         }
     }
 
     fn spmv(&self, exec: &Exec, args: &SpmvArgs, buffer: *mut c_void) -> Result<()> {
-        let SpmvMethod::CsrRows = args.method;
         let alpha = Scalar::new(&args.alpha, args.precision.compute, "alpha")?;
         let beta = Scalar::new(&args.beta, args.precision.compute, "beta")?;
         if args.y.size == 0 {
             return Ok(());
         }
-        let plan = args.a.plans.lock().operand(args.op_a);
+        let (plan, tiles) = {
+            let plans = args.a.plans.lock();
+            (plans.operand(args.op_a), plans.spmv_tiles(args.op_a))
+        };
         let l = Launcher::new(&self.dev, exec)?;
-        let (csr, long) = spmv::layout(Some(&l), &mut Carve::new(buffer), args, plan.as_deref())?;
+        let (csr, space) = spmv::layout(Some(&l), &mut Carve::new(buffer), args, plan.as_deref())?;
         let x = spmv::Strided { ptr: args.x.values as u64, inc: 1 };
         let y = spmv::Strided { ptr: args.y.values as u64, inc: 1 };
-        spmv::run(&l, &csr, long.as_ref(), x, y, &args.precision, alpha, beta)
+        spmv::run_method(&l, args.method, &csr, &space, tiles.as_deref(), x, y, &args.precision, alpha, beta)
     }
 
     fn spmm_buffer_size(&self, args: &SpmmArgs) -> Result<usize> {
@@ -220,6 +227,25 @@ impl Backend for CudaBackend {
 }
 
 impl CudaBackend {
+    /// Builds the merge tiles' plan of op(A) once, after the operand plan (whose converted
+    /// pattern it partitions when A is not stored as CSR of op(A)).
+    fn spmv_tiles(&self, exec: &Exec, a: &SpMat, op: Operation) -> Result<()> {
+        let mut plans = a.plans.lock();
+        if plans.spmv_tiles(op).is_some() {
+            return Ok(());
+        }
+        let operand = plans.operand(op);
+        let pattern = convert::pattern_of_op(a, op, operand.as_deref())
+            .ok_or_else(|| Error::internal("SpMV preprocess: no operand plan for a converted operand"))?;
+        if pattern.0 == 0 {
+            return Ok(());
+        }
+        let l = Launcher::new(&self.dev, exec)?;
+        let tiles = spmv::build_tiles(&l, &self.dev, pattern, a.nnz, a.indices_type)?;
+        plans.set_spmv_tiles(op, tiles);
+        Ok(())
+    }
+
     /// Builds the operand plan of op(A) once (later preprocesses find it in the slot).
     fn operand_plan(&self, exec: &Exec, a: &SpMat, op: Operation, scratch: *mut c_void) -> Result<()> {
         let mut plans = a.plans.lock();

@@ -1,16 +1,19 @@
-//! SpMV on CSR of op(A) (kernels/spmv/csr.cu), also used by SpMM with one column.
+//! SpMV on CSR of op(A): the merge tiles (kernels/spmv/merge.cu, the default), the row groups
+//! (kernels/spmv/csr.cu, also used by SpMM with one column), and the textbook scalar and
+//! vector kernels (kernels/spmv/scalar.cu, vector.cu). docs/spmv.md has the design.
 //!
-//! Workspace: CSR of op(A) when A must be converted, plus the long-row bookkeeping (a
-//! counter, the list of rows longer than the threshold, their chunk offsets and one partial
-//! sum per chunk), all bounded by nnz / threshold. Nothing is allocated, synchronized or
+//! Workspace: CSR of op(A) when A must be converted, plus, for the row groups, the long-row
+//! bookkeeping (a counter, the list of rows longer than the threshold, their chunk offsets and
+//! one partial sum per chunk, bounded by nnz / threshold), and for the merge tiles two partial
+//! sums and a row index per tile when a row may be long. Nothing is allocated, synchronized or
 //! copied to the host, so a call can be captured in a CUDA graph.
 
 use super::convert::{csr_of_op, Csr};
 use super::kernels::{index_tag, value_tag};
 use super::launch::{pow2_clamp, Args, Carve, Launcher, Scalar, BLOCK};
-use crate::backend::SpmvArgs;
-use crate::error::Result;
-use crate::plan::OperandPlan;
+use crate::backend::{SpmvArgs, SpmvMethod};
+use crate::error::{Error, Result};
+use crate::plan::{OperandPlan, SpmvTiles};
 use crate::trace;
 use crate::types::{DataType, Precision};
 
@@ -67,16 +70,233 @@ pub fn in_bytes(p: &Precision) -> i32 {
     p.input.size() as i32
 }
 
+/// Merge-path items (rows + entries) per tile, and the longest row a tile computes whole
+/// (`MERGE_W`, `MERGE_L` in kernels/spmv/merge.cu).
+const MERGE_W: i64 = 1024;
+const MERGE_L: i64 = 1024;
+
+/// The merge tiles' long-row space: two partial sums (compute type) and one row index (i64)
+/// per tile.
+pub struct MergeSpace {
+    part: u64,
+    fin_row: u64,
+}
+
+/// Tiles of `MERGE_W` items covering the rows and entries of `rows` x `nnz`.
+pub fn merge_tiles(rows: i64, nnz: i64) -> u64 {
+    (rows.max(0) as u64 + nnz.max(0) as u64).div_ceil(MERGE_W as u64)
+}
+
+/// Reserves the long-row space of the merge tiles; `None` when no row can be longer than
+/// `MERGE_L` (known from the plan's longest row, or from the sizes): then one kernel runs.
+fn merge_space(c: &mut Carve, csr: &Csr, compute: DataType, plan: Option<&OperandPlan>) -> Option<MergeSpace> {
+    let possible = match plan {
+        Some(p) => p.max_row_len > MERGE_L,
+        None => csr.nnz > MERGE_L,
+    };
+    if !possible || csr.rows == 0 {
+        return None;
+    }
+    let tiles = merge_tiles(csr.rows, csr.nnz) as usize;
+    Some(MergeSpace { part: c.take(2 * tiles * compute.size()), fin_row: c.take(8 * tiles) })
+}
+
+/// What a method needs besides CSR of op(A).
+pub enum Space {
+    Rows(Option<LongRows>),
+    Merge(Option<MergeSpace>),
+    Plain,
+}
+
 /// Workspace layout of one SpMV call; measuring when `l` is None.
 pub fn layout(
     l: Option<&Launcher>,
     c: &mut Carve,
     args: &SpmvArgs,
     plan: Option<&OperandPlan>,
-) -> Result<(Csr, Option<LongRows>)> {
+) -> Result<(Csr, Space)> {
     let csr = csr_of_op(l, c, args.a, args.op_a, in_bytes(&args.precision), plan)?;
-    let long = long_rows(c, &csr, args.precision.compute, plan);
-    Ok((csr, long))
+    let compute = args.precision.compute;
+    let space = match args.method {
+        SpmvMethod::CsrRows => Space::Rows(long_rows(c, &csr, compute, plan)),
+        SpmvMethod::CsrMerge => Space::Merge(merge_space(c, &csr, compute, plan)),
+        SpmvMethod::CsrScalar | SpmvMethod::CsrVector => Space::Plain,
+    };
+    Ok((csr, space))
+}
+
+/// Runs the call's method on CSR of op(A).
+#[allow(clippy::too_many_arguments)]
+pub fn run_method(
+    l: &Launcher,
+    method: SpmvMethod,
+    csr: &Csr,
+    space: &Space,
+    tiles: Option<&SpmvTiles>,
+    x: Strided,
+    y: Strided,
+    p: &Precision,
+    alpha: Scalar,
+    beta: Scalar,
+) -> Result<()> {
+    match (method, space) {
+        (SpmvMethod::CsrMerge, Space::Merge(m)) => run_merge(l, csr, m.as_ref(), tiles, x, y, p, alpha, beta),
+        (SpmvMethod::CsrRows, Space::Rows(long)) => run(l, csr, long.as_ref(), x, y, p, alpha, beta),
+        (SpmvMethod::CsrScalar, _) => run_plain(l, "scalar", 1, csr, x, y, p, alpha, beta),
+        (SpmvMethod::CsrVector, _) => run_plain(l, "warp", 32, csr, x, y, p, alpha, beta),
+        _ => Err(Error::internal("SpMV workspace laid out for another method")),
+    }
+}
+
+/// The textbook kernels: `lanes` threads per row (1: scalar, 32: vector), nothing else.
+#[allow(clippy::too_many_arguments)]
+fn run_plain(
+    l: &Launcher,
+    kind: &str,
+    lanes: u64,
+    csr: &Csr,
+    x: Strided,
+    y: Strided,
+    p: &Precision,
+    alpha: Scalar,
+    beta: Scalar,
+) -> Result<()> {
+    if csr.rows == 0 {
+        return Ok(());
+    }
+    if trace::on() {
+        trace::note(format_args!("{lanes} lane(s) per row (avg row {:.1})", csr.nnz as f64 / csr.rows as f64));
+    }
+    let name = format!("spblk_spmv_csr_{kind}_{}_{}", super::kernels::precision_tag(p), index_tag(csr.ity));
+    l.launch(
+        &name,
+        l.grid(csr.rows as u64 * lanes, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new()
+            .i64(csr.rows)
+            .ptr(csr.ptr)
+            .ptr(csr.col)
+            .ptr(csr.val)
+            .i64(csr.base)
+            .ptr(x.ptr)
+            .i64(x.inc)
+            .ptr(y.ptr)
+            .i64(y.inc)
+            .scalar(alpha)
+            .scalar(beta),
+    )
+}
+
+/// The merge tiles: one block per tile, then (only when a row may be long) the finishing
+/// kernel. `tiles`: the first row of every tile from a preprocess (else each block searches).
+#[allow(clippy::too_many_arguments)]
+fn run_merge(
+    l: &Launcher,
+    csr: &Csr,
+    space: Option<&MergeSpace>,
+    tiles: Option<&SpmvTiles>,
+    x: Strided,
+    y: Strided,
+    p: &Precision,
+    alpha: Scalar,
+    beta: Scalar,
+) -> Result<()> {
+    if csr.rows == 0 {
+        return Ok(());
+    }
+    let count = merge_tiles(csr.rows, csr.nnz);
+    if count > i32::MAX as u64 {
+        return Err(Error::not_supported(format!(
+            "SpMV of {} rows and {} entries needs {count} tiles (at most 2^31-1)",
+            csr.rows, csr.nnz
+        )));
+    }
+    let starts = tiles.filter(|t| t.width == MERGE_W && t.count == count).map_or(0, |t| t.starts.addr);
+    // 16-byte loads of 4 indices / values at 4-aligned positions need aligned arrays.
+    let esize = p.input.size() as u64;
+    let vec = csr.col % 16 == 0 && csr.val % (4 * esize).min(16) == 0;
+    if trace::on() {
+        trace::note(format_args!(
+            "{count} merge tiles of {MERGE_W} rows+entries (avg row {:.1}); tile rows {}; {} loads; {}",
+            csr.nnz as f64 / csr.rows as f64,
+            if starts != 0 { "from the plan" } else { "searched" },
+            if vec { "16-byte" } else { "scalar" },
+            if space.is_some() {
+                format!("rows over {MERGE_L} entries summed across tiles")
+            } else {
+                "no long rows".into()
+            }
+        ));
+    }
+    let prec = super::kernels::precision_tag(p);
+    let it = index_tag(csr.ity);
+    let (part, fin_row) = space.map_or((0, 0), |s| (s.part, s.fin_row));
+    l.launch(
+        &format!("spblk_spmv_merge_tiles_{prec}_{it}"),
+        count as u32,
+        BLOCK,
+        0,
+        Args::new()
+            .i64(csr.rows)
+            .i64(csr.nnz)
+            .ptr(csr.ptr)
+            .ptr(csr.col)
+            .ptr(csr.val)
+            .i64(csr.base)
+            .ptr(x.ptr)
+            .i64(x.inc)
+            .ptr(y.ptr)
+            .i64(y.inc)
+            .scalar(alpha)
+            .scalar(beta)
+            .ptr(starts)
+            .i32(vec as i32)
+            .ptr(part)
+            .ptr(fin_row),
+    )?;
+    if space.is_none() {
+        return Ok(());
+    }
+    l.launch(
+        &format!("spblk_spmv_merge_finish_{prec}_{it}"),
+        l.grid(count * 32, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new()
+            .u64(count)
+            .ptr(csr.ptr)
+            .i64(csr.base)
+            .ptr(fin_row)
+            .ptr(part)
+            .ptr(y.ptr)
+            .i64(y.inc)
+            .scalar(alpha)
+            .scalar(beta),
+    )
+}
+
+/// The first row of every merge tile of the pattern `(rows, ptr, base)` with `nnz` entries,
+/// into plan memory (waits for it).
+pub fn build_tiles(
+    l: &Launcher,
+    dev: &std::sync::Arc<super::context::Device>,
+    pattern: (i64, u64, i64),
+    nnz: i64,
+    ity: crate::types::IndexType,
+) -> Result<SpmvTiles> {
+    let (rows, ptr, base) = pattern;
+    let count = merge_tiles(rows, nnz);
+    let starts = super::memory::DeviceAlloc::new(dev, (count as usize + 1) * ity.size(), "SpMV tile plan")?;
+    l.launch(
+        &format!("spblk_spmv_merge_starts_{}", index_tag(ity)),
+        l.grid((count + 1) * 32, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new().ptr(ptr).i64(rows).i64(base).u64(count).ptr(starts.ptr),
+    )?;
+    l.sync()?;
+    Ok(SpmvTiles { width: MERGE_W, count, starts: starts.into_buffer() })
 }
 
 /// y = alpha*A*x + beta*y for CSR A.

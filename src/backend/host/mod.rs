@@ -36,12 +36,17 @@ impl Backend for HostBackend {
 
     fn spmv_preprocess(&self, _exec: &Exec, args: &SpmvArgs, _buffer: *mut c_void) -> Result<()> {
         match args.method {
-            SpmvMethod::CsrRows => operand_plan(args.a, args.op_a).map(drop),
+            // The host computes every method's result with its one reference loop.
+            SpmvMethod::CsrMerge | SpmvMethod::CsrRows | SpmvMethod::CsrScalar | SpmvMethod::CsrVector => {
+                operand_plan(args.a, args.op_a).map(drop)
+            }
         }
     }
 
     fn spmv(&self, _exec: &Exec, args: &SpmvArgs, _buffer: *mut c_void) -> Result<()> {
-        let SpmvMethod::CsrRows = args.method;
+        // The reference: one fixed-order loop per row, whatever the method (the methods differ in
+        // how the GPU is used, not in what they compute).
+        let (SpmvMethod::CsrMerge | SpmvMethod::CsrRows | SpmvMethod::CsrScalar | SpmvMethod::CsrVector) = args.method;
         let (x, y) = (args.x.as_column(), args.y.as_column());
         let ity = args.a.uniform_index_type("matA")?;
         let plan = args.a.plans.lock().operand(args.op_a);

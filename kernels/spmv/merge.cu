@@ -1,0 +1,336 @@
+// CSR SpMV with merge-path tiles (spblk's default; docs/spmv.md).
+//
+// Work coordinates: row r's marker at key(r) = r + ptr[r] - base, its entry p at r + 1 + p
+// (zero-based p); key(m) = m + nnz. Tile b covers the window [b*W, (b+1)*W) of coordinates.
+//  * A short row (<= MERGE_L entries) is owned by the tile whose window holds its marker and
+//    computed whole there (the tile may read up to MERGE_L entries past its window): at most
+//    W rows and W + MERGE_L items per tile.
+//  * A long row (> MERGE_L entries) is cut by the windows: each tile sums the entries whose
+//    coordinates fall in its window into part[2*b + slot] (slot 1: the row's first entries
+//    are in this window; slot 0: they are in an earlier one; at most one row of each kind per
+//    window), and records in fin_row[b] the long row whose last entry is in its window. The
+//    finishing kernel adds a row's partials in tile order. Only when part != NULL (the host
+//    passes NULL only when no row can be long).
+// Inside a tile (256 threads): the owned rows' entries are streamed once (16-byte loads when
+// aligned, evict-first hint) and their products a*x stored in shared memory; each thread then
+// walks an equal share of the tile's rows + entries (merge path) and a fixed-order segmented
+// scan adds the sums of rows that cross threads; y is written coalesced. Every sum has a fixed
+// order: bitwise deterministic, no atomics.
+#include "common/warp.cuh"
+
+#define MERGE_THREADS 256
+#define MERGE_W 1024
+#define MERGE_L 1024
+
+// ---- loads ------------------------------------------------------------------------------
+
+// Streaming (read-once) loads of the matrix, and read-only-path loads of x.
+__device__ __forceinline__ float mg_stream(const float* p) { return __ldcs(p); }
+__device__ __forceinline__ double mg_stream(const double* p) { return __ldcs(p); }
+__device__ __forceinline__ int mg_stream(const int* p) { return __ldcs(p); }
+__device__ __forceinline__ long long mg_stream(const long long* p) { return __ldcs(p); }
+__device__ __forceinline__ f16 mg_stream(const f16* p) {
+    return __ushort_as_half(__ldcs(reinterpret_cast<const unsigned short*>(p)));
+}
+__device__ __forceinline__ bf16 mg_stream(const bf16* p) {
+    return __ushort_as_bfloat16(__ldcs(reinterpret_cast<const unsigned short*>(p)));
+}
+__device__ __forceinline__ float mg_ro(const float* p) { return __ldg(p); }
+__device__ __forceinline__ double mg_ro(const double* p) { return __ldg(p); }
+__device__ __forceinline__ f16 mg_ro(const f16* p) {
+    return __ushort_as_half(__ldg(reinterpret_cast<const unsigned short*>(p)));
+}
+__device__ __forceinline__ bf16 mg_ro(const bf16* p) {
+    return __ushort_as_bfloat16(__ldg(reinterpret_cast<const unsigned short*>(p)));
+}
+
+// Four consecutive elements at a 4-element-aligned position of a 16-byte-aligned array
+// (8-byte-aligned for 2-byte types), streamed.
+template <class E> struct MgLoad4;
+template <> struct MgLoad4<float> {
+    __device__ static __forceinline__ void run(const float* p, float* o) {
+        float4 v = __ldcs(reinterpret_cast<const float4*>(p));
+        o[0] = v.x; o[1] = v.y; o[2] = v.z; o[3] = v.w;
+    }
+};
+template <> struct MgLoad4<double> {
+    __device__ static __forceinline__ void run(const double* p, double* o) {
+        double2 a = __ldcs(reinterpret_cast<const double2*>(p)), b = __ldcs(reinterpret_cast<const double2*>(p) + 1);
+        o[0] = a.x; o[1] = a.y; o[2] = b.x; o[3] = b.y;
+    }
+};
+template <> struct MgLoad4<int> {
+    __device__ static __forceinline__ void run(const int* p, int* o) {
+        int4 v = __ldcs(reinterpret_cast<const int4*>(p));
+        o[0] = v.x; o[1] = v.y; o[2] = v.z; o[3] = v.w;
+    }
+};
+template <> struct MgLoad4<long long> {
+    __device__ static __forceinline__ void run(const long long* p, long long* o) {
+        longlong2 a = __ldcs(reinterpret_cast<const longlong2*>(p)), b = __ldcs(reinterpret_cast<const longlong2*>(p) + 1);
+        o[0] = a.x; o[1] = a.y; o[2] = b.x; o[3] = b.y;
+    }
+};
+template <> struct MgLoad4<f16> {
+    __device__ static __forceinline__ void run(const f16* p, f16* o) {
+        uint2 raw = __ldcs(reinterpret_cast<const uint2*>(p));
+        o[0] = __ushort_as_half((unsigned short)(raw.x & 0xffffu));
+        o[1] = __ushort_as_half((unsigned short)(raw.x >> 16));
+        o[2] = __ushort_as_half((unsigned short)(raw.y & 0xffffu));
+        o[3] = __ushort_as_half((unsigned short)(raw.y >> 16));
+    }
+};
+template <> struct MgLoad4<bf16> {
+    __device__ static __forceinline__ void run(const bf16* p, bf16* o) {
+        uint2 raw = __ldcs(reinterpret_cast<const uint2*>(p));
+        o[0] = __ushort_as_bfloat16((unsigned short)(raw.x & 0xffffu));
+        o[1] = __ushort_as_bfloat16((unsigned short)(raw.x >> 16));
+        o[2] = __ushort_as_bfloat16((unsigned short)(raw.y & 0xffffu));
+        o[3] = __ushort_as_bfloat16((unsigned short)(raw.y >> 16));
+    }
+};
+
+// ---- partition ---------------------------------------------------------------------------
+
+template <class I> __device__ __forceinline__ i64 mg_key(const I* ptr, i64 base, i64 r) {
+    return r + (i64)ptr[r] - base;
+}
+
+// The first row r in [0, m] with key(r) >= target (m when none), by the calling warp (all 32
+// lanes must call; all get the answer): each step probes 31 points of the range and ballots.
+template <class I> __device__ i64 mg_first_row(const I* ptr, i64 m, i64 base, i64 target) {
+    const int lane = threadIdx.x & 31;
+    i64 lo = 0, hi = m;  // the answer is in [lo, hi]; key(m) = m + nnz bounds every target used
+    while (hi - lo > 32) {
+        const i64 span = hi - lo;
+        const i64 probe = lo + span * (lane + 1) / 32;  // lane 31 probes hi (not needed)
+        const bool ge = lane < 31 && mg_key(ptr, base, probe) >= target;
+        const unsigned below = __ballot_sync(SPBLK_FULL_MASK, lane < 31 && !ge);
+        const int c = __popc(below);  // probes below the target: lanes 0..c-1
+        const i64 new_lo = c == 0 ? lo : lo + span * c / 32 + 1;
+        const i64 new_hi = c == 31 ? hi : lo + span * (c + 1) / 32;
+        lo = new_lo;
+        hi = new_hi;
+    }
+    const i64 q = lo + lane;
+    const bool ge = q < hi && mg_key(ptr, base, q) >= target;
+    const unsigned hit = __ballot_sync(SPBLK_FULL_MASK, ge);
+    return hit ? lo + (__ffs(hit) - 1) : hi;
+}
+
+// starts[b] = first row of tile b for b in [0, tiles]; one warp per entry.
+template <class I> __device__ void mg_starts(const I* ptr, i64 m, i64 base, u64 tiles, I* starts) {
+    const u64 warps = ((u64)gridDim.x * blockDim.x) >> 5;
+    for (u64 b = ((u64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; b <= tiles; b += warps) {
+        const i64 r = mg_first_row(ptr, m, base, (i64)b * MERGE_W);
+        if ((threadIdx.x & 31) == 0) starts[b] = (I)r;
+    }
+}
+
+// ---- the tile kernel ---------------------------------------------------------------------
+
+// Sum of val[p] * x[col[p]] over zero-based p in [s, e) by the whole block (fixed order).
+template <class In, class I, class T>
+__device__ T mg_block_dot(const I* col, const In* val, i64 base, const In* x, i64 incx, i64 s, i64 e) {
+    T sum = 0;
+    for (i64 p = s + threadIdx.x; p < e; p += MERGE_THREADS)
+        sum += to_compute(mg_stream(val + p)) * to_compute(mg_ro(x + ((i64)mg_stream(col + p) - base) * incx));
+    return block_sum(sum);
+}
+
+template <class In, class Out, class I>
+__device__ void spmv_merge_tile(i64 m, i64 nnz, const I* __restrict__ ptr, const I* __restrict__ col,
+                                const In* __restrict__ val, i64 base, const In* __restrict__ x, i64 incx,
+                                Out* __restrict__ y, i64 incy, const typename ComputeOf<In>::type* alpha_dev,
+                                typename ComputeOf<In>::type alpha_h,
+                                const typename ComputeOf<In>::type* beta_dev, typename ComputeOf<In>::type beta_h,
+                                const I* __restrict__ starts, int vec, typename ComputeOf<In>::type* part,
+                                i64* fin_row) {
+    typedef typename ComputeOf<In>::type T;
+    __shared__ T s_prod[MERGE_W + MERGE_L];
+    __shared__ int s_end[MERGE_W];
+    __shared__ T s_sum[MERGE_W];
+    __shared__ T s_cval[MERGE_THREADS];
+    __shared__ int s_crow[MERGE_THREADS];
+    __shared__ i64 s_rows[2];
+    __shared__ i64 s_info[8];
+    const int tid = threadIdx.x;
+    const i64 b = blockIdx.x;
+    const i64 win0 = b * MERGE_W, win1 = win0 + MERGE_W;
+
+    // Rows whose markers lie in the window: [r0, r1).
+    if (starts) {
+        if (tid < 2) s_rows[tid] = (i64)starts[b + tid];
+    } else if (tid < 64) {
+        const i64 r = mg_first_row(ptr, m, base, tid < 32 ? win0 : win1);
+        if ((tid & 31) == 0) s_rows[tid >> 5] = r;
+    }
+    __syncthreads();
+    const i64 r0 = s_rows[0], r1 = s_rows[1];
+    const bool split = part != nullptr;  // long rows possible
+    if (tid == 0) {
+        // The owned short rows [r0, r1s) and their entries [n0, n1); long-row segments.
+        i64 r1s = r1;
+        if (split && r1 > r0 && (i64)ptr[r1] - (i64)ptr[r1 - 1] > MERGE_L) r1s = r1 - 1;
+        s_info[0] = r1s;
+        s_info[1] = (i64)ptr[r0] - base;
+        s_info[2] = (i64)ptr[r1s] - base;
+    }
+    __syncthreads();
+    const i64 r1s = s_info[0], n0 = s_info[1], n1 = s_info[2];
+    const int R = (int)(r1s - r0), N = (int)(n1 - n0), items = R + N;
+    const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
+
+    // 1. Row ends and products into shared memory.
+    for (int k = tid; k < R; k += MERGE_THREADS) s_end[k] = (int)((i64)ptr[r0 + k + 1] - base - n0);
+    if (vec) {
+        i64 a = (n0 + 3) & ~(i64)3, e = n1 & ~(i64)3;
+        if (a > n1) a = n1;
+        if (e < a) e = a;
+        for (i64 p = n0 + tid; p < a; p += MERGE_THREADS)
+            s_prod[p - n0] = to_compute(mg_stream(val + p)) * to_compute(mg_ro(x + ((i64)mg_stream(col + p) - base) * incx));
+        for (i64 q = (a >> 2) + tid; q < (e >> 2); q += MERGE_THREADS) {
+            const i64 p = q << 2;
+            I c[4];
+            In v[4];
+            MgLoad4<I>::run(col + p, c);
+            MgLoad4<In>::run(val + p, v);
+#pragma unroll
+            for (int u = 0; u < 4; ++u)
+                s_prod[p - n0 + u] = to_compute(v[u]) * to_compute(mg_ro(x + ((i64)c[u] - base) * incx));
+        }
+        for (i64 p = e + tid; p < n1; p += MERGE_THREADS)
+            s_prod[p - n0] = to_compute(mg_stream(val + p)) * to_compute(mg_ro(x + ((i64)mg_stream(col + p) - base) * incx));
+    } else {
+        for (i64 p = n0 + tid; p < n1; p += MERGE_THREADS)
+            s_prod[p - n0] = to_compute(mg_stream(val + p)) * to_compute(mg_ro(x + ((i64)mg_stream(col + p) - base) * incx));
+    }
+    __syncthreads();
+
+    // 2. Each thread walks items [d0, d1) of the tile's merge path (rows ends vs entries).
+    const int d0 = (int)(((i64)items * tid) / MERGE_THREADS), d1 = (int)(((i64)items * (tid + 1)) / MERGE_THREADS);
+    int lo = d0 - N > 0 ? d0 - N : 0, hi = d0 < R ? d0 : R;
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (s_end[mid] <= d0 - mid - 1) lo = mid + 1; else hi = mid;
+    }
+    int i = lo, j = d0 - lo;
+    const int first_row = i;
+    bool has_first = false;
+    T first_val = 0, sum = 0;
+    for (int d = d0; d < d1; ++d) {
+        if (j < s_end[i]) {
+            sum += s_prod[j];
+            ++j;
+        } else {
+            if (has_first) {
+                s_sum[i] = sum;
+            } else {
+                has_first = true;
+                first_val = sum;
+            }
+            sum = 0;
+            ++i;
+        }
+    }
+    s_crow[tid] = i;
+    s_cval[tid] = sum;
+    __syncthreads();
+    // Segmented inclusive scan of the carries by row (rows are non-decreasing in tid).
+    for (int off = 1; off < MERGE_THREADS; off <<= 1) {
+        T add = 0;
+        if (tid >= off && s_crow[tid - off] == s_crow[tid]) add = s_cval[tid - off];
+        __syncthreads();
+        s_cval[tid] += add;
+        __syncthreads();
+    }
+    if (has_first) {
+        const T carry = (tid > 0 && s_crow[tid - 1] == first_row) ? s_cval[tid - 1] : T(0);
+        s_sum[first_row] = carry + first_val;
+    }
+    __syncthreads();
+
+    // 3. y of the owned rows, coalesced.
+    for (int k = tid; k < R; k += MERGE_THREADS) axpby_store(&y[(r0 + k) * incy], s_sum[k], alpha, beta);
+
+    if (!split) return;
+    // 4. Long rows: the two candidates are r0 - 1 (marker before the window) and r1 - 1.
+    if (tid == 0) {
+        for (int s = 0; s < 2; ++s) s_info[2 + s] = -1;
+        i64 fin = -1;
+#pragma unroll
+        for (int c = 0; c < 2; ++c) {
+            const i64 z = c == 0 ? r0 - 1 : (r1 > r0 ? r1 - 1 : -1);
+            if (z < 0) continue;
+            const i64 ps = (i64)ptr[z] - base, pe = (i64)ptr[z + 1] - base;
+            if (pe - ps <= MERGE_L) continue;
+            const i64 first = z + 1 + ps, last = z + pe;  // coordinates of its first and last entries
+            if (last < win0 || first >= win1) continue;
+            const int slot = first >= win0 ? 1 : 0;
+            s_info[2 + slot] = z;
+            s_info[4 + 2 * slot] = (first > win0 ? first : win0) - z - 1;
+            s_info[5 + 2 * slot] = (last + 1 < win1 ? last + 1 : win1) - z - 1;
+            if (last < win1) fin = z;
+        }
+        fin_row[b] = fin;
+    }
+    __syncthreads();
+    for (int slot = 0; slot < 2; ++slot) {
+        const i64 z = s_info[2 + slot];
+        if (z < 0) continue;  // uniform across the block
+        const T v = mg_block_dot<In, I, T>(col, val, base, x, incx, s_info[4 + 2 * slot], s_info[5 + 2 * slot]);
+        if (tid == 0) part[2 * b + slot] = v;
+    }
+}
+
+// One warp per tile: the long row whose last entry is in tile b's window gets the sum of its
+// partials in tile order.
+template <class In, class Out, class I>
+__device__ void spmv_merge_finish(u64 tiles, const I* ptr, i64 base, const i64* fin_row,
+                                  const typename ComputeOf<In>::type* part, Out* y, i64 incy,
+                                  const typename ComputeOf<In>::type* alpha_dev, typename ComputeOf<In>::type alpha_h,
+                                  const typename ComputeOf<In>::type* beta_dev, typename ComputeOf<In>::type beta_h) {
+    typedef typename ComputeOf<In>::type T;
+    const int lane = threadIdx.x & 31;
+    const u64 warps = ((u64)gridDim.x * blockDim.x) >> 5;
+    for (u64 b = ((u64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; b < tiles; b += warps) {
+        const i64 z = fin_row[b];
+        if (z < 0) continue;
+        const i64 bf = (z + 1 + (i64)ptr[z] - base) / MERGE_W;  // the window of its first entry
+        const i64 count = (i64)b - bf + 1;
+        T sum = 0;
+        for (i64 k = lane; k < count; k += 32) sum += k == 0 ? part[2 * bf + 1] : part[2 * (bf + k)];
+        sum = warp_sum(sum);
+        if (lane == 0) {
+            const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
+            axpby_store(&y[z * incy], sum, alpha, beta);
+        }
+    }
+}
+
+#define SPMV_MERGE_ENTRY(In, Out, tin, tout, I, tidx)                                                    \
+    extern "C" __global__ void __launch_bounds__(MERGE_THREADS) spblk_spmv_merge_tiles_##tin##_##tout##_##tidx( \
+        i64 m, i64 nnz, const I* ptr, const I* col, const In* val, i64 base, const In* x, i64 incx, Out* y, \
+        i64 incy, const ComputeOf<In>::type* alpha_dev, ComputeOf<In>::type alpha,                       \
+        const ComputeOf<In>::type* beta_dev, ComputeOf<In>::type beta, const I* starts, int vec,         \
+        ComputeOf<In>::type* part, i64* fin_row) {                                                       \
+        spmv_merge_tile<In, Out, I>(m, nnz, ptr, col, val, base, x, incx, y, incy, alpha_dev, alpha,     \
+                                    beta_dev, beta, starts, vec, part, fin_row);                         \
+    }                                                                                                    \
+    extern "C" __global__ void spblk_spmv_merge_finish_##tin##_##tout##_##tidx(                          \
+        u64 tiles, const I* ptr, i64 base, const i64* fin_row, const ComputeOf<In>::type* part, Out* y,   \
+        i64 incy, const ComputeOf<In>::type* alpha_dev, ComputeOf<In>::type alpha,                       \
+        const ComputeOf<In>::type* beta_dev, ComputeOf<In>::type beta) {                                 \
+        spmv_merge_finish<In, Out, I>(tiles, ptr, base, fin_row, part, y, incy, alpha_dev, alpha,        \
+                                      beta_dev, beta);                                                   \
+    }
+#define SPMV_MERGE_STARTS_ENTRY(I, tidx)                                                                 \
+    extern "C" __global__ void spblk_spmv_merge_starts_##tidx(const I* ptr, i64 m, i64 base, u64 tiles,  \
+                                                              I* starts) {                               \
+        mg_starts<I>(ptr, m, base, tiles, starts);                                                       \
+    }
+
+SPBLK_FOR_PRECISIONS(SPMV_MERGE_ENTRY, int, i32)
+SPBLK_FOR_PRECISIONS(SPMV_MERGE_ENTRY, long long, i64)
+SPMV_MERGE_STARTS_ENTRY(int, i32)
+SPMV_MERGE_STARTS_ENTRY(long long, i64)

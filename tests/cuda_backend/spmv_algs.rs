@@ -1,0 +1,319 @@
+//! SpMV's algorithms on the CUDA backend against the host reference (docs/spmv.md): every
+//! algorithm value on the shapes that stress the merge tiles (empty rows, one huge row,
+//! power-law rows, a 3-D stencil, tiny matrices, rows whose lengths sit on the tile width and
+//! the long-row threshold), bitwise determinism over repeated runs with and without a
+//! preprocess, and the refusals. Without a GPU each test prints `SKIPPED` and passes.
+
+use rand::rngs::StdRng;
+use rand::Rng;
+use spblk::capi::products::*;
+use spblk::capi::sp_mat::*;
+use spblk::capi::types::*;
+use spblk::trace;
+
+use super::support::*;
+use super::{check_spmv, dn_vec, run_spmv, SpmvCase, N, T};
+
+/// Every algorithm value that runs on CSR (and CSC) matrices.
+const ALGS: [spblkSpMVAlg_t; 6] = [
+    SPBLK_SPMV_ALG_DEFAULT,
+    SPBLK_SPMV_CSR_ALG1,
+    SPBLK_SPMV_CSR_ALG2,
+    SPBLK_SPMV_ALG_CSR_SCALAR,
+    SPBLK_SPMV_ALG_CSR_VECTOR,
+    SPBLK_SPMV_ALG_CSR_ROWS,
+];
+
+/// `len` distinct columns of `0..n` for row `i` (spread over the row, deterministic).
+fn row_cols(r: &mut StdRng, n: usize, len: usize) -> Vec<usize> {
+    let len = len.min(n);
+    if len == 0 {
+        return Vec::new();
+    }
+    let stride = n / len;
+    let shift = r.gen_range(0..stride.max(1));
+    (0..len).map(|k| (k * stride + shift).min(n - 1)).collect()
+}
+
+/// Rows of the given lengths.
+fn rows_of(r: &mut StdRng, n: usize, lens: &[usize]) -> Vec<(usize, usize)> {
+    let mut e = Vec::new();
+    for (i, &len) in lens.iter().enumerate() {
+        e.extend(row_cols(r, n, len).into_iter().map(|j| (i, j)));
+    }
+    e
+}
+
+/// A 7-point stencil on a g x g x g grid (rows of 4 to 7 entries).
+fn stencil(g: usize) -> Vec<(usize, usize)> {
+    let mut e = Vec::new();
+    let id = |x: usize, y: usize, z: usize| (z * g + y) * g + x;
+    for z in 0..g {
+        for y in 0..g {
+            for x in 0..g {
+                let i = id(x, y, z);
+                let mut cols = vec![i];
+                if x > 0 {
+                    cols.push(id(x - 1, y, z));
+                }
+                if x + 1 < g {
+                    cols.push(id(x + 1, y, z));
+                }
+                if y > 0 {
+                    cols.push(id(x, y - 1, z));
+                }
+                if y + 1 < g {
+                    cols.push(id(x, y + 1, z));
+                }
+                if z > 0 {
+                    cols.push(id(x, y, z - 1));
+                }
+                if z + 1 < g {
+                    cols.push(id(x, y, z + 1));
+                }
+                cols.sort_unstable();
+                e.extend(cols.into_iter().map(|j| (i, j)));
+            }
+        }
+    }
+    e
+}
+
+/// A test matrix: name, rows, columns, entries.
+type Named = (&'static str, usize, usize, Vec<(usize, usize)>);
+
+fn shapes(r: &mut StdRng) -> Vec<Named> {
+    let mut v = Vec::new();
+    v.push(("empty rows", 3000, 500, pattern(r, 3000, 500, Shape::EmptyRows(6))));
+    v.push(("all rows empty", 2500, 40, Vec::new()));
+    let mut lens: Vec<usize> = (0..60).map(|_| r.gen_range(0..4)).collect();
+    lens[17] = 150_000;
+    v.push(("one huge row", 60, 200_000, rows_of(r, 200_000, &lens)));
+    v.push(("power law", 4000, 4000, pattern(r, 4000, 4000, Shape::PowerLaw)));
+    v.push(("stencil 16^3", 4096, 4096, stencil(16)));
+    v.push(("1x1", 1, 1, vec![(0, 0)]));
+    v.push(("2x3", 2, 3, vec![(0, 2), (1, 0), (1, 1)]));
+    v.push(("one empty row", 1, 5, Vec::new()));
+    v.push(("one row of 1025", 1, 3000, rows_of(r, 3000, &[1025])));
+    // Row + entries = 1024 items: every row fills one tile window exactly.
+    v.push(("rows of 1023", 12, 2000, rows_of(r, 2000, &[1023; 12])));
+    // On both sides of the long-row threshold, and long rows back to back.
+    v.push(("rows of 1024/1025", 9, 5000, rows_of(r, 5000, &[1024, 1025, 1024, 3000, 2500, 0, 1025, 7, 4096])));
+    v.push(("long rows among empty ones", 700, 3000, {
+        let lens: Vec<usize> = (0..700).map(|i| if i % 97 == 3 { 1500 + i } else { 0 }).collect();
+        rows_of(r, 3000, &lens)
+    }));
+    v
+}
+
+#[allow(clippy::too_many_arguments)]
+fn case(
+    r: &mut StdRng,
+    format: spblkFormat_t,
+    op: spblkOperation_t,
+    m: usize,
+    n: usize,
+    entries: &[(usize, usize)],
+    ity: spblkIndexType_t,
+    base: spblkIndexBase_t,
+    prec: (spblkDataType_t, spblkDataType_t, spblkDataType_t),
+    beta_zero: bool,
+    device_scalars: bool,
+    preprocess: bool,
+    alg: spblkSpMVAlg_t,
+) -> SpmvCase {
+    let (vin, out, compute) = prec;
+    let vals = values(r, entries.len());
+    let a = Sp::new(r, format, m, n, entries, &vals, ity, base, vin);
+    let (xl, yl) = if op == N { (n, m) } else { (m, n) };
+    let x = encode(&values(r, xl), vin);
+    let y = if beta_zero { encode(&vec![f64::NAN; yl], out) } else { encode(&values(r, yl), out) };
+    SpmvCase {
+        op,
+        a,
+        x,
+        y,
+        alpha: some_scalar(r, 0.5, 2.0, false),
+        beta: if beta_zero { 0.0 } else { some_scalar(r, -1.0, 1.0, false) },
+        out,
+        compute,
+        device_scalars,
+        preprocess,
+        exact: false,
+        alg,
+    }
+}
+
+#[test]
+fn spmv_every_algorithm_matches_host() {
+    if !gpu("spmv_every_algorithm_matches_host") {
+        return;
+    }
+    let mut r = rng(31);
+    let shapes = shapes(&mut r);
+    let mut k = 0usize;
+    for alg in ALGS {
+        for (name, m, n, entries) in &shapes {
+            // f32 and f64 everywhere; the half types on every other case.
+            for (pi, prec) in PRECISIONS.into_iter().enumerate() {
+                k += 1;
+                if (pi >= 2 && k % 2 == 0) || quick_skip(k) {
+                    continue;
+                }
+                let format = if k % 5 == 0 { SPBLK_FORMAT_CSC } else { SPBLK_FORMAT_CSR };
+                // CSC with op T reads the stored arrays as CSR of op(A); CSC with N converts.
+                let op = if format == SPBLK_FORMAT_CSC && k % 2 == 0 { T } else { N };
+                let (mm, nn, e): (usize, usize, Vec<(usize, usize)>) = if op == T {
+                    (*n, *m, entries.iter().map(|&(i, j)| (j, i)).collect())
+                } else {
+                    (*m, *n, entries.clone())
+                };
+                let mut e = e;
+                e.sort_unstable();
+                let ity = if k % 3 == 0 { SPBLK_INDEX_64I } else { SPBLK_INDEX_32I };
+                let base = (k % 2) as spblkIndexBase_t;
+                let c = case(&mut r, format, op, mm, nn, &e, ity, base, prec, k % 4 == 0, k % 7 == 0, k % 3 != 1, alg);
+                let what = format!(
+                    "alg {alg} {name} {prec:?} fmt {format} op {op} idx {ity} base {base} pre {}",
+                    c.preprocess
+                );
+                check_spmv(&what, &c, &e);
+            }
+        }
+    }
+}
+
+/// The default gives the same bits on every run: 100 runs of a power-law matrix with long
+/// rows, with and without the preprocess (tile plan or searched tiles; finishing kernel), and
+/// for every CSR algorithm 5 runs.
+#[test]
+fn spmv_algorithms_are_bitwise_deterministic() {
+    if !gpu("spmv_algorithms_are_bitwise_deterministic") {
+        return;
+    }
+    let mut r = rng(32);
+    let mut entries = pattern(&mut r, 6000, 6000, Shape::PowerLaw);
+    entries.extend(row_cols(&mut r, 6000, 5000).into_iter().map(|j| (6000, j)));
+    for alg in ALGS {
+        for preprocess in [false, true] {
+            for prec in [PRECISIONS[0], PRECISIONS[1]] {
+                let c = case(
+                    &mut r,
+                    SPBLK_FORMAT_CSR,
+                    N,
+                    6001,
+                    6000,
+                    &entries,
+                    SPBLK_INDEX_32I,
+                    0,
+                    prec,
+                    false,
+                    false,
+                    preprocess,
+                    alg,
+                );
+                let what = format!("alg {alg} pre {preprocess} {prec:?}");
+                check_spmv(&what, &c, &entries);
+                let mut gpu = Side::new(Kind::Cuda);
+                let first = run_spmv(&mut gpu, &c);
+                let runs = if alg == SPBLK_SPMV_ALG_DEFAULT { 100 } else { 5 };
+                for run in 0..runs {
+                    assert!(run_spmv(&mut gpu, &c) == first, "{what}: run {run} differs from the first");
+                }
+            }
+        }
+    }
+}
+
+/// spblk's own CSR algorithms on a COO matrix: NOT_SUPPORTED from bufferSize, preprocess and
+/// the call, with nothing launched; the default runs.
+#[test]
+fn spmv_csr_algorithms_refuse_coo() {
+    let kinds: &[Kind] = if gpu("spmv_csr_algorithms_refuse_coo") { &[Kind::Host, Kind::Cuda] } else { &[Kind::Host] };
+    for &kind in kinds {
+        let mut r = rng(33);
+        let entries = pattern(&mut r, 50, 40, Shape::Uniform(3));
+        let c = case(
+            &mut r,
+            SPBLK_FORMAT_COO,
+            N,
+            50,
+            40,
+            &entries,
+            SPBLK_INDEX_32I,
+            0,
+            PRECISIONS[0],
+            true,
+            false,
+            true,
+            0,
+        );
+        let mut side = Side::new(kind);
+        let a = c.a.descr(&mut side);
+        let (x, _) = dn_vec(&mut side, &c.x, c.a.vt);
+        let (y, _) = dn_vec(&mut side, &c.y, c.out);
+        let one = 1f32;
+        let zero = 0f32;
+        let (al, be) = (&one as *const f32 as *const _, &zero as *const f32 as *const _);
+        let h = side.handle;
+        for alg in [SPBLK_SPMV_ALG_CSR_SCALAR, SPBLK_SPMV_ALG_CSR_VECTOR, SPBLK_SPMV_ALG_CSR_ROWS] {
+            let what = format!("{kind:?} COO alg {alg}");
+            let mut size = 0usize;
+            let (st, records) =
+                trace::capture(|| spblkSpMV_bufferSize(h, N, al, a, x, be, y, SPBLK_R_32F, alg, &mut size));
+            assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "{what}: bufferSize: {}", last_message());
+            assert!(last_message().contains("alg"), "{what}: message '{}' names no argument", last_message());
+            assert!(records.iter().all(|r| r.kernels.is_empty()), "{what}: nothing may run");
+            let buf = side.buffer(1024);
+            let (st, records) = trace::capture(|| spblkSpMV_preprocess(h, N, al, a, x, be, y, SPBLK_R_32F, alg, buf));
+            assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "{what}: preprocess");
+            assert!(records.iter().all(|r| r.kernels.is_empty()), "{what}: nothing may run");
+            let (st, records) = trace::capture(|| spblkSpMV(h, N, al, a, x, be, y, SPBLK_R_32F, alg, buf));
+            assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "{what}: call");
+            assert!(records.iter().all(|r| r.kernels.is_empty()), "{what}: nothing may run");
+        }
+        let mut size = 0usize;
+        ok(spblkSpMV_bufferSize(h, N, al, a, x, be, y, SPBLK_R_32F, SPBLK_SPMV_ALG_DEFAULT, &mut size), "default");
+        spblkDestroySpMat(a);
+    }
+}
+
+/// After a preprocess the default reads its tile plan and, on a matrix without long rows,
+/// runs one kernel and nothing else; without a preprocess on a matrix that may have long rows
+/// it adds the finishing kernel, and never a memset.
+#[test]
+fn spmv_default_launches_one_kernel_when_no_row_is_long() {
+    if !gpu("spmv_default_launches_one_kernel_when_no_row_is_long") || harness_on_host() {
+        return;
+    }
+    let mut r = rng(34);
+    let entries = stencil(12);
+    let n = 12 * 12 * 12;
+    for preprocess in [true, false] {
+        let c = case(
+            &mut r,
+            SPBLK_FORMAT_CSR,
+            N,
+            n,
+            n,
+            &entries,
+            SPBLK_INDEX_32I,
+            0,
+            PRECISIONS[0],
+            true,
+            false,
+            preprocess,
+            SPBLK_SPMV_ALG_DEFAULT,
+        );
+        let mut gpu = Side::new(Kind::Cuda);
+        let (_, records) = trace::capture(|| run_spmv(&mut gpu, &c));
+        let call = records.iter().rev().find(|r| r.function == "spblkSpMV").expect("a record of spblkSpMV");
+        assert_eq!(call.method, "CsrMerge");
+        let tiles = call.launches("spblk_spmv_merge_tiles");
+        let finish = call.launches("spblk_spmv_merge_finish");
+        assert_eq!(tiles, 1, "{call:?}");
+        assert_eq!(finish, u32::from(!preprocess), "preprocess {preprocess}: {call:?}");
+        let all: u32 = call.kernels.iter().map(|k| k.1).sum();
+        assert_eq!(all, 1 + finish, "preprocess {preprocess}: nothing else: {call:?}");
+    }
+}
