@@ -580,6 +580,9 @@ static int build_cases(fn_case *t) {
         .e = {E("opA", N), E("computeType", F32), E("alg", SPBLK_SPMV_ALG_CSR_VECTOR)});
     ROW("spblkSpMV_bufferSize", call_SpMV_bufferSize, .p = {SPMV_PTRS, OUT("bufferSize", F.size)},
         .e = {E("opA", N), E("computeType", F32), E("alg", SPBLK_SPMV_ALG_CSR_ROWS)});
+    ROW("spblkSpMV", call_SpMV,
+        .p = {SPMV_PTRS, IN("externalBuffer", F.spmv_buf, spmv_null, PLAIN)},
+        .e = {E("opA", N), E("computeType", F32), E("alg", SPBLK_SPMV_ALG_CSR_MERGE)});
 #define SPMM_PTRS                                                                                         \
     HANDLE_ARG, IN("alpha", &F.one, IV, PLAIN), IN("matA", F.a, IV, SPMAT), IN("matB", F.b, IV, DNMAT),   \
         IN("beta", &F.zero, IV, PLAIN), IN("matC", F.c, IV, DNMAT)

@@ -68,6 +68,7 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_SPMV_ALG_CSR_SCALAR = 100
   integer(c_int32_t), parameter :: SPBLK_SPMV_ALG_CSR_VECTOR = 101
   integer(c_int32_t), parameter :: SPBLK_SPMV_ALG_CSR_ROWS = 102
+  integer(c_int32_t), parameter :: SPBLK_SPMV_ALG_CSR_MERGE = 103
   integer(c_int32_t), parameter :: SPBLK_SPMM_ALG_DEFAULT = 0
   integer(c_int32_t), parameter :: SPBLK_SPMM_COO_ALG1 = 1
   integer(c_int32_t), parameter :: SPBLK_SPMM_COO_ALG2 = 2

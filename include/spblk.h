@@ -354,10 +354,18 @@ typedef uint32_t spblkSpGEMMAlg_t;
 #define SPBLK_SPMV_ALG_CSR_VECTOR 101
 
 /**
- * spblk addition: spblk's earlier default: a group of 2..32 lanes per row sized from the
- * average row length, long rows split into chunks. CSR or CSC.
+ * spblk addition: spblk's default row method (also what `SPBLK_SPMV_ALG_DEFAULT` and the CSR/COO
+ * values run): a group of 2..32 lanes per row sized from the average row length, long rows
+ * split into chunks. CSR or CSC.
  */
 #define SPBLK_SPMV_ALG_CSR_ROWS 102
+
+/**
+ * spblk addition: merge-path tiles of rows + entries, balanced whatever the row lengths,
+ * deterministic; its plan comes from `spblkSpMV_preprocess`. CSR or CSC. Not the default
+ * until it beats it (H100: 25-33 % of copy bandwidth so far, docs/spmv.md).
+ */
+#define SPBLK_SPMV_ALG_CSR_MERGE 103
 
 #define SPBLK_SPMM_ALG_DEFAULT 0
 

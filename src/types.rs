@@ -85,6 +85,7 @@ c_enum!(
         CsrScalar = SPBLK_SPMV_ALG_CSR_SCALAR,
         CsrVector = SPBLK_SPMV_ALG_CSR_VECTOR,
         CsrRows = SPBLK_SPMV_ALG_CSR_ROWS,
+        CsrMerge = SPBLK_SPMV_ALG_CSR_MERGE,
     }
 );
 c_enum!(

@@ -49,7 +49,7 @@ OPTIONS:
   --sddmm-k LIST       SDDMM inner dimensions K (default 32,128); A row-major, B column-major
   --spmv-types LIST    SpMV value types (default f32,f64)
   --spmv-algs LIST     spblk SpMV algorithms, each timed against cuSPARSE's default (default: default):
-                       default, csr-alg1, csr-alg2, scalar, vector, rows (docs/spmv.md); all = every one
+                       default, csr-alg1, csr-alg2, scalar, vector, rows, merge (docs/spmv.md); all = every one
   --sizes              add the SpMV size sweep: uniform rows of 8 and R-MAT (edge factor 16), from about
                        10^3 to 10^8 nonzeros (SpMV only)
   --spgemm-max-products N   skip SpGEMM where A·A has more scalar products (default 4e8 quick, 2e9 full)
@@ -136,8 +136,15 @@ const SIZES: &[(&str, &[Op])] = &[
 ];
 
 /// `--spmv-algs` names and spblk's values.
-const SPMV_ALGS: &[(&str, u32)] =
-    &[("default", 0), ("csr-alg1", 2), ("csr-alg2", 3), ("scalar", 100), ("vector", 101), ("rows", 102)];
+const SPMV_ALGS: &[(&str, u32)] = &[
+    ("default", 0),
+    ("csr-alg1", 2),
+    ("csr-alg2", 3),
+    ("scalar", 100),
+    ("vector", 101),
+    ("rows", 102),
+    ("merge", 103),
+];
 
 const FULL: &[(&str, &[Op])] = &[
     ("rmat:scale=18,ef=16", ALL),
@@ -299,7 +306,7 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
                             .iter()
                             .find(|(n, _)| *n == s)
                             .map(|&(n, a)| (a, n))
-                            .ok_or_else(|| format!("--spmv-algs: '{s}' is not one of default, csr-alg1, csr-alg2, scalar, vector, rows, all"))
+                            .ok_or_else(|| format!("--spmv-algs: '{s}' is not one of default, csr-alg1, csr-alg2, scalar, vector, rows, merge, all"))
                     })?
                 };
             }

@@ -41,17 +41,19 @@ pub fn spmv(alg: SpmvAlg, a: &SpMat) -> Result<SpmvMethod> {
     let method = match alg {
         SpmvAlg::Default => {
             trace::choice(
-                "CsrMerge",
+                "CsrRows",
                 format_args!(
-                    "merge tiles balance every row-length distribution, for every format (avg row {:.1})",
+                    "lanes per row from the average row length ({:.1}); merge tiles (ALG_CSR_MERGE) are \
+                     slower on the H100 so far",
                     avg_row(a)
                 ),
             );
-            return Ok(SpmvMethod::CsrMerge);
+            return Ok(SpmvMethod::CsrRows);
         }
-        // ALG1 promises speed, ALG2 determinism: the merge tiles give both.
-        SpmvAlg::CsrAlg1 | SpmvAlg::CsrAlg2 => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrMerge),
-        SpmvAlg::CooAlg1 | SpmvAlg::CooAlg2 => family(alg, a, COO_FAMILY).map(|_| SpmvMethod::CsrMerge),
+        // ALG1 promises speed, ALG2 determinism: the row method gives both.
+        SpmvAlg::CsrAlg1 | SpmvAlg::CsrAlg2 => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrRows),
+        SpmvAlg::CooAlg1 | SpmvAlg::CooAlg2 => family(alg, a, COO_FAMILY).map(|_| SpmvMethod::CsrRows),
+        SpmvAlg::CsrMerge => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrMerge),
         SpmvAlg::CsrScalar => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrScalar),
         SpmvAlg::CsrVector => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrVector),
         SpmvAlg::CsrRows => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrRows),

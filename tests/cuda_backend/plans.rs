@@ -240,7 +240,7 @@ fn every_algorithm_runs_its_method(kind: Kind) {
     let formats = [SPBLK_FORMAT_CSR, SPBLK_FORMAT_CSC, SPBLK_FORMAT_COO];
     for format in formats {
         let sp = p.sp(52, format);
-        for alg in (0..=7u32).chain(100..=103) {
+        for alg in (0..=7u32).chain(100..=104) {
             let what = format!("{kind:?} SpMV format {format} alg {alg}");
             let mut side = Side::new(kind);
             let x = ints(&mut rng(53), p.k);
@@ -248,9 +248,10 @@ fn every_algorithm_runs_its_method(kind: Kind) {
             let coo = format == SPBLK_FORMAT_COO;
             // (method, its kernel on CUDA)
             let expected = match alg {
-                SPBLK_SPMV_ALG_DEFAULT => Some(("CsrMerge", "spblk_spmv_merge_tiles")),
-                SPBLK_SPMV_CSR_ALG1 | SPBLK_SPMV_CSR_ALG2 if !coo => Some(("CsrMerge", "spblk_spmv_merge_tiles")),
-                SPBLK_SPMV_COO_ALG1 | SPBLK_SPMV_COO_ALG2 if coo => Some(("CsrMerge", "spblk_spmv_merge_tiles")),
+                SPBLK_SPMV_ALG_DEFAULT => Some(("CsrRows", "spblk_spmv_csr_vector")),
+                SPBLK_SPMV_CSR_ALG1 | SPBLK_SPMV_CSR_ALG2 if !coo => Some(("CsrRows", "spblk_spmv_csr_vector")),
+                SPBLK_SPMV_COO_ALG1 | SPBLK_SPMV_COO_ALG2 if coo => Some(("CsrRows", "spblk_spmv_csr_vector")),
+                SPBLK_SPMV_ALG_CSR_MERGE if !coo => Some(("CsrMerge", "spblk_spmv_merge_tiles")),
                 SPBLK_SPMV_ALG_CSR_SCALAR if !coo => Some(("CsrScalar", "spblk_spmv_csr_scalar")),
                 SPBLK_SPMV_ALG_CSR_VECTOR if !coo => Some(("CsrVector", "spblk_spmv_csr_warp")),
                 SPBLK_SPMV_ALG_CSR_ROWS if !coo => Some(("CsrRows", "spblk_spmv_csr_vector")),
@@ -270,7 +271,7 @@ fn every_algorithm_runs_its_method(kind: Kind) {
                 }
                 None => {
                     let want = if alg <= SPBLK_SPMV_SELL_ALG1
-                        || (SPBLK_SPMV_ALG_CSR_SCALAR..=SPBLK_SPMV_ALG_CSR_ROWS).contains(&alg)
+                        || (SPBLK_SPMV_ALG_CSR_SCALAR..=SPBLK_SPMV_ALG_CSR_MERGE).contains(&alg)
                     {
                         SPBLK_STATUS_NOT_SUPPORTED
                     } else {

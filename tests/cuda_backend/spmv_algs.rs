@@ -15,13 +15,14 @@ use super::support::*;
 use super::{check_spmv, dn_vec, run_spmv, SpmvCase, N, T};
 
 /// Every algorithm value that runs on CSR (and CSC) matrices.
-const ALGS: [spblkSpMVAlg_t; 6] = [
+const ALGS: [spblkSpMVAlg_t; 7] = [
     SPBLK_SPMV_ALG_DEFAULT,
     SPBLK_SPMV_CSR_ALG1,
     SPBLK_SPMV_CSR_ALG2,
     SPBLK_SPMV_ALG_CSR_SCALAR,
     SPBLK_SPMV_ALG_CSR_VECTOR,
     SPBLK_SPMV_ALG_CSR_ROWS,
+    SPBLK_SPMV_ALG_CSR_MERGE,
 ];
 
 /// `len` distinct columns of `0..n` for row `i` (spread over the row, deterministic).
@@ -216,7 +217,7 @@ fn spmv_algorithms_are_bitwise_deterministic() {
                 check_spmv(&what, &c, &entries);
                 let mut gpu = Side::new(Kind::Cuda);
                 let first = run_spmv(&mut gpu, &c);
-                let runs = if alg == SPBLK_SPMV_ALG_DEFAULT { 100 } else { 5 };
+                let runs = if alg == SPBLK_SPMV_ALG_DEFAULT || alg == SPBLK_SPMV_ALG_CSR_MERGE { 100 } else { 5 };
                 for run in 0..runs {
                     assert!(run_spmv(&mut gpu, &c) == first, "{what}: run {run} differs from the first");
                 }
@@ -256,7 +257,9 @@ fn spmv_csr_algorithms_refuse_coo() {
         let zero = 0f32;
         let (al, be) = (&one as *const f32 as *const _, &zero as *const f32 as *const _);
         let h = side.handle;
-        for alg in [SPBLK_SPMV_ALG_CSR_SCALAR, SPBLK_SPMV_ALG_CSR_VECTOR, SPBLK_SPMV_ALG_CSR_ROWS] {
+        for alg in
+            [SPBLK_SPMV_ALG_CSR_SCALAR, SPBLK_SPMV_ALG_CSR_VECTOR, SPBLK_SPMV_ALG_CSR_ROWS, SPBLK_SPMV_ALG_CSR_MERGE]
+        {
             let what = format!("{kind:?} COO alg {alg}");
             let mut size = 0usize;
             let (st, records) =
@@ -278,12 +281,12 @@ fn spmv_csr_algorithms_refuse_coo() {
     }
 }
 
-/// After a preprocess the default reads its tile plan and, on a matrix without long rows,
+/// After a preprocess the merge tiles read their plan and, on a matrix without long rows,
 /// runs one kernel and nothing else; without a preprocess on a matrix that may have long rows
 /// it adds the finishing kernel, and never a memset.
 #[test]
-fn spmv_default_launches_one_kernel_when_no_row_is_long() {
-    if !gpu("spmv_default_launches_one_kernel_when_no_row_is_long") || harness_on_host() {
+fn spmv_merge_launches_one_kernel_when_no_row_is_long() {
+    if !gpu("spmv_merge_launches_one_kernel_when_no_row_is_long") || harness_on_host() {
         return;
     }
     let mut r = rng(34);
@@ -303,7 +306,7 @@ fn spmv_default_launches_one_kernel_when_no_row_is_long() {
             true,
             false,
             preprocess,
-            SPBLK_SPMV_ALG_DEFAULT,
+            SPBLK_SPMV_ALG_CSR_MERGE,
         );
         let mut gpu = Side::new(Kind::Cuda);
         let (_, records) = trace::capture(|| run_spmv(&mut gpu, &c));
