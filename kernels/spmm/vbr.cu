@@ -29,14 +29,18 @@ constexpr int NT = WN / 8;       // n8 tiles per warp
 
 enum Mode { MODE_HALF = 0, MODE_TF32 = 1, MODE_TF32X3 = 2 };
 
-// BK: K depth of one pipeline step (a multiple of the mma's k). Row pitches are padded so that
-// the 8 rows a fragment read touches fall in distinct banks: K-contiguous rows of BK + PAD_K
-// elements (80 bytes), N-contiguous rows of BN + 8.
+// BK: K depth of one pipeline step (a multiple of the mma's k). f16/bf16 tiles are unpadded
+// and XOR-swizzled in 16-byte chunks (`Smem::k_idx`, `Smem::n_idx`): the 8 rows an ldmatrix
+// phase reads and the rows a warp's cp.async batch writes fall in distinct banks (ncu of the
+// padded layout: 32 % excess shared-memory wavefronts). f32 tiles keep padded rows (BK + PAD_K
+// elements; scalar fragment reads).
 template <class T> struct Depth {
-    static constexpr int BK = 32, PAD_K = 8;
+    static constexpr int BK = 32, PAD_K = 0;
+    static constexpr bool SWIZZLE = true;
 };
 template <> struct Depth<float> {
     static constexpr int BK = 16, PAD_K = 4;
+    static constexpr bool SWIZZLE = false;
 };
 
 // Shared-memory layout of one stage; the host computes the same size (src/backend/cuda/vbr.rs,
@@ -45,15 +49,26 @@ template <class T, bool B_ROW, int WARPS_N> struct Smem {
     static constexpr int BN = WN * WARPS_N;
     static constexpr int THREADS = 64 * WARPS_N;
     static constexpr int BK = Depth<T>::BK;
+    static constexpr bool SWZ = Depth<T>::SWIZZLE;
     static constexpr int V = 16 / sizeof(T);  // elements per 16-byte copy
     static constexpr int A_LD = BK + Depth<T>::PAD_K;
-    static constexpr int B_LD = B_ROW ? BN + 8 : BK + Depth<T>::PAD_K;
+    static constexpr int B_LD = B_ROW ? BN + (SWZ ? 0 : 8) : BK + Depth<T>::PAD_K;
     static constexpr int A_SIZE = BM * A_LD;
     static constexpr int B_SIZE = B_ROW ? BK * B_LD : BN * B_LD;
     static constexpr int STAGE = A_SIZE + B_SIZE;
     static constexpr int A_COPIES = BM * BK / V / THREADS;  // 16-byte copies per thread
     static constexpr int B_COPIES = BK * BN / V / THREADS;
     static_assert(A_COPIES * V * THREADS == BM * BK && B_COPIES * V * THREADS == BK * BN, "copies");
+    // Element (row, k) of a K-contiguous tile (A; op(B) stored [n][k]): rows of BK = 4 chunks
+    // (64 bytes), chunk ^= (row / 2) % 4, so 8 consecutive rows cover all 8 bank groups.
+    __device__ static __forceinline__ int k_idx(int row, int k) {
+        return SWZ ? row * A_LD + ((((k / V) ^ (row >> 1)) & 3) * V) + (k % V) : row * A_LD + k;
+    }
+    // Element (k, n) of the N-contiguous op(B) tile: chunk ^= k % 8 (flips the chunk's low
+    // bits, so it stays inside its 128-byte group).
+    __device__ static __forceinline__ int n_idx(int k, int n) {
+        return SWZ ? k * B_LD + (((n / V) ^ (k & 7)) * V) + (n % V) : k * B_LD + n;
+    }
 };
 
 __device__ __forceinline__ void cp_async16(void* dst, const void* src, int bytes) {
@@ -68,6 +83,18 @@ template <int N> __device__ __forceinline__ void cp_async_wait() {
 __device__ __forceinline__ void ldmatrix_x4(unsigned* r, const void* p) {
     const unsigned s = (unsigned)__cvta_generic_to_shared(p);
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(s));
+}
+// The same from a 32-bit shared-memory address (keeps per-lane fragment offsets in one
+// register each instead of a 64-bit pointer).
+__device__ __forceinline__ void ldmatrix_x4_at(unsigned* r, unsigned s) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(s));
+}
+__device__ __forceinline__ void ldmatrix_x4_trans_at(unsigned* r, unsigned s) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"(s));
 }
@@ -136,40 +163,33 @@ __device__ __forceinline__ Tile locate(const u64* __restrict__ tiles, i64 ntiles
 }
 
 // A thread's share of a step's copies: smem offsets and the fixed parts of the sources.
+// A thread's share of a step's 16-byte copies. Copy i of a thread covers the same column (A,
+// row-major B) or the same k chunk (B as [n][k]) as its copy 0, THREADS / (chunks per row)
+// rows further, and the swizzle depends only on row bits the step does not change; so four
+// integers per operand describe all of a thread's copies (arrays of them spilled registers).
 template <class T, bool B_ROW, int WARPS_N> struct Copies {
     typedef Smem<T, B_ROW, WARPS_N> S;
-    int a_smem[S::A_COPIES], a_off[S::A_COPIES];  // a_off: row * bw + column in the step; -1: row out
-    int a_col[S::A_COPIES];
-    int b_smem[S::B_COPIES], b_k[S::B_COPIES], b_bytes[S::B_COPIES];  // b_k: k inside the step
-    i64 b_off[S::B_COPIES];  // the column part of the source offset
+    static constexpr int A_PER_ROW = S::BK / S::V, A_STEP = S::THREADS / A_PER_ROW;
+    static constexpr int B_PER_ROW = B_ROW ? S::BN / S::V : S::BK / S::V, B_STEP = S::THREADS / B_PER_ROW;
+    static_assert(!S::SWZ || (A_STEP % 8 == 0 && B_STEP % 8 == 0), "row steps keep the swizzle");
+    int a_smem, a_row, a_col;  // copy i: A row a_row + i*A_STEP, column a_col, smem a_smem + i*A_STEP*A_LD
+    int b_smem, b_row, b_col;  // copy i: B row (k, or n for [n][k]) b_row + i*B_STEP
+    int b_bytes;               // B_ROW: bytes of the column chunk inside N
 
-    __device__ __forceinline__ void init(const Tile& tl, i64 bw, i64 N, i64 ldb) {
+    __device__ __forceinline__ void init(const Tile& tl, i64 N) {
         const int tid = threadIdx.x;
-#pragma unroll
-        for (int i = 0; i < S::A_COPIES; ++i) {
-            const int p = tid + i * S::THREADS;
-            const int r = p / (S::BK / S::V), c = (p % (S::BK / S::V)) * S::V;
-            a_smem[i] = r * S::A_LD + c;
-            a_off[i] = r < tl.rows ? (int)(r * bw) + c : -1;
-            a_col[i] = c;
-        }
-#pragma unroll
-        for (int i = 0; i < S::B_COPIES; ++i) {
-            const int p = tid + i * S::THREADS;
-            if (B_ROW) {
-                const int r = p / (S::BN / S::V), c = (p % (S::BN / S::V)) * S::V;
-                const i64 left = N - (tl.n0 + c);
-                b_smem[i] = r * S::B_LD + c;
-                b_k[i] = r;
-                b_bytes[i] = left <= 0 ? 0 : (left >= S::V ? 16 : (int)left * (int)sizeof(T));
-                b_off[i] = tl.n0 + c;
-            } else {
-                const int jn = p / (S::BK / S::V), c = (p % (S::BK / S::V)) * S::V;
-                b_smem[i] = jn * S::B_LD + c;
-                b_k[i] = c;
-                b_bytes[i] = tl.n0 + jn < N ? 16 : 0;  // narrowed per step by the K bounds
-                b_off[i] = (tl.n0 + jn) * ldb;
-            }
+        a_row = tid / A_PER_ROW;
+        a_col = (tid % A_PER_ROW) * S::V;
+        a_smem = S::k_idx(a_row, a_col);
+        b_row = tid / B_PER_ROW;
+        b_col = (tid % B_PER_ROW) * S::V;
+        if (B_ROW) {
+            b_smem = S::n_idx(b_row, b_col);
+            const i64 left = N - (tl.n0 + b_col);
+            b_bytes = left <= 0 ? 0 : (left >= S::V ? 16 : (int)left * (int)sizeof(T));
+        } else {
+            b_smem = S::k_idx(b_row, b_col);
+            b_bytes = 16;
         }
     }
 };
@@ -177,28 +197,35 @@ template <class T, bool B_ROW, int WARPS_N> struct Copies {
 // Stages the K slice [kc, kc + BK) of block kb: 16-byte copies (zero-filled outside A's rows,
 // the block's width, K, or N).
 template <class T, bool B_ROW, int WARPS_N>
-__device__ __forceinline__ void load_vec(T* As, T* Bs, const Copies<T, B_ROW, WARPS_N>& cp, const T* a, i64 kcol,
-                                         int kc, i64 bw, i64 K, const T* __restrict__ B, i64 ldb) {
+__device__ __forceinline__ void load_vec(T* As, T* Bs, const Copies<T, B_ROW, WARPS_N>& cp, const Tile& tl,
+                                         const T* a, i64 kcol, int kc, i64 bw, i64 K, i64 N,
+                                         const T* __restrict__ B, i64 ldb) {
     typedef Smem<T, B_ROW, WARPS_N> S;
+    typedef Copies<T, B_ROW, WARPS_N> C;
+    const bool a_in = kc + cp.a_col < bw;
 #pragma unroll
     for (int i = 0; i < S::A_COPIES; ++i) {
-        const bool ok = cp.a_off[i] >= 0 && kc + cp.a_col[i] < bw;
-        cp_async16(As + cp.a_smem[i], ok ? (const void*)(a + cp.a_off[i]) : (const void*)a, ok ? 16 : 0);
+        const int r = cp.a_row + i * C::A_STEP;
+        const bool ok = a_in && r < tl.rows;
+        cp_async16(As + cp.a_smem + i * C::A_STEP * S::A_LD, ok ? (const void*)(a + r * bw + cp.a_col) : (const void*)a,
+                   ok ? 16 : 0);
     }
 #pragma unroll
     for (int i = 0; i < S::B_COPIES; ++i) {
-        const i64 k = kcol + cp.b_k[i];  // kcol = first column of the step in A
+        const int r = cp.b_row + i * C::B_STEP;
         int bytes;
         const T* src;
         if (B_ROW) {
-            bytes = (kc + cp.b_k[i] < bw && k < K) ? cp.b_bytes[i] : 0;
-            src = B + k * ldb + cp.b_off[i];
+            const i64 k = kcol + r;  // kcol = first column of the step in A
+            bytes = (kc + r < bw && k < K) ? cp.b_bytes : 0;
+            src = B + k * ldb + tl.n0 + cp.b_col;
         } else {
-            const i64 left = min(bw - kc - cp.b_k[i], K - k);
-            bytes = left <= 0 ? 0 : min(cp.b_bytes[i], (int)min(left, (i64)S::V) * (int)sizeof(T));
-            src = B + cp.b_off[i] + k;
+            const i64 k = kcol + cp.b_col, left = min(bw - kc - cp.b_col, K - k);
+            bytes = (left <= 0 || tl.n0 + r >= N) ? 0 : (int)min(left, (i64)S::V) * (int)sizeof(T);
+            src = B + (tl.n0 + r) * ldb + k;
         }
-        cp_async16(Bs + cp.b_smem[i], bytes ? (const void*)src : (const void*)B, bytes);
+        const int smem = B_ROW ? cp.b_smem + i * C::B_STEP * S::B_LD : cp.b_smem + i * C::B_STEP * S::A_LD;
+        cp_async16(Bs + smem, bytes ? (const void*)src : (const void*)B, bytes);
     }
 }
 
@@ -210,7 +237,7 @@ __device__ __forceinline__ void load_scalar(T* As, T* Bs, const Tile& tl, const 
     const T zero = T(0.0f);
     for (int p = threadIdx.x; p < BM * S::BK; p += S::THREADS) {
         const int r = p / S::BK, c = p % S::BK;
-        As[r * S::A_LD + c] = (r < tl.rows && kc + c < bw) ? a[r * bw + c] : zero;
+        As[S::k_idx(r, c)] = (r < tl.rows && kc + c < bw) ? a[r * bw + c] : zero;
     }
     for (int p = threadIdx.x; p < S::BK * S::BN; p += S::THREADS) {
         // B_ROW: consecutive threads take consecutive columns (coalesced), else rows.
@@ -218,33 +245,44 @@ __device__ __forceinline__ void load_scalar(T* As, T* Bs, const Tile& tl, const 
         const i64 k = kcol + r, j = tl.n0 + c;
         const bool ok = kc + r < bw && k < K && j < N;
         const T v = ok ? (B_ROW ? B[k * ldb + j] : B[k + j * ldb]) : zero;
-        Bs[B_ROW ? r * S::B_LD + c : c * S::B_LD + r] = v;
+        Bs[B_ROW ? S::n_idx(r, c) : S::k_idx(c, r)] = v;
     }
 }
 
-// One step's products, f16/bf16: BK / 16 slices of k16.
+// One step's products, f16/bf16: BK / 16 slices of k16. Fragment addresses in the swizzled
+// tiles (Smem::k_idx / n_idx) reduce to a per-lane chunk XOR that does not depend on the
+// fragment, computed here from the lane so that the loop keeps few live registers.
 template <class T, bool B_ROW, int WARPS_N>
 __device__ __forceinline__ void mma_step_half(const T* As, const T* Bs, int wm, int wn, int lane,
                                               float (&acc)[MT][NT][4]) {
     typedef Smem<T, B_ROW, WARPS_N> S;
+    static_assert(S::SWZ && S::V == 8, "half-precision tiles are swizzled in 8-element chunks");
+    // Byte addresses in shared memory; E = element size.
+    constexpr int E = sizeof(T);
+    // A rows wm*WM + mi*16 + (lane & 15): (row / 2) % 4 is the lane's bits 1..2.
+    const int a_x = (lane >> 1) & 3, a_h = lane >> 4;
+    const unsigned a_row = (unsigned)__cvta_generic_to_shared(As) + (wm * WM + (lane & 15)) * S::A_LD * E;
+    // B row-major: k rows ks + (lane & 7) + 8*((lane >> 3) & 1), so k % 8 = lane & 7; chunks
+    // wn*WN/8 + nj + (lane >> 4), nj even: chunk ^ (k % 8) = wn*WN/8 + (nj ^ b_x).
+    const int b_x = (lane >> 4) ^ (lane & 7);
+    const unsigned b_row = (unsigned)__cvta_generic_to_shared(Bs) +
+                           (((lane & 7) + ((lane >> 3) & 1) * 8) * S::B_LD + wn * WN) * E;
+    // B as [n][k]: rows wn*WN + nj*8 + (lane >> 4)*8 + (lane & 7), (row / 2) % 4 = (lane >> 1) & 3.
+    const int c_h = (lane >> 3) & 1;
+    const unsigned c_row = (unsigned)__cvta_generic_to_shared(Bs) + (wn * WN + (lane >> 4) * 8 + (lane & 7)) * S::A_LD * E;
 #pragma unroll
     for (int ks = 0; ks < S::BK; ks += 16) {
         unsigned a[MT][4], b[NT][2];
 #pragma unroll
         for (int mi = 0; mi < MT; ++mi)
-            ldmatrix_x4(a[mi], As + (wm * WM + mi * 16 + (lane & 15)) * S::A_LD + ks + (lane >> 4) * 8);
+            ldmatrix_x4_at(a[mi], a_row + (mi * 16 * S::A_LD + ((((ks >> 3) + a_h) ^ a_x) << 3)) * E);
 #pragma unroll
         for (int nj = 0; nj < NT; nj += 2) {
             unsigned r[4];
-            if (B_ROW) {
-                const int k = ks + (lane & 7) + ((lane >> 3) & 1) * 8;
-                const int n = wn * WN + nj * 8 + (lane >> 4) * 8;
-                ldmatrix_x4_trans(r, Bs + k * S::B_LD + n);
-            } else {
-                const int n = wn * WN + nj * 8 + (lane >> 4) * 8 + (lane & 7);
-                const int k = ks + ((lane >> 3) & 1) * 8;
-                ldmatrix_x4(r, Bs + n * S::B_LD + k);
-            }
+            if (B_ROW)
+                ldmatrix_x4_trans_at(r, b_row + (ks * S::B_LD + ((nj ^ b_x) << 3)) * E);
+            else
+                ldmatrix_x4_at(r, c_row + (nj * 8 * S::A_LD + ((((ks >> 3) + c_h) ^ a_x) << 3)) * E);
             b[nj][0] = r[0];
             b[nj][1] = r[1];
             b[nj + 1][0] = r[2];
@@ -322,7 +360,7 @@ __device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, co
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int wm = warp / WARPS_N, wn = warp % WARPS_N;
     Copies<T, B_ROW, WARPS_N> cp;
-    if (vec) cp.init(tl, bw, N, ldb);
+    if (vec) cp.init(tl, N);
 
     float acc[MT][NT][4];
 #pragma unroll
@@ -341,7 +379,7 @@ __device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, co
         const T* a = values + (i64)value_offset[kb] + tl.rel0 * bw + kc;
         const i64 kcol = (i64)block_col[kb] * bw + kc;
         if (vec)
-            load_vec<T, B_ROW, WARPS_N>(As, Bs, cp, a, kcol, kc, bw, K, B, ldb);
+            load_vec<T, B_ROW, WARPS_N>(As, Bs, cp, tl, a, kcol, kc, bw, K, N, B, ldb);
         else
             load_scalar<T, B_ROW, WARPS_N>(As, Bs, tl, a, kcol, kc, bw, K, N, B, ldb);
         kc += S::BK;

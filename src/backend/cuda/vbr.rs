@@ -168,15 +168,15 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
     )
 }
 
-/// Dynamic shared memory of a kernel: its pipeline stages of an A tile (64 x BK, rows padded)
-/// and a B tile (BK x bn row-major or bn x BK), as `vbr::Smem` lays them out; the kernel
-/// traps if given less. f16/bf16: BK = 32, 4 stages at 128 columns, 3 at 256; f32: BK = 16,
-/// 4 stages.
+/// Dynamic shared memory of a kernel: its pipeline stages of an A tile (64 x BK) and a B tile
+/// (BK x bn row-major or bn x BK), as `vbr::Smem` lays them out; the kernel traps if given
+/// less. f16/bf16: BK = 32, unpadded (XOR-swizzled), 4 stages at 128 columns, 3 at 256; f32:
+/// BK = 16, rows padded by 4 (B row-major by 8), 4 stages.
 fn smem_bytes(esize: usize, b_row: bool, bn: usize) -> usize {
-    let (bk, pad) = if esize == 4 { (16, 4) } else { (32, 8) };
+    let (bk, pad, b_pad) = if esize == 4 { (16, 4, 8) } else { (32, 0, 0) };
     let stages = if bn == 256 { 3 } else { 4 };
     let a = TILE_ROWS * (bk + pad);
-    let b = if b_row { bk * (bn + 8) } else { bn * (bk + pad) };
+    let b = if b_row { bk * (bn + b_pad) } else { bn * (bk + pad) };
     stages * (a + b) * esize
 }
 
