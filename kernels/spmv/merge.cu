@@ -11,16 +11,18 @@
 //    window), and records in fin_row[b] the long row whose last entry is in its window. The
 //    finishing kernel adds a row's partials in tile order. Only when part != NULL (the host
 //    passes NULL only when no row can be long).
-// Inside a tile (256 threads): the owned rows' entries are streamed once (16-byte loads when
-// aligned, evict-first hint) and their products a*x stored in shared memory; each thread then
-// walks an equal share of the tile's rows + entries (merge path) and a fixed-order segmented
-// scan adds the sums of rows that cross threads; y is written coalesced. Every sum has a fixed
-// order: bitwise deterministic, no atomics.
+// Inside a tile (one warp; MERGE_WARPS independent tiles per block, no block barrier): the
+// owned rows' entries are streamed once (16-byte loads when aligned, two per array and lane
+// before the x gathers, evict-first hint) and their products a*x stored in the warp's shared
+// slice; each lane then walks 1/32 of the tile's rows + entries (merge path), a 5-step shuffle
+// scan adds the sums of rows that cross lanes, and y is written coalesced. Every sum has a
+// fixed order: bitwise deterministic, no atomics.
 #include "common/warp.cuh"
 
-#define MERGE_THREADS 256
-#define MERGE_W 1024
-#define MERGE_L 1024
+#define MERGE_WARPS 2
+#define MERGE_THREADS (32 * MERGE_WARPS)
+#define MERGE_W 512
+#define MERGE_L 512
 
 // ---- loads ------------------------------------------------------------------------------
 
@@ -129,15 +131,58 @@ template <class I> __device__ void mg_starts(const I* ptr, i64 m, i64 base, u64 
 
 // ---- the tile kernel ---------------------------------------------------------------------
 
-// Sum of val[p] * x[col[p]] over zero-based p in [s, e) by the whole block (fixed order).
-template <class In, class I, class T>
-__device__ T mg_block_dot(const I* col, const In* val, i64 base, const In* x, i64 incx, i64 s, i64 e) {
-    T sum = 0;
-    for (i64 p = s + threadIdx.x; p < e; p += MERGE_THREADS)
-        sum += to_compute(mg_stream(val + p)) * to_compute(mg_ro(x + ((i64)mg_stream(col + p) - base) * incx));
-    return block_sum(sum);
+// Calls f(p - s, val[p] * x[col[p]]) for every zero-based p in [s, e), spread over the
+// calling warp's lanes (all 32 must call). With `vec`, the 4-aligned body is read with
+// 16-byte loads, two per array and lane before the x gathers (8 products in flight per lane);
+// the head and tail (fewer than 4 entries each) with scalar loads. A lane's sequence of p is
+// fixed by (s, e, vec), so a sum accumulated in f has a fixed order.
+template <class In, class I, class T, class F>
+__device__ __forceinline__ void mg_products(const I* __restrict__ col, const In* __restrict__ val, i64 base,
+                                            const In* __restrict__ x, i64 incx, i64 s, i64 e, int vec, F&& f) {
+    const int lane = threadIdx.x & 31;
+    i64 a = s, z = s;  // the vector body [a, z); without vec, all of [s, e) is the "tail"
+    if (vec) {
+        a = (s + 3) & ~(i64)3;
+        z = e & ~(i64)3;
+        if (a > e) a = e;
+        if (z < a) z = a;
+        const i64 p = s + lane;
+        if (p < a) f((int)(p - s), to_compute(mg_stream(val + p)) * to_compute(mg_ro(x + ((i64)mg_stream(col + p) - base) * incx)));
+    }
+    const i64 qa = a >> 2, qz = z >> 2;
+    for (i64 q = qa + lane; q < qz; q += 64) {
+        const bool two = q + 32 < qz;
+        I c[8];
+        In v[8];
+        MgLoad4<I>::run(col + (q << 2), c);
+        MgLoad4<In>::run(val + (q << 2), v);
+        if (two) {
+            MgLoad4<I>::run(col + ((q + 32) << 2), c + 4);
+            MgLoad4<In>::run(val + ((q + 32) << 2), v + 4);
+        }
+        In xv[8];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) xv[u] = mg_ro(x + ((i64)c[u] - base) * incx);
+        if (two) {
+#pragma unroll
+            for (int u = 4; u < 8; ++u) xv[u] = mg_ro(x + ((i64)c[u] - base) * incx);
+        }
+        const int k = (int)((q << 2) - s);
+#pragma unroll
+        for (int u = 0; u < 4; ++u) f(k + u, to_compute(v[u]) * to_compute(xv[u]));
+        if (two) {
+#pragma unroll
+            for (int u = 4; u < 8; ++u) f(k + 124 + u, to_compute(v[u]) * to_compute(xv[u]));
+        }
+    }
+    for (i64 p = z + lane; p < e; p += 32)
+        f((int)(p - s), to_compute(mg_stream(val + p)) * to_compute(mg_ro(x + ((i64)mg_stream(col + p) - base) * incx)));
 }
 
+// One warp per tile (MERGE_WARPS tiles per block, no block barrier): the warp streams the
+// owned rows' products into its shared slice, each lane walks 1/32 of the tile's merge path
+// (row ends vs entries), a 5-step shuffle scan adds the sums of rows that cross lanes, and y
+// is written coalesced from the row sums.
 template <class In, class Out, class I>
 __device__ void spmv_merge_tile(i64 m, i64 nnz, const I* __restrict__ ptr, const I* __restrict__ col,
                                 const In* __restrict__ val, i64 base, const In* __restrict__ x, i64 incx,
@@ -147,140 +192,115 @@ __device__ void spmv_merge_tile(i64 m, i64 nnz, const I* __restrict__ ptr, const
                                 const I* __restrict__ starts, int vec, typename ComputeOf<In>::type* part,
                                 i64* fin_row) {
     typedef typename ComputeOf<In>::type T;
-    __shared__ T s_prod[MERGE_W + MERGE_L];
-    __shared__ int s_end[MERGE_W];
-    __shared__ T s_sum[MERGE_W];
-    __shared__ T s_cval[MERGE_THREADS];
-    __shared__ int s_crow[MERGE_THREADS];
-    __shared__ i64 s_rows[2];
-    __shared__ i64 s_info[8];
-    const int tid = threadIdx.x;
-    const i64 b = blockIdx.x;
+    __shared__ T s_prod[MERGE_WARPS][MERGE_W + MERGE_L];
+    __shared__ T s_sum[MERGE_WARPS][MERGE_W];
+    __shared__ int s_end[MERGE_WARPS][MERGE_W];
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    const i64 tiles = (m + nnz + MERGE_W - 1) / MERGE_W;
+    const i64 b = (i64)blockIdx.x * MERGE_WARPS + w;
+    if (b >= tiles) return;  // the whole warp; nothing below synchronizes more than a warp
+    T* prod = s_prod[w];
+    T* rsum = s_sum[w];
+    int* end = s_end[w];
     const i64 win0 = b * MERGE_W, win1 = win0 + MERGE_W;
 
     // Rows whose markers lie in the window: [r0, r1).
+    i64 r0, r1;
     if (starts) {
-        if (tid < 2) s_rows[tid] = (i64)starts[b + tid];
-    } else if (tid < 64) {
-        const i64 r = mg_first_row(ptr, m, base, tid < 32 ? win0 : win1);
-        if ((tid & 31) == 0) s_rows[tid >> 5] = r;
+        const i64 v = lane < 2 ? (i64)starts[b + lane] : 0;
+        r0 = __shfl_sync(SPBLK_FULL_MASK, v, 0);
+        r1 = __shfl_sync(SPBLK_FULL_MASK, v, 1);
+    } else {
+        r0 = mg_first_row(ptr, m, base, win0);
+        r1 = mg_first_row(ptr, m, base, win1);
     }
-    __syncthreads();
-    const i64 r0 = s_rows[0], r1 = s_rows[1];
+    // ptr[r0-1], ptr[r0], ptr[r1-1], ptr[r1] (zero-based) in one round by lanes 0..3.
+    i64 pv = 0;
+    {
+        const i64 idx = lane == 0 ? r0 - 1 : lane == 1 ? r0 : lane == 2 ? r1 - 1 : r1;
+        if (lane < 4 && idx >= 0) pv = (i64)ptr[idx] - base;
+    }
+    const i64 pa = __shfl_sync(SPBLK_FULL_MASK, pv, 0), p0 = __shfl_sync(SPBLK_FULL_MASK, pv, 1);
+    const i64 pb = __shfl_sync(SPBLK_FULL_MASK, pv, 2), p1 = __shfl_sync(SPBLK_FULL_MASK, pv, 3);
     const bool split = part != nullptr;  // long rows possible
-    if (tid == 0) {
-        // The owned short rows [r0, r1s) and their entries [n0, n1); long-row segments.
-        i64 r1s = r1;
-        if (split && r1 > r0 && (i64)ptr[r1] - (i64)ptr[r1 - 1] > MERGE_L) r1s = r1 - 1;
-        s_info[0] = r1s;
-        s_info[1] = (i64)ptr[r0] - base;
-        s_info[2] = (i64)ptr[r1s] - base;
-    }
-    __syncthreads();
-    const i64 r1s = s_info[0], n0 = s_info[1], n1 = s_info[2];
+    // A long row can only be the window's last (it is longer than a window).
+    const bool last_long = split && r1 > r0 && p1 - pb > MERGE_L;
+    const i64 r1s = last_long ? r1 - 1 : r1;  // owned short rows [r0, r1s), entries [n0, n1)
+    const i64 n0 = p0, n1 = last_long ? pb : p1;
     const int R = (int)(r1s - r0), N = (int)(n1 - n0), items = R + N;
     const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
 
-    // 1. Row ends and products into shared memory.
-    for (int k = tid; k < R; k += MERGE_THREADS) s_end[k] = (int)((i64)ptr[r0 + k + 1] - base - n0);
-    if (vec) {
-        i64 a = (n0 + 3) & ~(i64)3, e = n1 & ~(i64)3;
-        if (a > n1) a = n1;
-        if (e < a) e = a;
-        for (i64 p = n0 + tid; p < a; p += MERGE_THREADS)
-            s_prod[p - n0] = to_compute(mg_stream(val + p)) * to_compute(mg_ro(x + ((i64)mg_stream(col + p) - base) * incx));
-        for (i64 q = (a >> 2) + tid; q < (e >> 2); q += MERGE_THREADS) {
-            const i64 p = q << 2;
-            I c[4];
-            In v[4];
-            MgLoad4<I>::run(col + p, c);
-            MgLoad4<In>::run(val + p, v);
-#pragma unroll
-            for (int u = 0; u < 4; ++u)
-                s_prod[p - n0 + u] = to_compute(v[u]) * to_compute(mg_ro(x + ((i64)c[u] - base) * incx));
-        }
-        for (i64 p = e + tid; p < n1; p += MERGE_THREADS)
-            s_prod[p - n0] = to_compute(mg_stream(val + p)) * to_compute(mg_ro(x + ((i64)mg_stream(col + p) - base) * incx));
-    } else {
-        for (i64 p = n0 + tid; p < n1; p += MERGE_THREADS)
-            s_prod[p - n0] = to_compute(mg_stream(val + p)) * to_compute(mg_ro(x + ((i64)mg_stream(col + p) - base) * incx));
-    }
-    __syncthreads();
+    // 1. Row ends and products into the warp's shared slice.
+#pragma unroll 4
+    for (int k = lane; k < R; k += 32) end[k] = (int)((i64)ptr[r0 + k + 1] - base - n0);
+    mg_products<In, I, T>(col, val, base, x, incx, n0, n1, vec, [&](int k, T v) { prod[k] = v; });
+    __syncwarp();
 
-    // 2. Each thread walks items [d0, d1) of the tile's merge path (rows ends vs entries).
-    const int d0 = (int)(((i64)items * tid) / MERGE_THREADS), d1 = (int)(((i64)items * (tid + 1)) / MERGE_THREADS);
+    // 2. Lane walks items [d0, d1) of the tile's merge path (row ends vs entries): row end k
+    // comes after end[k] entries and k row ends.
+    const int d0 = (lane * items) >> 5, d1 = ((lane + 1) * items) >> 5;
     int lo = d0 - N > 0 ? d0 - N : 0, hi = d0 < R ? d0 : R;
     while (lo < hi) {
         const int mid = (lo + hi) >> 1;
-        if (s_end[mid] <= d0 - mid - 1) lo = mid + 1; else hi = mid;
+        if (end[mid] <= d0 - mid - 1) lo = mid + 1; else hi = mid;
     }
     int i = lo, j = d0 - lo;
     const int first_row = i;
     bool has_first = false;
     T first_val = 0, sum = 0;
+    int cur = i < R ? end[i] : 0x7fffffff;
     for (int d = d0; d < d1; ++d) {
-        if (j < s_end[i]) {
-            sum += s_prod[j];
+        if (j < cur) {
+            sum += prod[j];
             ++j;
         } else {
-            if (has_first) {
-                s_sum[i] = sum;
-            } else {
-                has_first = true;
-                first_val = sum;
-            }
+            if (has_first) rsum[i] = sum; else first_val = sum;
+            has_first = true;
             sum = 0;
             ++i;
+            cur = i < R ? end[i] : 0x7fffffff;
         }
     }
-    s_crow[tid] = i;
-    s_cval[tid] = sum;
-    __syncthreads();
-    // Segmented inclusive scan of the carries by row (rows are non-decreasing in tid).
-    for (int off = 1; off < MERGE_THREADS; off <<= 1) {
-        T add = 0;
-        if (tid >= off && s_crow[tid - off] == s_crow[tid]) add = s_cval[tid - off];
-        __syncthreads();
-        s_cval[tid] += add;
-        __syncthreads();
+    // Segmented inclusive scan of the carries (row i, sum) over the lanes; rows are
+    // non-decreasing in the lane, so equal rows are contiguous.
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+        const T tv = __shfl_up_sync(SPBLK_FULL_MASK, sum, off);
+        const int tr = __shfl_up_sync(SPBLK_FULL_MASK, i, off);
+        if (lane >= off && tr == i) sum += tv;
     }
-    if (has_first) {
-        const T carry = (tid > 0 && s_crow[tid - 1] == first_row) ? s_cval[tid - 1] : T(0);
-        s_sum[first_row] = carry + first_val;
+    {
+        const T pvs = __shfl_up_sync(SPBLK_FULL_MASK, sum, 1);
+        const int prs = __shfl_up_sync(SPBLK_FULL_MASK, i, 1);
+        if (has_first) rsum[first_row] = (lane > 0 && prs == first_row ? pvs : T(0)) + first_val;
     }
-    __syncthreads();
+    __syncwarp();
 
     // 3. y of the owned rows, coalesced.
-    for (int k = tid; k < R; k += MERGE_THREADS) axpby_store(&y[(r0 + k) * incy], s_sum[k], alpha, beta);
+    for (int k = lane; k < R; k += 32) axpby_store(&y[(r0 + k) * incy], rsum[k], alpha, beta);
 
     if (!split) return;
-    // 4. Long rows: the two candidates are r0 - 1 (marker before the window) and r1 - 1.
-    if (tid == 0) {
-        for (int s = 0; s < 2; ++s) s_info[2 + s] = -1;
-        i64 fin = -1;
+    // 4. Long rows: the two candidates are r0 - 1 (marker before the window: ptr pa..p0) and
+    // r1 - 1 (ptr pb..p1). Slot 1: the row's first entries are in this window; slot 0: in an
+    // earlier one.
+    i64 fin = -1;
 #pragma unroll
-        for (int c = 0; c < 2; ++c) {
-            const i64 z = c == 0 ? r0 - 1 : (r1 > r0 ? r1 - 1 : -1);
-            if (z < 0) continue;
-            const i64 ps = (i64)ptr[z] - base, pe = (i64)ptr[z + 1] - base;
-            if (pe - ps <= MERGE_L) continue;
-            const i64 first = z + 1 + ps, last = z + pe;  // coordinates of its first and last entries
-            if (last < win0 || first >= win1) continue;
-            const int slot = first >= win0 ? 1 : 0;
-            s_info[2 + slot] = z;
-            s_info[4 + 2 * slot] = (first > win0 ? first : win0) - z - 1;
-            s_info[5 + 2 * slot] = (last + 1 < win1 ? last + 1 : win1) - z - 1;
-            if (last < win1) fin = z;
-        }
-        fin_row[b] = fin;
+    for (int c = 0; c < 2; ++c) {
+        const i64 zr = c == 0 ? r0 - 1 : (r1 > r0 ? r1 - 1 : -1);
+        if (zr < 0) continue;  // uniform across the warp
+        const i64 ps = c == 0 ? pa : pb, pe = c == 0 ? p0 : p1;
+        if (pe - ps <= MERGE_L) continue;
+        const i64 first = zr + 1 + ps, last = zr + pe;  // coordinates of its first and last entries
+        if (last < win0 || first >= win1) continue;
+        const int slot = first >= win0 ? 1 : 0;
+        const i64 s = (first > win0 ? first : win0) - zr - 1, e = (last + 1 < win1 ? last + 1 : win1) - zr - 1;
+        T acc = 0;
+        mg_products<In, I, T>(col, val, base, x, incx, s, e, vec, [&](int, T v) { acc += v; });
+        acc = warp_sum(acc);
+        if (lane == 0) part[2 * b + slot] = acc;
+        if (last < win1) fin = zr;
     }
-    __syncthreads();
-    for (int slot = 0; slot < 2; ++slot) {
-        const i64 z = s_info[2 + slot];
-        if (z < 0) continue;  // uniform across the block
-        const T v = mg_block_dot<In, I, T>(col, val, base, x, incx, s_info[4 + 2 * slot], s_info[5 + 2 * slot]);
-        if (tid == 0) part[2 * b + slot] = v;
-    }
+    if (lane == 0) fin_row[b] = fin;
 }
 
 // One warp per tile: the long row whose last entry is in tile b's window gets the sum of its

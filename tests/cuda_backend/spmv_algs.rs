@@ -96,8 +96,12 @@ fn shapes(r: &mut StdRng) -> Vec<Named> {
     v.push(("2x3", 2, 3, vec![(0, 2), (1, 0), (1, 1)]));
     v.push(("one empty row", 1, 5, Vec::new()));
     v.push(("one row of 1025", 1, 3000, rows_of(r, 3000, &[1025])));
-    // Row + entries = 1024 items: every row fills one tile window exactly.
+    // Row + entries = 1024 items: every row fills two tile windows (512) exactly.
     v.push(("rows of 1023", 12, 2000, rows_of(r, 2000, &[1023; 12])));
+    // Row + entries = 512 items: every row fills one tile window exactly (the merge tiles' W).
+    v.push(("rows of 511", 20, 2000, rows_of(r, 2000, &[511; 20])));
+    // On both sides of the merge tiles' long-row threshold L = 512.
+    v.push(("rows of 511/512/513", 8, 3000, rows_of(r, 3000, &[512, 513, 511, 0, 513, 512, 2, 1500])));
     // On both sides of the long-row threshold, and long rows back to back.
     v.push(("rows of 1024/1025", 9, 5000, rows_of(r, 5000, &[1024, 1025, 1024, 3000, 2500, 0, 1025, 7, 4096])));
     v.push(("long rows among empty ones", 700, 3000, {

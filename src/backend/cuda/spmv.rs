@@ -70,10 +70,12 @@ pub fn in_bytes(p: &Precision) -> i32 {
     p.input.size() as i32
 }
 
-/// Merge-path items (rows + entries) per tile, and the longest row a tile computes whole
-/// (`MERGE_W`, `MERGE_L` in kernels/spmv/merge.cu).
-const MERGE_W: i64 = 1024;
-const MERGE_L: i64 = 1024;
+/// Merge-path items (rows + entries) per tile, the longest row a tile computes whole, and
+/// tiles (one warp each) per block (`MERGE_W`, `MERGE_L`, `MERGE_WARPS` in
+/// kernels/spmv/merge.cu).
+const MERGE_W: i64 = 512;
+const MERGE_L: i64 = 512;
+const MERGE_WARPS: u64 = 2;
 
 /// The merge tiles' long-row space: two partial sums (compute type) and one row index (i64)
 /// per tile.
@@ -188,7 +190,7 @@ fn run_plain(
     )
 }
 
-/// The merge tiles: one block per tile, then (only when a row may be long) the finishing
+/// The merge tiles: one warp per tile, `MERGE_WARPS` tiles per block, then (only when a row may be long) the finishing
 /// kernel. `tiles`: the first row of every tile from a preprocess (else each block searches).
 #[allow(clippy::too_many_arguments)]
 fn run_merge(
@@ -234,8 +236,8 @@ fn run_merge(
     let (part, fin_row) = space.map_or((0, 0), |s| (s.part, s.fin_row));
     l.launch(
         &format!("spblk_spmv_merge_tiles_{prec}_{it}"),
-        count as u32,
-        BLOCK,
+        count.div_ceil(MERGE_WARPS) as u32,
+        32 * MERGE_WARPS as u32,
         0,
         Args::new()
             .i64(csr.rows)
