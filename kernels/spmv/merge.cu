@@ -1,4 +1,4 @@
-// CSR SpMV with merge-path tiles (spblk's default; docs/spmv.md).
+// CSR SpMV with merge-path tiles (`SPBLK_SPMV_ALG_CSR_MERGE`; docs/spmv.md).
 //
 // Work coordinates: row r's marker at key(r) = r + ptr[r] - base, its entry p at r + 1 + p
 // (zero-based p); key(m) = m + nnz. Tile b covers the window [b*W, (b+1)*W) of coordinates.

@@ -1,6 +1,7 @@
-//! SpMV on CSR of op(A): the merge tiles (kernels/spmv/merge.cu, the default), the row groups
-//! (kernels/spmv/csr.cu, also used by SpMM with one column), and the textbook scalar and
-//! vector kernels (kernels/spmv/scalar.cu, vector.cu). docs/spmv.md has the design.
+//! SpMV on CSR of op(A): the row groups (kernels/spmv/csr.cu: the default, also used by SpMM
+//! with one column), the merge tiles (kernels/spmv/merge.cu, `ALG_CSR_MERGE`), and the
+//! textbook scalar and vector kernels (kernels/spmv/scalar.cu, vector.cu). docs/spmv.md has
+//! the design and the measurements that keep the row groups the default.
 //!
 //! Workspace: CSR of op(A) when A must be converted, plus, for the row groups, the long-row
 //! bookkeeping (a counter, the list of rows longer than the threshold, their chunk offsets and
@@ -190,8 +191,9 @@ fn run_plain(
     )
 }
 
-/// The merge tiles: one warp per tile, `MERGE_WARPS` tiles per block, then (only when a row may be long) the finishing
-/// kernel. `tiles`: the first row of every tile from a preprocess (else each block searches).
+/// The merge tiles: one warp per tile, `MERGE_WARPS` tiles per block, then (only when a row
+/// may be long) the finishing kernel. `tiles`: the first row of every tile from a preprocess
+/// (else each block searches).
 #[allow(clippy::too_many_arguments)]
 fn run_merge(
     l: &Launcher,
