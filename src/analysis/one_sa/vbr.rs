@@ -238,29 +238,22 @@ pub trait Scalar: Copy + Send + Sync {
     fn mul(self, o: Self) -> Self;
 }
 
-impl Scalar for f32 {
-    fn zero() -> Self {
-        0.0
-    }
-    fn add(self, o: Self) -> Self {
-        self + o
-    }
-    fn mul(self, o: Self) -> Self {
-        self * o
-    }
+macro_rules! float_scalar {
+    ($($t:ty),*) => {$(
+        impl Scalar for $t {
+            fn zero() -> Self {
+                0.0
+            }
+            fn add(self, o: Self) -> Self {
+                self + o
+            }
+            fn mul(self, o: Self) -> Self {
+                self * o
+            }
+        }
+    )*};
 }
-
-impl Scalar for f64 {
-    fn zero() -> Self {
-        0.0
-    }
-    fn add(self, o: Self) -> Self {
-        self + o
-    }
-    fn mul(self, o: Self) -> Self {
-        self * o
-    }
-}
+float_scalar!(f32, f64);
 
 impl<V: Copy> Vbr<V> {
     pub fn groups(&self) -> usize {

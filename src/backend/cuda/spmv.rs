@@ -151,6 +151,22 @@ pub fn run_method(
     }
 }
 
+/// The arguments every row kernel (scalar, warp, row groups) starts with.
+fn row_args(csr: &Csr, x: Strided, y: Strided, alpha: Scalar, beta: Scalar) -> Args {
+    Args::new()
+        .i64(csr.rows)
+        .ptr(csr.ptr)
+        .ptr(csr.col)
+        .ptr(csr.val)
+        .i64(csr.base)
+        .ptr(x.ptr)
+        .i64(x.inc)
+        .ptr(y.ptr)
+        .i64(y.inc)
+        .scalar(alpha)
+        .scalar(beta)
+}
+
 /// The textbook kernels: `lanes` threads per row (1: scalar, 32: vector), nothing else.
 #[allow(clippy::too_many_arguments)]
 fn run_plain(
@@ -171,24 +187,7 @@ fn run_plain(
         trace::note(format_args!("{lanes} lane(s) per row (avg row {:.1})", csr.nnz as f64 / csr.rows as f64));
     }
     let name = format!("spblk_spmv_csr_{kind}_{}_{}", super::kernels::precision_tag(p), index_tag(csr.ity));
-    l.launch(
-        &name,
-        l.grid(csr.rows as u64 * lanes, BLOCK as u64),
-        BLOCK,
-        0,
-        Args::new()
-            .i64(csr.rows)
-            .ptr(csr.ptr)
-            .ptr(csr.col)
-            .ptr(csr.val)
-            .i64(csr.base)
-            .ptr(x.ptr)
-            .i64(x.inc)
-            .ptr(y.ptr)
-            .i64(y.inc)
-            .scalar(alpha)
-            .scalar(beta),
-    )
+    l.launch(&name, l.grid(csr.rows as u64 * lanes, BLOCK as u64), BLOCK, 0, row_args(csr, x, y, alpha, beta))
 }
 
 /// The merge tiles: one warp per tile, `MERGE_WARPS` tiles per block, then (only when a row
@@ -337,22 +336,7 @@ pub fn run(
         l.grid(csr.rows as u64 * g as u64, BLOCK as u64),
         BLOCK,
         0,
-        Args::new()
-            .i64(csr.rows)
-            .ptr(csr.ptr)
-            .ptr(csr.col)
-            .ptr(csr.val)
-            .i64(csr.base)
-            .ptr(x.ptr)
-            .i64(x.inc)
-            .ptr(y.ptr)
-            .i64(y.inc)
-            .scalar(alpha)
-            .scalar(beta)
-            .i32(g as i32)
-            .i64(threshold)
-            .ptr(list)
-            .ptr(count),
+        row_args(csr, x, y, alpha, beta).i32(g as i32).i64(threshold).ptr(list).ptr(count),
     )?;
     let Some(lr) = long else { return Ok(()) };
     l.launch(
