@@ -8,6 +8,7 @@
 
 mod guest;
 mod plans;
+mod problem;
 mod spmv_algs;
 mod support;
 mod vbr;
