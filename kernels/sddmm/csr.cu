@@ -1,15 +1,14 @@
-// CSR SDDMM, C = alpha*(op(A)*op(B)) o spy(C) + beta*C.
+// CSR SDDMM, C = alpha*(op(A)*op(B)) o spy(C) + beta*C: the streaming method.
 //
-// Work is split into runs of `per_warp` consecutive stored entries, one warp per run; the
-// row of the run's first entry is found once by binary search and later rows by stepping
-// along the offsets. A warp holds S = 32/G groups of G lanes (G = k/8 rounded up to a
-// power of two, 4..32); group s takes entries s, s+S, ... of the run. Each group keeps the
-// part of op(A)'s current row that its lanes need for the first 16*G elements of k in
-// registers, loaded once per row (the rest of a longer k is read from memory), so A's row
-// is read once per row and run rather than once per entry. Lane l of a group owns elements
-// 4*l .. 4*l+3 of each 4*G-wide slice of k, loaded four at a time (one vector load) when
-// that layout allows.
-// Each dot product is reduced with shuffles in a fixed order: deterministic.
+// A warp takes a run of `per_warp` consecutive stored entries as S = 32/G groups of G lanes
+// (G = k/8 rounded up to a power of two, 4..32); group s takes entries s, s+S, ... of the run.
+// Lane l of a group owns elements 8l .. 8l+7 of every 8G-wide slice of k (two 4-element loads
+// when the layout allows). The first slice of op(A)'s current row stays in registers until the
+// group's entries move to another row, so A is read once per row and group; later slices
+// (k > 256) are read with each entry. The row of the run's first entry is found by one binary
+// search; each group then steps along the offsets. The column index of the next entry is
+// loaded before the current dot product, so a group has its next B address ready when it needs
+// it. Each dot product is reduced with shuffles in a fixed order: deterministic.
 //
 // op(A)(i, l) is at A[i*lda + l] when `a_row` is set, else A[i + l*lda]; op(B)(l, j) is at
 // B[l*ldb + j] when `b_row` is set, else B[l + j*ldb]. `a_vec` / `b_vec`: op(A)'s rows /
@@ -17,83 +16,95 @@
 #include "common/vec.cuh"
 #include "common/warp.cuh"
 
-#define SDDMM_Q 4  // 4*G-wide slices of k kept in registers
+#define SDDMM_E 8  // k elements per lane and slice
 
-// Four elements l0 .. l0+3 (zero past k) of the vector at M + off with stride `inc`.
-template <class In, class T>
-__device__ __forceinline__ void sddmm_load4(const In* __restrict__ M, i64 off, i64 inc, bool vec, i64 l0, i64 k,
-                                            T* o) {
-    if (vec && l0 + 4 <= k) {
-        Load4<In, T>::run(M + off + l0, o);
+// Elements l0 .. l0+7 (zero past k) of the vector at M with stride `inc`; VEC: stride 1 and
+// M 4-element aligned, so full slices are two vector loads.
+template <bool VEC, class In, class T>
+__device__ __forceinline__ void sddmm_load8(const In* __restrict__ M, i64 inc, i64 l0, i64 k, T* o) {
+    if (VEC && l0 + SDDMM_E <= k) {
+        Load4<In, T>::run(M + l0, o);
+        Load4<In, T>::run(M + l0 + 4, o + 4);
     } else {
 #pragma unroll
-        for (int v = 0; v < 4; ++v) o[v] = l0 + v < k ? to_compute(M[off + (l0 + v) * inc]) : T(0);
+        for (int v = 0; v < SDDMM_E; ++v) o[v] = l0 + v < k ? to_compute(M[(VEC ? l0 + v : (l0 + v) * inc)]) : T(0);
     }
 }
 
-template <class In, class Out, class I>
+template <class T> __device__ __forceinline__ T dot8(const T* a, const T* b, T acc) {
+#pragma unroll
+    for (int v = 0; v < SDDMM_E; ++v) acc += a[v] * b[v];
+    return acc;
+}
+
+template <bool VEC, class In, class Out, class I>
 __device__ void sddmm_csr(i64 m, i64 k, i64 nnz, const I* __restrict__ ptr, const I* __restrict__ col, i64 base,
-                          const In* __restrict__ A, i64 lda, int a_row, int a_vec, const In* __restrict__ B,
-                          i64 ldb, int b_row, int b_vec, Out* __restrict__ C,
-                          const typename ComputeOf<In>::type* alpha_dev, typename ComputeOf<In>::type alpha_h,
-                          const typename ComputeOf<In>::type* beta_dev, typename ComputeOf<In>::type beta_h, int G,
-                          i64 per_warp) {
+                          const In* __restrict__ A, i64 lda, int a_row, const In* __restrict__ B, i64 ldb,
+                          int b_row, Out* __restrict__ C, const typename ComputeOf<In>::type* alpha_dev,
+                          typename ComputeOf<In>::type alpha_h, const typename ComputeOf<In>::type* beta_dev,
+                          typename ComputeOf<In>::type beta_h, int G, i64 per_warp) {
     typedef typename ComputeOf<In>::type T;
-    const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
     const int lane = threadIdx.x & 31;
     const int glane = lane & (G - 1);
     const int S = 32 / G, sub = lane / G;
-    const unsigned gmask = group_mask(G);
     const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
     // Element (r, l) of op(A) at A[r*a_r + l*a_l]; of op(B) at (l, j): B[j*b_j + l*b_l].
     const i64 a_r = a_row ? lda : 1, a_l = a_row ? 1 : lda;
     const i64 b_j = b_row ? 1 : ldb, b_l = b_row ? ldb : 1;
+    const i64 l_first = (i64)glane * SDDMM_E, slice = (i64)G * SDDMM_E;
     for (i64 w = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w * per_warp < nnz; w += warps) {
         const i64 p0 = w * per_warp;
         const i64 p1 = p0 + per_warp < nnz ? p0 + per_warp : nnz;
-        i64 row = -1, row_end = 0;
-        T areg[SDDMM_Q][4];
-        for (i64 p = p0 + sub; p < p1; p += S) {
-            if (p >= row_end) {
-                row = (row >= 0 && (i64)ptr[row + 2] - base > p) ? row + 1 : row_of(ptr, m, base, p);
-                row_end = (i64)ptr[row + 1] - base;
-#pragma unroll
-                for (int q = 0; q < SDDMM_Q; ++q)
-                    sddmm_load4<In, T>(A, row * a_r, a_l, a_vec, ((i64)q * G + glane) * 4, k, areg[q]);
+        i64 p = p0 + sub;
+        if (p >= p1) continue;
+        i64 row = row_of(ptr, m, base, p0), row_end = (i64)ptr[row + 1] - base;
+        bool reload = true;
+        T areg[SDDMM_E];
+        i64 j = (i64)col[p] - base;
+        for (; p < p1; p += S) {
+            while (p >= row_end) {
+                row_end = (i64)ptr[++row + 1] - base;
+                reload = true;
             }
-            const i64 j = (i64)col[p] - base;
-            T dot = 0;
-#pragma unroll
-            for (int q = 0; q < SDDMM_Q; ++q) {
-                const i64 l0 = ((i64)q * G + glane) * 4;
-                if (l0 < k) {
-                    T b[4];
-                    sddmm_load4<In, T>(B, j * b_j, b_l, b_vec, l0, k, b);
-#pragma unroll
-                    for (int v = 0; v < 4; ++v) dot += areg[q][v] * b[v];
-                }
+            const In* a = A + row * a_r;
+            if (reload) {
+                sddmm_load8<VEC, In, T>(a, a_l, l_first, k, areg);
+                reload = false;
             }
-            for (i64 l0 = ((i64)SDDMM_Q * G + glane) * 4; l0 < k; l0 += (i64)G * 4) {
-                T a[4], b[4];
-                sddmm_load4<In, T>(A, row * a_r, a_l, a_vec, l0, k, a);
-                sddmm_load4<In, T>(B, j * b_j, b_l, b_vec, l0, k, b);
-#pragma unroll
-                for (int v = 0; v < 4; ++v) dot += a[v] * b[v];
+            const i64 j_next = p + S < p1 ? (i64)col[p + S] - base : 0;
+            const In* bj = B + j * b_j;
+            T b[SDDMM_E];
+            sddmm_load8<VEC, In, T>(bj, b_l, l_first, k, b);
+            T dot = dot8(areg, b, T(0));
+            for (i64 l0 = l_first + slice; l0 < k; l0 += slice) {
+                T ai[SDDMM_E];
+                sddmm_load8<VEC, In, T>(a, a_l, l0, k, ai);
+                sddmm_load8<VEC, In, T>(bj, b_l, l0, k, b);
+                dot = dot8(ai, b, dot);
             }
-            dot = group_sum(dot, G, gmask);
-            if (glane == 0) axpby_store(&C[p], dot, alpha, beta);
+            dot = group_sum(dot, G, group_mask(G));
+            if (glane == 0) axpby_store(&C[p], dot, scalar_arg(alpha_dev, alpha_h), scalar_arg(beta_dev, beta_h));
+            j = j_next;
         }
     }
 }
 
-#define SDDMM_ENTRY(In, Out, tin, tout, I, tidx)                                                         \
-    extern "C" __global__ void spblk_sddmm_csr_##tin##_##tout##_##tidx(                                  \
-        i64 m, i64 k, i64 nnz, const I* ptr, const I* col, i64 base, const In* A, i64 lda, int a_row,    \
-        int a_vec, const In* B, i64 ldb, int b_row, int b_vec, Out* C,                                   \
-        const ComputeOf<In>::type* alpha_dev, ComputeOf<In>::type alpha,                                 \
-        const ComputeOf<In>::type* beta_dev, ComputeOf<In>::type beta, int G, i64 per_warp) {            \
-        sddmm_csr<In, Out, I>(m, k, nnz, ptr, col, base, A, lda, a_row, a_vec, B, ldb, b_row, b_vec, C,  \
-                              alpha_dev, alpha, beta_dev, beta, G, per_warp);                            \
+// 256 threads; f32: at most 64 registers each, so 32 warps per SM keep 256 dot products in
+// flight (f16/bf16 need 80 and f64 128 without spilling).
+#define SDDMM_MIN_BLOCKS(In) (sizeof(In) == 4 ? 4 : sizeof(In) == 8 ? 2 : 3)
+// `vec`: op(A)'s rows and op(B)'s columns are both contiguous with 4-element-aligned starts.
+#define SDDMM_ENTRY(In, Out, tin, tout, I, tidx)                                                          \
+    extern "C" __global__ void __launch_bounds__(256, SDDMM_MIN_BLOCKS(In)) spblk_sddmm_csr_##tin##_##tout##_##tidx(         \
+        i64 m, i64 k, i64 nnz, const I* ptr, const I* col, i64 base, const In* A, i64 lda, int a_row,     \
+        const In* B, i64 ldb, int b_row, int vec, Out* C, const ComputeOf<In>::type* alpha_dev,           \
+        ComputeOf<In>::type alpha, const ComputeOf<In>::type* beta_dev, ComputeOf<In>::type beta, int G,  \
+        i64 per_warp) {                                                                                   \
+        if (vec)                                                                                          \
+            sddmm_csr<true, In, Out, I>(m, k, nnz, ptr, col, base, A, lda, a_row, B, ldb, b_row, C,       \
+                                        alpha_dev, alpha, beta_dev, beta, G, per_warp);                   \
+        else                                                                                              \
+            sddmm_csr<false, In, Out, I>(m, k, nnz, ptr, col, base, A, lda, a_row, B, ldb, b_row, C,      \
+                                         alpha_dev, alpha, beta_dev, beta, G, per_warp);                  \
     }
 
 SPBLK_FOR_PRECISIONS(SDDMM_ENTRY, int, i32)

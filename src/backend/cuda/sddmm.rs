@@ -24,12 +24,11 @@ pub fn run(l: &Launcher, args: &SddmmArgs) -> Result<()> {
     // Eight k elements per lane (two 4-element loads per entry): more entries in flight per
     // warp than four per lane, and fewer shuffles per dot product.
     let g = pow2_clamp((k as u64).div_ceil(8), 4, 32);
-    // Four consecutive k elements in one load where the operand is contiguous along k with
-    // 4-element-aligned starts.
+    // Vector loads of four consecutive k elements where op(A)'s rows and op(B)'s columns are
+    // both contiguous with 4-element-aligned starts; otherwise element loads with strides.
     let esize = args.precision.input.size() as u64;
     let aligned = |ptr: *mut std::ffi::c_void, ld: i64| ld % 4 == 0 && (ptr as u64) % (4 * esize).min(16) == 0;
-    let a_vec = a_row && aligned(args.a.values, args.a.ld);
-    let b_vec = !b_row && aligned(args.b.values, args.b.ld);
+    let vec = a_row && !b_row && aligned(args.a.values, args.a.ld) && aligned(args.b.values, args.b.ld);
     // Entries per warp: 32 per group, so one row search serves 32 dot products per group.
     let per_warp = 32 * (32 / g as u64);
     let name = format!("spblk_sddmm_csr_{}_{}", precision_tag(&args.precision), index_tag(c.indices_type));
@@ -48,11 +47,10 @@ pub fn run(l: &Launcher, args: &SddmmArgs) -> Result<()> {
             .ptr(args.a.values as u64)
             .i64(args.a.ld)
             .i32(a_row as i32)
-            .i32(a_vec as i32)
             .ptr(args.b.values as u64)
             .i64(args.b.ld)
             .i32(b_row as i32)
-            .i32(b_vec as i32)
+            .i32(vec as i32)
             .ptr(c.values as u64)
             .scalar(alpha)
             .scalar(beta)
