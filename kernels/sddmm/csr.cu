@@ -8,7 +8,8 @@
 // (k > 256) are read with each entry. The row of the run's first entry is found by one binary
 // search; each group then steps along the offsets. The column index of the next entry is
 // loaded before the current dot product, so a group has its next B address ready when it needs
-// it. Each dot product is reduced with shuffles in a fixed order: deterministic.
+// it. Each dot product is reduced with shuffles in a fixed order: deterministic. The common
+// layout with k <= 8G and long enough rows takes a leaner path (`sddmm_csr_fast`, below).
 //
 // op(A)(i, l) is at A[i*lda + l] when `a_row` is set, else A[i + l*lda]; op(B)(l, j) is at
 // B[l*ldb + j] when `b_row` is set, else B[l + j*ldb]. `a_vec` / `b_vec`: op(A)'s rows /
@@ -89,23 +90,96 @@ __device__ void sddmm_csr(i64 m, i64 k, i64 nnz, const I* __restrict__ ptr, cons
     }
 }
 
+// The common case on its own path, with fewer live values and instructions per entry: op(A)'s
+// rows and op(B)'s columns contiguous and aligned (`vec`), k <= 8G (one slice, all of op(A)'s
+// row slice in registers), G a compile-time constant. The group walks its entries row by row:
+// no row check per entry, and two entries (two B columns in flight) per step.
+template <int G, class In, class Out, class I>
+__device__ void sddmm_csr_fast(i64 m, i64 k, i64 nnz, const I* __restrict__ ptr, const I* __restrict__ col,
+                               i64 base, const In* __restrict__ A, i64 lda, const In* __restrict__ B, i64 ldb,
+                               Out* __restrict__ C, const typename ComputeOf<In>::type* alpha_dev,
+                               typename ComputeOf<In>::type alpha_h,
+                               const typename ComputeOf<In>::type* beta_dev, typename ComputeOf<In>::type beta_h,
+                               i64 per_warp) {
+    typedef typename ComputeOf<In>::type T;
+    constexpr int S = 32 / G;
+    const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
+    const int lane = threadIdx.x & 31;
+    const int glane = lane & (G - 1), sub = lane / G;
+    const unsigned gmask = group_mask(G);
+    const i64 l0 = (i64)glane * SDDMM_E;
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 w = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w * per_warp < nnz; w += warps) {
+        const i64 p0 = w * per_warp;
+        const i64 p1 = p0 + per_warp < nnz ? p0 + per_warp : nnz;
+        i64 p = p0 + sub;
+        if (p >= p1) continue;
+        i64 row = row_of(ptr, m, base, p0), row_end = (i64)ptr[row + 1] - base;
+        for (;;) {
+            while (p >= row_end) row_end = (i64)ptr[++row + 1] - base;
+            T areg[SDDMM_E];
+            sddmm_load8<true, In, T>(A + row * lda, 1, l0, k, areg);
+            const int n = (int)(((row_end < p1 ? row_end : p1) - p + S - 1) / S);
+            const I* cp = col + p;
+            Out* cq = C + p;
+            int e = 0;
+            for (; e + 2 <= n; e += 2) {
+                T b0[SDDMM_E], b1[SDDMM_E];
+                sddmm_load8<true, In, T>(B + ((i64)cp[e * S] - base) * ldb, 1, l0, k, b0);
+                sddmm_load8<true, In, T>(B + ((i64)cp[(e + 1) * S] - base) * ldb, 1, l0, k, b1);
+                const T d0 = group_sum(dot8(areg, b0, T(0)), G, gmask);
+                const T d1 = group_sum(dot8(areg, b1, T(0)), G, gmask);
+                if (glane == 0) {
+                    axpby_store(&cq[e * S], d0, alpha, beta);
+                    axpby_store(&cq[(e + 1) * S], d1, alpha, beta);
+                }
+            }
+            if (e < n) {
+                T b0[SDDMM_E];
+                sddmm_load8<true, In, T>(B + ((i64)cp[e * S] - base) * ldb, 1, l0, k, b0);
+                const T d0 = group_sum(dot8(areg, b0, T(0)), G, gmask);
+                if (glane == 0) axpby_store(&cq[e * S], d0, alpha, beta);
+            }
+            p += (i64)n * S;
+            if (p >= p1) break;
+        }
+    }
+}
+
 // 256 threads; f32: at most 64 registers each, so 32 warps per SM keep 256 dot products in
 // flight (f16/bf16 need 80 and f64 128 without spilling).
 #define SDDMM_MIN_BLOCKS(In) (sizeof(In) == 4 ? 4 : sizeof(In) == 8 ? 2 : 3)
-// `vec`: op(A)'s rows and op(B)'s columns are both contiguous with 4-element-aligned starts.
-#define SDDMM_ENTRY(In, Out, tin, tout, I, tidx)                                                          \
-    extern "C" __global__ void __launch_bounds__(256, SDDMM_MIN_BLOCKS(In)) spblk_sddmm_csr_##tin##_##tout##_##tidx(         \
-        i64 m, i64 k, i64 nnz, const I* ptr, const I* col, i64 base, const In* A, i64 lda, int a_row,     \
-        const In* B, i64 ldb, int b_row, int vec, Out* C, const ComputeOf<In>::type* alpha_dev,           \
-        ComputeOf<In>::type alpha, const ComputeOf<In>::type* beta_dev, ComputeOf<In>::type beta, int G,  \
-        i64 per_warp) {                                                                                   \
-        if (vec)                                                                                          \
-            sddmm_csr<true, In, Out, I>(m, k, nnz, ptr, col, base, A, lda, a_row, B, ldb, b_row, C,       \
-                                        alpha_dev, alpha, beta_dev, beta, G, per_warp);                   \
-        else                                                                                              \
-            sddmm_csr<false, In, Out, I>(m, k, nnz, ptr, col, base, A, lda, a_row, B, ldb, b_row, C,      \
-                                         alpha_dev, alpha, beta_dev, beta, G, per_warp);                  \
+
+// `path`: 0 the general path with element loads; 1 the general path with vector loads (op(A)'s
+// rows and op(B)'s columns both contiguous with 4-element-aligned starts); 2 the fast path
+// (vector loads, k <= 8G, and rows long enough that the groups of a warp seldom diverge: the
+// host decides, src/backend/cuda/sddmm.rs).
+#define SDDMM_ENTRY(In, Out, tin, tout, I, tidx)                                                            \
+    extern "C" __global__ void __launch_bounds__(256, SDDMM_MIN_BLOCKS(In))                                 \
+        spblk_sddmm_csr_##tin##_##tout##_##tidx(i64 m, i64 k, i64 nnz, const I* ptr, const I* col, i64 base, \
+                                                const In* A, i64 lda, int a_row, const In* B, i64 ldb,      \
+                                                int b_row, int path, Out* C,                                \
+                                                const ComputeOf<In>::type* alpha_dev,                       \
+                                                ComputeOf<In>::type alpha,                                  \
+                                                const ComputeOf<In>::type* beta_dev,                        \
+                                                ComputeOf<In>::type beta, int G, i64 per_warp) {            \
+        if (path == 2) {                                                                                    \
+            switch (G) {                                                                                    \
+                case 4: SDDMM_FAST(4, In, Out, I); return;                                                  \
+                case 8: SDDMM_FAST(8, In, Out, I); return;                                                  \
+                case 16: SDDMM_FAST(16, In, Out, I); return;                                                \
+                case 32: SDDMM_FAST(32, In, Out, I); return;                                                \
+            }                                                                                               \
+        }                                                                                                   \
+        if (path == 1)                                                                                      \
+            sddmm_csr<true, In, Out, I>(m, k, nnz, ptr, col, base, A, lda, a_row, B, ldb, b_row, C,         \
+                                        alpha_dev, alpha, beta_dev, beta, G, per_warp);                     \
+        else                                                                                                \
+            sddmm_csr<false, In, Out, I>(m, k, nnz, ptr, col, base, A, lda, a_row, B, ldb, b_row, C,        \
+                                         alpha_dev, alpha, beta_dev, beta, G, per_warp);                    \
     }
+#define SDDMM_FAST(GT, In, Out, I) \
+    sddmm_csr_fast<GT, In, Out, I>(m, k, nnz, ptr, col, base, A, lda, B, ldb, C, alpha_dev, alpha, beta_dev, beta, per_warp)
 
 SPBLK_FOR_PRECISIONS(SDDMM_ENTRY, int, i32)
 SPBLK_FOR_PRECISIONS(SDDMM_ENTRY, long long, i64)

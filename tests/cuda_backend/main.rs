@@ -606,6 +606,83 @@ fn sddmm_matches_host() {
     }
 }
 
+/// Rows long enough for SDDMM's fast path (row by row, two entries per step; the trace note
+/// says which path ran), with op(A) row-major and op(B) column-major, aligned leading
+/// dimensions, k from one slice's tail to a full 8G slice: correct, and the same bits when run
+/// again.
+#[test]
+fn sddmm_long_rows_take_the_fast_path() {
+    if !gpu("sddmm_long_rows_take_the_fast_path") || harness_on_host() {
+        return;
+    }
+    let mut r = rng(6);
+    let mut case_no = 0usize;
+    for (vin, out, compute) in [PRECISIONS[0], PRECISIONS[1], PRECISIONS[2], PRECISIONS[3]] {
+        for depth in [16usize, 33, 100, 256] {
+            case_no += 1;
+            let exact = case_no % 3 == 0;
+            let ity = if case_no % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
+            let (m, n) = (24 + case_no, 400);
+            // Every row holds 100..200 entries: at least 4 per group and row for any width.
+            let entries: Vec<(usize, usize)> = (0..m)
+                .flat_map(|i| {
+                    let len = r.gen_range(100..200);
+                    let mut cols: Vec<usize> = (0..n).collect();
+                    cols.shuffle(&mut r);
+                    let mut row: Vec<usize> = cols[..len].to_vec();
+                    row.sort_unstable();
+                    row.into_iter().map(move |j| (i, j))
+                })
+                .collect();
+            let beta_zero = case_no % 2 == 1;
+            let cvals =
+                if beta_zero { vec![f64::NAN; entries.len()] } else { some_values(&mut r, entries.len(), exact) };
+            let c = Sp::new(&mut r, SPBLK_FORMAT_CSR, m, n, &entries, &cvals, ity, (case_no % 2) as u32, out);
+            // Leading dimensions that keep every row of A and column of B 16-byte aligned.
+            let ld = depth.next_multiple_of(4) + 4 * (case_no % 2);
+            let dense = |r: &mut StdRng, rows: usize, cols: usize, order| {
+                let outer = if order == SPBLK_ORDER_ROW { rows } else { cols };
+                let data = encode(&some_values(r, ld * outer, exact), vin);
+                Dn { rows: rows as i64, cols: cols as i64, ld: ld as i64, order, vt: vin, data }
+            };
+            let case = SddmmCase {
+                op_a: N,
+                op_b: N,
+                a: dense(&mut r, m, depth, SPBLK_ORDER_ROW),
+                b: dense(&mut r, depth, n, SPBLK_ORDER_COL),
+                c,
+                alpha: some_scalar(&mut r, 0.5, 2.0, exact),
+                beta: if beta_zero { 0.0 } else { some_scalar(&mut r, -1.0, 1.0, exact) },
+                compute,
+                device_scalars: case_no % 4 >= 2,
+            };
+            let what = format!("sddmm long rows case {case_no} ({vin},{out}) {m}x{n} k {depth}");
+            let mut host = Side::new(Kind::Host);
+            let mut gpu = Side::new(Kind::Cuda);
+            let want = decode(&run_sddmm(&mut host, &case), out);
+            let (first, records) = spblk::trace::capture(|| run_sddmm(&mut gpu, &case));
+            let notes: Vec<&String> =
+                records.iter().filter(|rec| rec.function == "spblkSDDMM").flat_map(|rec| &rec.notes).collect();
+            assert!(
+                notes.iter().any(|note| note.starts_with("fast path")),
+                "{what}: the fast path did not run: {notes:?}"
+            );
+            let again = run_sddmm(&mut gpu, &case);
+            assert!(first == again, "{what}: a second run gave other bits");
+            let abs = SddmmCase {
+                a: case.a.with_abs_values(),
+                b: case.b.with_abs_values(),
+                c: case.c.with_abs_values(),
+                alpha: case.alpha.abs(),
+                beta: case.beta.abs(),
+                ..case.clone()
+            };
+            let scale = decode(&run_sddmm(&mut host, &abs), out);
+            compare(&what, &decode(&first, out), &want, &scale, depth, out, compute, exact);
+        }
+    }
+}
+
 // ------------------------------------------------------------------------------------------
 // SpGEMM
 

@@ -5,6 +5,7 @@ use super::launch::{pow2_clamp, Args, Launcher, Scalar, BLOCK};
 use crate::backend::SddmmArgs;
 use crate::descr::SparsePattern;
 use crate::error::{Error, Result};
+use crate::trace;
 use crate::types::{Operation, Order};
 
 pub fn run(l: &Launcher, args: &SddmmArgs) -> Result<()> {
@@ -29,6 +30,21 @@ pub fn run(l: &Launcher, args: &SddmmArgs) -> Result<()> {
     let esize = args.precision.input.size() as u64;
     let aligned = |ptr: *mut std::ffi::c_void, ld: i64| ld % 4 == 0 && (ptr as u64) % (4 * esize).min(16) == 0;
     let vec = a_row && !b_row && aligned(args.a.values, args.a.ld) && aligned(args.b.values, args.b.ld);
+    // The fast path walks each group's entries row by row. With 8 groups per warp (g = 4) and
+    // fewer than about four entries per group and row, the groups diverge and the general
+    // path's per-entry stepping is faster; with 2 groups (g >= 16) the fast path wins even on
+    // rows of 5 (measured: docs/sddmm.md).
+    let rows_long = g >= 16 || c.nnz as u64 >= 4 * (32 / g as u64) * c.rows.max(1) as u64;
+    let path = match (vec, vec && k as u64 <= 8 * g as u64 && rows_long) {
+        (_, true) => 2,
+        (true, false) => 1,
+        (false, _) => 0,
+    };
+    trace::note(format_args!(
+        "{} path, {g} lanes per entry (avg row {:.1})",
+        ["strided", "vector", "fast"][path as usize],
+        c.nnz as f64 / c.rows.max(1) as f64
+    ));
     // Entries per warp: 32 per group, so one row search serves 32 dot products per group.
     let per_warp = 32 * (32 / g as u64);
     let name = format!("spblk_sddmm_csr_{}_{}", precision_tag(&args.precision), index_tag(c.indices_type));
@@ -50,7 +66,7 @@ pub fn run(l: &Launcher, args: &SddmmArgs) -> Result<()> {
             .ptr(args.b.values as u64)
             .i64(args.b.ld)
             .i32(b_row as i32)
-            .i32(vec as i32)
+            .i32(path)
             .ptr(c.values as u64)
             .scalar(alpha)
             .scalar(beta)
