@@ -622,8 +622,10 @@ fn sddmm_long_rows_take_the_fast_path() {
             case_no += 1;
             let exact = case_no % 3 == 0;
             let ity = if case_no % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
-            let (m, n) = (24 + case_no, 400);
-            // Every row holds 100..200 entries: at least 4 per group and row for any width.
+            // Every row holds 100..200 entries: at least 4 per group and row for any width; and
+            // ~450 K entries, enough that every group gets a full run of 32 (small matrices
+            // get shorter runs: src/backend/cuda/sddmm.rs).
+            let (m, n) = (3000 + case_no, 400);
             let entries: Vec<(usize, usize)> = (0..m)
                 .flat_map(|i| {
                     let len = r.gen_range(100..200);
