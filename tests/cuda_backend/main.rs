@@ -534,6 +534,19 @@ fn run_sddmm(side: &mut Side, c: &SddmmCase) -> Vec<u8> {
     out
 }
 
+/// The error scale of an SDDMM case: the same product over magnitudes, on the host.
+fn sddmm_scale(host: &mut Side, case: &SddmmCase, out: spblkDataType_t) -> Vec<f64> {
+    let abs = SddmmCase {
+        a: case.a.with_abs_values(),
+        b: case.b.with_abs_values(),
+        c: case.c.with_abs_values(),
+        alpha: case.alpha.abs(),
+        beta: case.beta.abs(),
+        ..case.clone()
+    };
+    decode(&run_sddmm(host, &abs), out)
+}
+
 #[test]
 fn sddmm_matches_host() {
     if !gpu("sddmm_matches_host") {
@@ -591,15 +604,7 @@ fn sddmm_matches_host() {
                 let mut gpu = Side::new(Kind::Cuda);
                 let want = decode(&run_sddmm(&mut host, &case), out);
                 let got = decode(&run_sddmm(&mut gpu, &case), out);
-                let abs = SddmmCase {
-                    a: case.a.with_abs_values(),
-                    b: case.b.with_abs_values(),
-                    c: case.c.with_abs_values(),
-                    alpha: case.alpha.abs(),
-                    beta: case.beta.abs(),
-                    ..case.clone()
-                };
-                let scale = decode(&run_sddmm(&mut host, &abs), out);
+                let scale = sddmm_scale(&mut host, &case, out);
                 compare(&what, &got, &want, &scale, depth, out, compute, exact);
             }
         }
@@ -671,15 +676,7 @@ fn sddmm_long_rows_take_the_fast_path() {
             );
             let again = run_sddmm(&mut gpu, &case);
             assert!(first == again, "{what}: a second run gave other bits");
-            let abs = SddmmCase {
-                a: case.a.with_abs_values(),
-                b: case.b.with_abs_values(),
-                c: case.c.with_abs_values(),
-                alpha: case.alpha.abs(),
-                beta: case.beta.abs(),
-                ..case.clone()
-            };
-            let scale = decode(&run_sddmm(&mut host, &abs), out);
+            let scale = sddmm_scale(&mut host, &case, out);
             compare(&what, &decode(&first, out), &want, &scale, depth, out, compute, exact);
         }
     }
