@@ -354,16 +354,16 @@ typedef uint32_t spblkSpGEMMAlg_t;
 #define SPBLK_SPMV_ALG_CSR_VECTOR 101
 
 /**
- * spblk addition: spblk's default row method (also what `SPBLK_SPMV_ALG_DEFAULT` and the CSR/COO
- * values run): a group of 2..32 lanes per row sized from the average row length, long rows
- * split into chunks. CSR or CSC.
+ * spblk addition: the row method: a group of 2..32 lanes per row sized from the average row
+ * length, long rows split into chunks. `SPBLK_SPMV_ALG_DEFAULT` and the CSR/COO values run it
+ * for matrices under 2^19 entries or with 256 or more entries per row on average. CSR or CSC.
  */
 #define SPBLK_SPMV_ALG_CSR_ROWS 102
 
 /**
  * spblk addition: merge-path tiles of rows + entries, balanced whatever the row lengths,
- * deterministic; its plan comes from `spblkSpMV_preprocess`. CSR or CSC. Not the default
- * until it beats it (H100: 25-33 % of copy bandwidth so far, docs/spmv.md).
+ * deterministic; its plan comes from `spblkSpMV_preprocess`. `SPBLK_SPMV_ALG_DEFAULT` and the
+ * CSR/COO values run it for the other matrices (docs/spmv.md). CSR or CSC.
  */
 #define SPBLK_SPMV_ALG_CSR_MERGE 103
 

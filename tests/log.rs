@@ -59,7 +59,7 @@ fn spblk_log_writes_one_line_per_call() {
     let ok = spmv[0];
     for part in [
         "backend=Host",
-        "method=CsrRows (asked for CooAlg2)",
+        "method=CsrRows (asked for CooAlg2: 3 entries < 524288",
         "kernels=host:convert,host:spmm_rows",
         "A=Coo 2x3 nnz=3",
         "-> SPBLK_STATUS_SUCCESS",

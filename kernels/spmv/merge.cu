@@ -11,18 +11,24 @@
 //    window), and records in fin_row[b] the long row whose last entry is in its window. The
 //    finishing kernel adds a row's partials in tile order. Only when part != NULL (the host
 //    passes NULL only when no row can be long).
-// Inside a tile (one warp; MERGE_WARPS independent tiles per block, no block barrier): the
-// owned rows' entries are streamed once (16-byte loads when aligned, two per array and lane
-// before the x gathers, evict-first hint) and their products a*x stored in the warp's shared
-// slice; each lane then walks 1/32 of the tile's rows + entries (merge path), a 5-step shuffle
-// scan adds the sums of rows that cross lanes, and y is written coalesced. Every sum has a
-// fixed order: bitwise deterministic, no atomics.
+// Inside a tile (one warp; MERGE_WARPS independent tiles per block, no block barrier, no
+// shared memory): the owned rows go in batches of 32, one row per lane; the batch's entries
+// stream through the warp 32 consecutive entries at a time (evict-first hint for the matrix,
+// x through the read-only path) and a segmented shuffle scan adds each round into the rows'
+// sums; y is written coalesced. Every sum has a fixed order: bitwise deterministic, no atomics.
 #include "common/warp.cuh"
 
 #define MERGE_WARPS 2
 #define MERGE_THREADS (32 * MERGE_WARPS)
+// Blocks per SM the register budget must allow: 48 warps (40 registers) for 4-byte and
+// 2-byte values, where occupancy is what hides the gathers' latency; 32 warps for f64, whose
+// four rounds of loads in flight need more registers (at 40 the compiler serializes them:
+// Poisson 3-D f64 9 % slower on the H100).
+#define MERGE_MIN_BLOCKS(In) (sizeof(In) == 8 ? 16 : 24)
 #define MERGE_W 512
 #define MERGE_L 512
+// Rounds of 32 entries whose loads are in flight together (per lane: MG_ROUNDS gathers).
+#define MG_ROUNDS 4
 
 // ---- loads ------------------------------------------------------------------------------
 
@@ -45,52 +51,6 @@ __device__ __forceinline__ f16 mg_ro(const f16* p) {
 __device__ __forceinline__ bf16 mg_ro(const bf16* p) {
     return __ushort_as_bfloat16(__ldg(reinterpret_cast<const unsigned short*>(p)));
 }
-
-// Four consecutive elements at a 4-element-aligned position of a 16-byte-aligned array
-// (8-byte-aligned for 2-byte types), streamed.
-template <class E> struct MgLoad4;
-template <> struct MgLoad4<float> {
-    __device__ static __forceinline__ void run(const float* p, float* o) {
-        float4 v = __ldcs(reinterpret_cast<const float4*>(p));
-        o[0] = v.x; o[1] = v.y; o[2] = v.z; o[3] = v.w;
-    }
-};
-template <> struct MgLoad4<double> {
-    __device__ static __forceinline__ void run(const double* p, double* o) {
-        double2 a = __ldcs(reinterpret_cast<const double2*>(p)), b = __ldcs(reinterpret_cast<const double2*>(p) + 1);
-        o[0] = a.x; o[1] = a.y; o[2] = b.x; o[3] = b.y;
-    }
-};
-template <> struct MgLoad4<int> {
-    __device__ static __forceinline__ void run(const int* p, int* o) {
-        int4 v = __ldcs(reinterpret_cast<const int4*>(p));
-        o[0] = v.x; o[1] = v.y; o[2] = v.z; o[3] = v.w;
-    }
-};
-template <> struct MgLoad4<long long> {
-    __device__ static __forceinline__ void run(const long long* p, long long* o) {
-        longlong2 a = __ldcs(reinterpret_cast<const longlong2*>(p)), b = __ldcs(reinterpret_cast<const longlong2*>(p) + 1);
-        o[0] = a.x; o[1] = a.y; o[2] = b.x; o[3] = b.y;
-    }
-};
-template <> struct MgLoad4<f16> {
-    __device__ static __forceinline__ void run(const f16* p, f16* o) {
-        uint2 raw = __ldcs(reinterpret_cast<const uint2*>(p));
-        o[0] = __ushort_as_half((unsigned short)(raw.x & 0xffffu));
-        o[1] = __ushort_as_half((unsigned short)(raw.x >> 16));
-        o[2] = __ushort_as_half((unsigned short)(raw.y & 0xffffu));
-        o[3] = __ushort_as_half((unsigned short)(raw.y >> 16));
-    }
-};
-template <> struct MgLoad4<bf16> {
-    __device__ static __forceinline__ void run(const bf16* p, bf16* o) {
-        uint2 raw = __ldcs(reinterpret_cast<const uint2*>(p));
-        o[0] = __ushort_as_bfloat16((unsigned short)(raw.x & 0xffffu));
-        o[1] = __ushort_as_bfloat16((unsigned short)(raw.x >> 16));
-        o[2] = __ushort_as_bfloat16((unsigned short)(raw.y & 0xffffu));
-        o[3] = __ushort_as_bfloat16((unsigned short)(raw.y >> 16));
-    }
-};
 
 // ---- partition ---------------------------------------------------------------------------
 
@@ -131,77 +91,88 @@ template <class I> __device__ void mg_starts(const I* ptr, i64 m, i64 base, u64 
 
 // ---- the tile kernel ---------------------------------------------------------------------
 
-// Calls f(p - s, val[p] * x[col[p]]) for every zero-based p in [s, e), spread over the
-// calling warp's lanes (all 32 must call). With `vec`, the 4-aligned body is read with
-// 16-byte loads, two per array and lane before the x gathers (8 products in flight per lane);
-// the head and tail (fewer than 4 entries each) with scalar loads. A lane's sequence of p is
-// fixed by (s, e, vec), so a sum accumulated in f has a fixed order.
-template <class In, class I, class T, class F>
+// v[u] = val[p] * x[col[p]] for p = rb + 32u + lane, 0 where p >= e (e > rb). Every load is
+// unconditional (positions past e read entry e - 1), so all MG_ROUNDS index and value loads
+// issue before the first x gather, and all gathers before the first product: one round trip
+// each instead of one per round.
+template <class In, class I, class T, class P>
 __device__ __forceinline__ void mg_products(const I* __restrict__ col, const In* __restrict__ val, i64 base,
-                                            const In* __restrict__ x, i64 incx, i64 s, i64 e, int vec, F&& f) {
+                                            const In* __restrict__ x, i64 incx, P rb, P e, T* v) {
     const int lane = threadIdx.x & 31;
-    i64 a = s, z = s;  // the vector body [a, z); without vec, all of [s, e) is the "tail"
-    if (vec) {
-        a = (s + 3) & ~(i64)3;
-        z = e & ~(i64)3;
-        if (a > e) a = e;
-        if (z < a) z = a;
-        const i64 p = s + lane;
-        if (p < a) f((int)(p - s), to_compute(mg_stream(val + p)) * to_compute(mg_ro(x + ((i64)mg_stream(col + p) - base) * incx)));
+    I c[MG_ROUNDS];
+    In a[MG_ROUNDS];
+#pragma unroll
+    for (int u = 0; u < MG_ROUNDS; ++u) {
+        const P p = min(rb + 32 * u + lane, e - 1);
+        c[u] = mg_stream(col + p);
+        a[u] = mg_stream(val + p);
     }
-    const i64 qa = a >> 2, qz = z >> 2;
-    for (i64 q = qa + lane; q < qz; q += 64) {
-        const bool two = q + 32 < qz;
-        I c[8];
-        In v[8];
-        MgLoad4<I>::run(col + (q << 2), c);
-        MgLoad4<In>::run(val + (q << 2), v);
-        if (two) {
-            MgLoad4<I>::run(col + ((q + 32) << 2), c + 4);
-            MgLoad4<In>::run(val + ((q + 32) << 2), v + 4);
-        }
-        In xv[8];
+    In xv[MG_ROUNDS];
 #pragma unroll
-        for (int u = 0; u < 4; ++u) xv[u] = mg_ro(x + ((i64)c[u] - base) * incx);
-        if (two) {
+    for (int u = 0; u < MG_ROUNDS; ++u) xv[u] = mg_ro(x + ((i64)c[u] - base) * incx);
 #pragma unroll
-            for (int u = 4; u < 8; ++u) xv[u] = mg_ro(x + ((i64)c[u] - base) * incx);
-        }
-        const int k = (int)((q << 2) - s);
-#pragma unroll
-        for (int u = 0; u < 4; ++u) f(k + u, to_compute(v[u]) * to_compute(xv[u]));
-        if (two) {
-#pragma unroll
-            for (int u = 4; u < 8; ++u) f(k + 124 + u, to_compute(v[u]) * to_compute(xv[u]));
-        }
-    }
-    for (i64 p = z + lane; p < e; p += 32)
-        f((int)(p - s), to_compute(mg_stream(val + p)) * to_compute(mg_ro(x + ((i64)mg_stream(col + p) - base) * incx)));
+    for (int u = 0; u < MG_ROUNDS; ++u) v[u] = rb + 32 * u + lane < e ? to_compute(a[u]) * to_compute(xv[u]) : T(0);
 }
 
-// One warp per tile (MERGE_WARPS tiles per block, no block barrier): the warp streams the
-// owned rows' products into its shared slice, each lane walks 1/32 of the tile's merge path
-// (row ends vs entries), a 5-step shuffle scan adds the sums of rows that cross lanes, and y
-// is written coalesced from the row sums.
+// The products a*x of entries [s, e) summed over the calling warp (all 32 lanes must call;
+// every lane gets the total): lane j adds entries s + j, s + j + 32, ... in order, MG_ROUNDS
+// rounds of loads in flight, then a fixed-order shuffle sum. Deterministic.
+template <class In, class I, class T>
+__device__ __forceinline__ T mg_window_sum(const I* __restrict__ col, const In* __restrict__ val, i64 base,
+                                           const In* __restrict__ x, i64 incx, i64 s, i64 e) {
+    const int lane = threadIdx.x & 31;
+    T acc = 0;
+    for (i64 rb = s; rb < e; rb += 32 * MG_ROUNDS) {
+        T v[MG_ROUNDS];
+        mg_products<In, I, T>(col, val, base, x, incx, rb, e, v);
+#pragma unroll
+        for (int u = 0; u < MG_ROUNDS; ++u) acc += v[u];
+    }
+    for (int off = 16; off > 0; off >>= 1) acc += __shfl_xor_sync(SPBLK_FULL_MASK, acc, off);
+    return acc;
+}
+
+// Adds the products of one round of 32 consecutive entries [rb, rb + 32) (lane j holds
+// v = a*x of entry rb + j, 0 past the batch) into the sums of the batch's rows: a segmented
+// inclusive scan over the lanes (segments start where a row starts, and at lane 0), then lane
+// k (row k of the batch, entries [s, e)) adds the scan value at its row's last entry in the
+// round. Fixed order: deterministic.
+template <class T>
+__device__ __forceinline__ void mg_round(T v, int rb, bool nonempty, int s, int e, T& acc) {
+    const int lane = threadIdx.x & 31;
+    const bool starts_here = nonempty && s >= rb && s < rb + 32;
+    const unsigned heads = __reduce_or_sync(SPBLK_FULL_MASK, starts_here ? 1u << (s - rb) : 0u) | 1u;
+    const int seg = 31 - __clz(heads & ((2u << lane) - 1u));  // 2u << 31 wraps to 0: all bits
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const T t = __shfl_up_sync(SPBLK_FULL_MASK, v, d);
+        if (lane - d >= seg) v += t;
+    }
+    const bool in_round = nonempty && s < rb + 32 && e > rb;
+    const int src = in_round ? min(e, rb + 32) - rb - 1 : lane;
+    const T t = __shfl_sync(SPBLK_FULL_MASK, v, src);
+    if (in_round) acc += t;
+}
+
+// One warp per tile (MERGE_WARPS tiles per block, no block barrier, no shared memory). The
+// tile's owned short rows go in batches of 32 (lane k holds row k's bounds and sum); the
+// batch's entries stream through the warp in rounds of 32 consecutive entries, MG_ROUNDS
+// rounds loaded before their products are added (coalesced loads, evict-first hint for the
+// matrix, x through the read-only path), and each round is added into the rows by a
+// segmented shuffle scan (mg_round). y is written coalesced, one row per lane.
 template <class In, class Out, class I>
 __device__ void spmv_merge_tile(i64 m, i64 nnz, const I* __restrict__ ptr, const I* __restrict__ col,
                                 const In* __restrict__ val, i64 base, const In* __restrict__ x, i64 incx,
                                 Out* __restrict__ y, i64 incy, const typename ComputeOf<In>::type* alpha_dev,
                                 typename ComputeOf<In>::type alpha_h,
                                 const typename ComputeOf<In>::type* beta_dev, typename ComputeOf<In>::type beta_h,
-                                const I* __restrict__ starts, int vec, typename ComputeOf<In>::type* part,
+                                const I* __restrict__ starts, typename ComputeOf<In>::type* part,
                                 i64* fin_row) {
     typedef typename ComputeOf<In>::type T;
-    __shared__ T s_prod[MERGE_WARPS][MERGE_W + MERGE_L];
-    __shared__ T s_sum[MERGE_WARPS][MERGE_W];
-    __shared__ int s_end[MERGE_WARPS][MERGE_W];
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     const i64 tiles = (m + nnz + MERGE_W - 1) / MERGE_W;
     const i64 b = (i64)blockIdx.x * MERGE_WARPS + w;
     if (b >= tiles) return;  // the whole warp; nothing below synchronizes more than a warp
-    T* prod = s_prod[w];
-    T* rsum = s_sum[w];
-    int* end = s_end[w];
     const i64 win0 = b * MERGE_W, win1 = win0 + MERGE_W;
 
     // Rows whose markers lie in the window: [r0, r1).
@@ -225,59 +196,31 @@ __device__ void spmv_merge_tile(i64 m, i64 nnz, const I* __restrict__ ptr, const
     const bool split = part != nullptr;  // long rows possible
     // A long row can only be the window's last (it is longer than a window).
     const bool last_long = split && r1 > r0 && p1 - pb > MERGE_L;
-    const i64 r1s = last_long ? r1 - 1 : r1;  // owned short rows [r0, r1s), entries [n0, n1)
-    const i64 n0 = p0, n1 = last_long ? pb : p1;
-    const int R = (int)(r1s - r0), N = (int)(n1 - n0), items = R + N;
+    const int R = (int)((last_long ? r1 - 1 : r1) - r0);  // owned short rows [r0, r0 + R)
     const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
 
-    // 1. Row ends and products into the warp's shared slice.
-#pragma unroll 4
-    for (int k = lane; k < R; k += 32) end[k] = (int)((i64)ptr[r0 + k + 1] - base - n0);
-    mg_products<In, I, T>(col, val, base, x, incx, n0, n1, vec, [&](int k, T v) { prod[k] = v; });
-    __syncwarp();
-
-    // 2. Lane walks items [d0, d1) of the tile's merge path (row ends vs entries): row end k
-    // comes after end[k] entries and k row ends.
-    const int d0 = (lane * items) >> 5, d1 = ((lane + 1) * items) >> 5;
-    int lo = d0 - N > 0 ? d0 - N : 0, hi = d0 < R ? d0 : R;
-    while (lo < hi) {
-        const int mid = (lo + hi) >> 1;
-        if (end[mid] <= d0 - mid - 1) lo = mid + 1; else hi = mid;
-    }
-    int i = lo, j = d0 - lo;
-    const int first_row = i;
-    bool has_first = false;
-    T first_val = 0, sum = 0;
-    int cur = i < R ? end[i] : 0x7fffffff;
-    for (int d = d0; d < d1; ++d) {
-        if (j < cur) {
-            sum += prod[j];
-            ++j;
-        } else {
-            if (has_first) rsum[i] = sum; else first_val = sum;
-            has_first = true;
-            sum = 0;
-            ++i;
-            cur = i < R ? end[i] : 0x7fffffff;
-        }
-    }
-    // Segmented inclusive scan of the carries (row i, sum) over the lanes; rows are
-    // non-decreasing in the lane, so equal rows are contiguous.
+    // Offsets below are relative to p0, the first owned entry: the owned short rows' entries
+    // span at most MERGE_W + MERGE_L, so they fit an int.
+    const I* tcol = col + p0;
+    const In* tval = val + p0;
+    for (int kb = 0; kb < R; kb += 32) {
+        const bool has = kb + lane < R;
+        const i64 row = r0 + kb + lane;
+        const int s = has ? (int)((i64)ptr[row] - base - p0) : 0;
+        const int e = has ? (int)((i64)ptr[row + 1] - base - p0) : 0;
+        const bool nonempty = has && e > s;
+        const int last = min(R - kb, 32) - 1;
+        const int S = __shfl_sync(SPBLK_FULL_MASK, s, 0), E = __shfl_sync(SPBLK_FULL_MASK, e, last);
+        T acc = 0;
+        for (int rb = S; rb < E; rb += 32 * MG_ROUNDS) {
+            T v[MG_ROUNDS];
+            mg_products<In, I, T>(tcol, tval, base, x, incx, rb, E, v);
 #pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-        const T tv = __shfl_up_sync(SPBLK_FULL_MASK, sum, off);
-        const int tr = __shfl_up_sync(SPBLK_FULL_MASK, i, off);
-        if (lane >= off && tr == i) sum += tv;
+            for (int u = 0; u < MG_ROUNDS; ++u)
+                if (rb + 32 * u < E) mg_round(v[u], rb + 32 * u, nonempty, s, e, acc);
+        }
+        if (has) axpby_store(&y[row * incy], acc, alpha, beta);
     }
-    {
-        const T pvs = __shfl_up_sync(SPBLK_FULL_MASK, sum, 1);
-        const int prs = __shfl_up_sync(SPBLK_FULL_MASK, i, 1);
-        if (has_first) rsum[first_row] = (lane > 0 && prs == first_row ? pvs : T(0)) + first_val;
-    }
-    __syncwarp();
-
-    // 3. y of the owned rows, coalesced.
-    for (int k = lane; k < R; k += 32) axpby_store(&y[(r0 + k) * incy], rsum[k], alpha, beta);
 
     if (!split) return;
     // 4. Long rows: the two candidates are r0 - 1 (marker before the window: ptr pa..p0) and
@@ -294,9 +237,7 @@ __device__ void spmv_merge_tile(i64 m, i64 nnz, const I* __restrict__ ptr, const
         if (last < win0 || first >= win1) continue;
         const int slot = first >= win0 ? 1 : 0;
         const i64 s = (first > win0 ? first : win0) - zr - 1, e = (last + 1 < win1 ? last + 1 : win1) - zr - 1;
-        T acc = 0;
-        mg_products<In, I, T>(col, val, base, x, incx, s, e, vec, [&](int, T v) { acc += v; });
-        acc = warp_sum(acc);
+        const T acc = mg_window_sum<In, I, T>(col, val, base, x, incx, s, e);
         if (lane == 0) part[2 * b + slot] = acc;
         if (last < win1) fin = zr;
     }
@@ -329,13 +270,13 @@ __device__ void spmv_merge_finish(u64 tiles, const I* ptr, i64 base, const i64* 
 }
 
 #define SPMV_MERGE_ENTRY(In, Out, tin, tout, I, tidx)                                                    \
-    extern "C" __global__ void __launch_bounds__(MERGE_THREADS) spblk_spmv_merge_tiles_##tin##_##tout##_##tidx( \
+    extern "C" __global__ void __launch_bounds__(MERGE_THREADS, MERGE_MIN_BLOCKS(In)) spblk_spmv_merge_tiles_##tin##_##tout##_##tidx( \
         i64 m, i64 nnz, const I* ptr, const I* col, const In* val, i64 base, const In* x, i64 incx, Out* y, \
         i64 incy, const ComputeOf<In>::type* alpha_dev, ComputeOf<In>::type alpha,                       \
-        const ComputeOf<In>::type* beta_dev, ComputeOf<In>::type beta, const I* starts, int vec,         \
+        const ComputeOf<In>::type* beta_dev, ComputeOf<In>::type beta, const I* starts,                  \
         ComputeOf<In>::type* part, i64* fin_row) {                                                       \
         spmv_merge_tile<In, Out, I>(m, nnz, ptr, col, val, base, x, incx, y, incy, alpha_dev, alpha,     \
-                                    beta_dev, beta, starts, vec, part, fin_row);                         \
+                                    beta_dev, beta, starts, part, fin_row);                              \
     }                                                                                                    \
     extern "C" __global__ void spblk_spmv_merge_finish_##tin##_##tout##_##tidx(                          \
         u64 tiles, const I* ptr, i64 base, const i64* fin_row, const ComputeOf<In>::type* part, Out* y,   \

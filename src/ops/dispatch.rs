@@ -37,22 +37,42 @@ fn avg_row(a: &SpMat) -> f64 {
     }
 }
 
+/// Rows at least this long on average go to the row method: one warp streams a whole row,
+/// where the merge tiles (`MERGE_W` = 512 items) would cut every row into windows and add them
+/// in a second kernel (H100, docs/spmv.md: block matrices of 655 and 984 entries per row 0.88
+/// with rows, 0.72-0.83 with merge tiles; 110 and 131 per row: merge 0.88-1.03, rows 0.69-0.88).
+const SPMV_ROWS_MIN_AVG: f64 = 256.0;
+/// Below this many entries a call is latency-bound and the row method's chain of dependent
+/// loads (offsets, entries, x) is the shortest (H100: the 31 real matrices, 4 K - 150 K
+/// entries, geomean 0.85 with rows, 0.63 with merge tiles; 3.9 M entries and up, merge wins).
+const SPMV_MERGE_MIN_NNZ: i64 = 1 << 19;
+
+/// `SPBLK_SPMV_ALG_DEFAULT` (and cuSPARSE's CSR/COO values): merge tiles, balanced whatever
+/// the row lengths, except for long rows and small matrices (above). Decided from the sizes
+/// only, so that the buffer size, the preprocess and the call agree without a plan.
+fn spmv_default(a: &SpMat, why: &str) -> SpmvMethod {
+    let avg = avg_row(a);
+    let (method, reason) = if avg >= SPMV_ROWS_MIN_AVG {
+        (SpmvMethod::CsrRows, format!("average row {avg:.1} >= {SPMV_ROWS_MIN_AVG}: a warp per row"))
+    } else if a.nnz < SPMV_MERGE_MIN_NNZ {
+        (SpmvMethod::CsrRows, format!("{} entries < {SPMV_MERGE_MIN_NNZ}: latency-bound, row groups", a.nnz))
+    } else {
+        (SpmvMethod::CsrMerge, format!("merge tiles balance any row lengths (average row {avg:.1})"))
+    };
+    trace::choice(format_args!("{method:?}"), format_args!("{why}: {reason}"));
+    method
+}
+
 pub fn spmv(alg: SpmvAlg, a: &SpMat) -> Result<SpmvMethod> {
     let method = match alg {
-        SpmvAlg::Default => {
-            trace::choice(
-                "CsrRows",
-                format_args!(
-                    "lanes per row from the average row length ({:.1}); merge tiles (ALG_CSR_MERGE) are \
-                     slower on the H100 so far",
-                    avg_row(a)
-                ),
-            );
-            return Ok(SpmvMethod::CsrRows);
+        SpmvAlg::Default => return Ok(spmv_default(a, "default")),
+        // ALG1 promises speed, ALG2 determinism: the default's choice gives both.
+        SpmvAlg::CsrAlg1 | SpmvAlg::CsrAlg2 => {
+            return family(alg, a, CSR_FAMILY).map(|_| spmv_default(a, &format!("asked for {alg:?}")))
         }
-        // ALG1 promises speed, ALG2 determinism: the row method gives both.
-        SpmvAlg::CsrAlg1 | SpmvAlg::CsrAlg2 => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrRows),
-        SpmvAlg::CooAlg1 | SpmvAlg::CooAlg2 => family(alg, a, COO_FAMILY).map(|_| SpmvMethod::CsrRows),
+        SpmvAlg::CooAlg1 | SpmvAlg::CooAlg2 => {
+            return family(alg, a, COO_FAMILY).map(|_| spmv_default(a, &format!("asked for {alg:?}")))
+        }
         SpmvAlg::CsrMerge => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrMerge),
         SpmvAlg::CsrScalar => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrScalar),
         SpmvAlg::CsrVector => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrVector),

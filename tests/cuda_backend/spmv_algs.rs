@@ -324,3 +324,48 @@ fn spmv_merge_launches_one_kernel_when_no_row_is_long() {
         assert_eq!(all, 1 + finish, "preprocess {preprocess}: nothing else: {call:?}");
     }
 }
+
+/// `SPBLK_SPMV_ALG_DEFAULT` picks from the sizes (src/ops/dispatch.rs): the row groups for a
+/// small matrix and for rows of 256 entries or more on average, the merge tiles for a large
+/// matrix of short rows; the picked method's kernel runs and the result matches the host.
+#[test]
+fn spmv_default_picks_by_shape() {
+    if !gpu("spmv_default_picks_by_shape") {
+        return;
+    }
+    let mut r = rng(35);
+    let long_rows = rows_of(&mut r, 5000, &[300; 2100]);
+    let cases: [(Named, &str, &str); 3] = [
+        (("small stencil", 1728, 1728, stencil(12)), "CsrRows", "spblk_spmv_csr_vector"),
+        (("large stencil", 85184, 85184, stencil(44)), "CsrMerge", "spblk_spmv_merge_tiles"),
+        (("rows of 300", 2100, 5000, long_rows), "CsrRows", "spblk_spmv_csr_vector"),
+    ];
+    for ((what, m, n, entries), method, kernel) in cases {
+        for preprocess in [true, false] {
+            let c = case(
+                &mut r,
+                SPBLK_FORMAT_CSR,
+                N,
+                m,
+                n,
+                &entries,
+                SPBLK_INDEX_32I,
+                0,
+                PRECISIONS[0],
+                false,
+                false,
+                preprocess,
+                SPBLK_SPMV_ALG_DEFAULT,
+            );
+            let what = format!("{what} ({} entries), preprocess {preprocess}", entries.len());
+            let mut side = Side::new(Kind::Cuda);
+            let (_, records) = trace::capture(|| run_spmv(&mut side, &c));
+            let call = records.iter().rev().find(|r| r.function == "spblkSpMV").expect("a record of spblkSpMV");
+            assert_eq!(call.method, method, "{what}");
+            if !harness_on_host() {
+                assert_eq!(call.launches(kernel), 1, "{what}: {call:?}");
+            }
+            check_spmv(&what, &c, &entries);
+        }
+    }
+}

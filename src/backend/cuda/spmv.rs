@@ -1,7 +1,8 @@
-//! SpMV on CSR of op(A): the row groups (kernels/spmv/csr.cu: the default, also used by SpMM
-//! with one column), the merge tiles (kernels/spmv/merge.cu, `ALG_CSR_MERGE`), and the
+//! SpMV on CSR of op(A): the merge tiles (kernels/spmv/merge.cu, `ALG_CSR_MERGE`; the default
+//! for large matrices of short rows), the row groups (kernels/spmv/csr.cu, `ALG_CSR_ROWS`; the
+//! default for small matrices and long rows, also used by SpMM with one column), and the
 //! textbook scalar and vector kernels (kernels/spmv/scalar.cu, vector.cu). docs/spmv.md has
-//! the design and the measurements that keep the row groups the default.
+//! the designs and the measurements behind the default's choice (src/ops/dispatch.rs).
 //!
 //! Workspace: CSR of op(A) when A must be converted, plus, for the row groups, the long-row
 //! bookkeeping (a counter, the list of rows longer than the threshold, their chunk offsets and
@@ -216,15 +217,11 @@ fn run_merge(
         )));
     }
     let starts = tiles.filter(|t| t.width == MERGE_W && t.count == count).map_or(0, |t| t.starts.addr);
-    // 16-byte loads of 4 indices / values at 4-aligned positions need aligned arrays.
-    let esize = p.input.size() as u64;
-    let vec = csr.col % 16 == 0 && csr.val % (4 * esize).min(16) == 0;
     if trace::on() {
         trace::note(format_args!(
-            "{count} merge tiles of {MERGE_W} rows+entries (avg row {:.1}); tile rows {}; {} loads; {}",
+            "{count} merge tiles of {MERGE_W} rows+entries (avg row {:.1}); tile rows {}; {}",
             csr.nnz as f64 / csr.rows as f64,
             if starts != 0 { "from the plan" } else { "searched" },
-            if vec { "16-byte" } else { "scalar" },
             if space.is_some() {
                 format!("rows over {MERGE_L} entries summed across tiles")
             } else {
@@ -254,7 +251,6 @@ fn run_merge(
             .scalar(alpha)
             .scalar(beta)
             .ptr(starts)
-            .i32(vec as i32)
             .ptr(part)
             .ptr(fin_row),
     )?;
