@@ -18,62 +18,73 @@
 #include "common/vec.cuh"
 #include "common/warp.cuh"
 
-template <class In, class T, int VEC>
-__device__ __forceinline__ void spmm_load_b(const In* __restrict__ B, i64 k, i64 ldb, int b_row, i64 j0, i64 n,
-                                            bool vec, T* b) {
-    if (VEC == 4 && vec) {
-        Load4<In, T>::run(B + k * ldb + j0, b);
-    } else {
+// B rows in flight per lane in the row kernel (spmm_segment), and the blocks (of 256 threads)
+// per SM that the register budget of the row and chunk kernels must allow: 4 = 32 warps, 64
+// registers (no spill with U = 4; the chunk kernel took 90 and ran 23 % of its warps); f64
+// needs more (2 blocks: at 64 it spills 172 bytes).
+#define SPMM_ROW_U 4
+#define SPMM_MIN_BLOCKS(In) (sizeof(In) == 8 ? 2 : 4)
+
+// acc += A(row segment [s, e)) * op(B)(:, j0 .. j0+VEC), entries in storage order. The
+// group loads G entries at a time and broadcasts them; U of their B rows are loaded before
+// any is used (positions past the segment load the segment's last B row again and add
+// nothing), so U loads per lane are in flight. VEC4: the lane's VEC = 4 elements are one
+// aligned vector load (chosen per lane outside the loop, so the loop has no branch).
+template <class In, class T, class I, int VEC, int U, bool VEC4>
+__device__ __forceinline__ void spmm_segment(i64 s, i64 e, i64 n, const I* __restrict__ col,
+                                             const In* __restrict__ val, i64 base, const In* __restrict__ B,
+                                             i64 ldb, int b_row, i64 j0, int glane, int G, unsigned gmask,
+                                             T* acc) {
+    for (i64 p0 = s; p0 < e; p0 += G) {
+        I kc = 0;  // zero-based column, in A's index type (one shuffle for 32-bit indices)
+        T a = 0;
+        if (p0 + glane < e) {
+            kc = (I)((i64)col[p0 + glane] - base);
+            a = to_compute(val[p0 + glane]);
+        }
+        const int cnt = e - p0 < G ? (int)(e - p0) : G;
+        for (int u = 0; u < cnt; u += U) {
+            I k[U];
+            T av[U], b[U][VEC];
 #pragma unroll
-        for (int v = 0; v < VEC; ++v) {
-            const i64 j = j0 + v;
-            b[v] = j < n ? to_compute(b_row ? B[k * ldb + j] : B[k + j * ldb]) : T(0);
+            for (int q = 0; q < U; ++q) {
+                const int src = u + q < cnt ? u + q : cnt - 1;
+                k[q] = __shfl_sync(gmask, kc, src, G);
+                av[q] = __shfl_sync(gmask, a, src, G);
+            }
+#pragma unroll
+            for (int q = 0; q < U; ++q) {
+                if (VEC4) {
+                    Load4<In, T>::run(B + (i64)k[q] * ldb + j0, b[q]);
+                } else {
+#pragma unroll
+                    for (int v = 0; v < VEC; ++v) {
+                        const i64 j = j0 + v;
+                        b[q][v] = j < n ? to_compute(b_row ? B[(i64)k[q] * ldb + j] : B[(i64)k[q] + j * ldb]) : T(0);
+                    }
+                }
+            }
+#pragma unroll
+            for (int q = 0; q < U; ++q) {
+                if (u + q < cnt) {
+#pragma unroll
+                    for (int v = 0; v < VEC; ++v) acc[v] += av[q] * b[q][v];
+                }
+            }
         }
     }
 }
 
-// acc += A(row segment [s, e)) * op(B)(:, j0 .. j0+VEC), entries in storage order. With
-// U = 4, four B rows are loaded before they are used (more loads in flight, more registers:
-// the long-row chunks use it, the row kernel does not, where occupancy matters more).
+// The segment with the lane's vector loads when it can take them.
 template <class In, class T, class I, int VEC, int U>
-__device__ __forceinline__ void spmm_segment(i64 s, i64 e, i64 n, const I* __restrict__ col,
-                                             const In* __restrict__ val, i64 base, const In* __restrict__ B,
-                                             i64 ldb, int b_row, i64 j0, bool vec, int glane, int G,
-                                             unsigned gmask, T* acc) {
-    for (i64 p0 = s; p0 < e; p0 += G) {
-        i64 kc = 0;
-        T a = 0;
-        if (p0 + glane < e) {
-            kc = (i64)col[p0 + glane] - base;
-            a = to_compute(val[p0 + glane]);
-        }
-        const int cnt = e - p0 < G ? (int)(e - p0) : G;
-        int u = 0;
-        for (; U == 4 && u + 4 <= cnt; u += 4) {
-            i64 k[4];
-            T av[4], b[4][VEC];
-#pragma unroll
-            for (int q = 0; q < 4; ++q) {
-                k[q] = __shfl_sync(gmask, kc, u + q, G);
-                av[q] = __shfl_sync(gmask, a, u + q, G);
-            }
-#pragma unroll
-            for (int q = 0; q < 4; ++q) spmm_load_b<In, T, VEC>(B, k[q], ldb, b_row, j0, n, vec, b[q]);
-#pragma unroll
-            for (int q = 0; q < 4; ++q) {
-#pragma unroll
-                for (int v = 0; v < VEC; ++v) acc[v] += av[q] * b[q][v];
-            }
-        }
-        for (; u < cnt; ++u) {
-            const i64 k = __shfl_sync(gmask, kc, u, G);
-            const T av = __shfl_sync(gmask, a, u, G);
-            T b[VEC];
-            spmm_load_b<In, T, VEC>(B, k, ldb, b_row, j0, n, vec, b);
-#pragma unroll
-            for (int v = 0; v < VEC; ++v) acc[v] += av * b[v];
-        }
-    }
+__device__ __forceinline__ void spmm_segment_any(i64 s, i64 e, i64 n, const I* __restrict__ col,
+                                                 const In* __restrict__ val, i64 base, const In* __restrict__ B,
+                                                 i64 ldb, int b_row, i64 j0, bool vec, int glane, int G,
+                                                 unsigned gmask, T* acc) {
+    if (VEC == 4 && vec)
+        spmm_segment<In, T, I, VEC, U, true>(s, e, n, col, val, base, B, ldb, b_row, j0, glane, G, gmask, acc);
+    else
+        spmm_segment<In, T, I, VEC, U, false>(s, e, n, col, val, base, B, ldb, b_row, j0, glane, G, gmask, acc);
 }
 
 template <class In, class Out, class I, int VEC>
@@ -93,7 +104,7 @@ __device__ void spmm_csr(i64 m, i64 n, const I* __restrict__ ptr, const I* __res
     // Consecutive groups take consecutive column tiles of one row, so they share its entries
     // through L1.
     for (i64 g = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; g < m * tiles; g += groups) {
-        const i64 i = g / tiles;
+        const i64 i = tiles == 1 ? g : g / tiles;  // one tile (n <= G * VEC) needs no division
         const i64 t = g - i * tiles;
         const i64 j0 = t * tile_w + (i64)glane * VEC;
         const i64 s = (i64)ptr[i] - base, e = (i64)ptr[i + 1] - base;
@@ -105,7 +116,8 @@ __device__ void spmm_csr(i64 m, i64 n, const I* __restrict__ ptr, const I* __res
         T acc[VEC];
 #pragma unroll
         for (int v = 0; v < VEC; ++v) acc[v] = 0;
-        spmm_segment<In, T, I, VEC, 1>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask, acc);
+        spmm_segment_any<In, T, I, VEC, SPMM_ROW_U>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask,
+                                                    acc);
 #pragma unroll
         for (int v = 0; v < VEC; ++v) {
             const i64 j = j0 + v;
@@ -146,7 +158,7 @@ __device__ void spmm_long_partial(i64 n, const u32* long_count, const i64* long_
         T acc[VEC];
 #pragma unroll
         for (int v = 0; v < VEC; ++v) acc[v] = 0;
-        spmm_segment<In, T, I, VEC, 4>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask, acc);
+        spmm_segment_any<In, T, I, VEC, 4>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask, acc);
 #pragma unroll
         for (int v = 0; v < VEC; ++v) {
             const i64 j = j0 + v;
@@ -176,7 +188,8 @@ __device__ void spmm_long_finish(i64 n, const u32* long_count, const i64* long_l
 }
 
 #define SPMM_ENTRY_V(In, Out, tin, tout, I, tidx, VEC)                                                   \
-    extern "C" __global__ void spblk_spmm_csr_v##VEC##_##tin##_##tout##_##tidx(                          \
+    extern "C" __global__ void __launch_bounds__(256, SPMM_MIN_BLOCKS(In))                               \
+        spblk_spmm_csr_v##VEC##_##tin##_##tout##_##tidx(                                                 \
         i64 m, i64 n, const I* ptr, const I* col, const In* val, i64 base, const In* B, i64 ldb,         \
         int b_row, Out* C, i64 ldc, int c_row, const ComputeOf<In>::type* alpha_dev,                     \
         ComputeOf<In>::type alpha, const ComputeOf<In>::type* beta_dev, ComputeOf<In>::type beta,        \
@@ -188,7 +201,8 @@ __device__ void spmm_long_finish(i64 n, const u32* long_count, const i64* long_l
     SPMM_ENTRY_V(In, Out, tin, tout, I, tidx, 1) SPMM_ENTRY_V(In, Out, tin, tout, I, tidx, 4)
 
 #define SPMM_PARTIAL_ENTRY_V(In, tin, I, tidx, VEC)                                                      \
-    extern "C" __global__ void spblk_spmm_csr_long_partial_v##VEC##_##tin##_##tidx(                      \
+    extern "C" __global__ void __launch_bounds__(256, SPMM_MIN_BLOCKS(In))                               \
+        spblk_spmm_csr_long_partial_v##VEC##_##tin##_##tidx(                                             \
         i64 n, const u32* long_count, const i64* long_list, const u64* chunk_prefix, const I* ptr,       \
         const I* col, const In* val, i64 base, const In* B, i64 ldb, int b_row, i64 chunk,               \
         ComputeOf<In>::type* partial, int G) {                                                           \
