@@ -39,6 +39,11 @@
 typedef struct CUstream_st CUstream_st;
 
 /**
+ * The SpMV methods spblk implements.
+ */
+typedef struct SpmvMethod SpmvMethod;
+
+/**
  * Opaque library context (one per `spblkCreate`).
  */
 typedef struct spblkContext spblkContext;
@@ -356,7 +361,8 @@ typedef uint32_t spblkSpGEMMAlg_t;
 /**
  * spblk addition: the row method: a group of 2..32 lanes per row sized from the average row
  * length, long rows split into chunks. `SPBLK_SPMV_ALG_DEFAULT` and the CSR/COO values run it
- * for matrices under 2^19 entries or with 256 or more entries per row on average. CSR or CSC.
+ * for rows of 256 or more entries on average, and for matrices under 2^19 entries unless a
+ * preprocess found skewed rows (longest >= 128 and >= 16x the average). CSR or CSC.
  */
 #define SPBLK_SPMV_ALG_CSR_ROWS 102
 
@@ -466,6 +472,8 @@ typedef uint32_t spblkSpGEMMAlg_t;
  * in-block density ≥ tau/(2·blockWidth)).
  */
 #define SPBLK_MERGE_TWO_STEP 1
+
+
 
 #ifdef __cplusplus
 extern "C" {

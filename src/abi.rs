@@ -91,7 +91,8 @@ pub const SPBLK_SPMV_ALG_CSR_SCALAR: spblkSpMVAlg_t = 100;
 pub const SPBLK_SPMV_ALG_CSR_VECTOR: spblkSpMVAlg_t = 101;
 /// spblk addition: the row method: a group of 2..32 lanes per row sized from the average row
 /// length, long rows split into chunks. `SPBLK_SPMV_ALG_DEFAULT` and the CSR/COO values run it
-/// for matrices under 2^19 entries or with 256 or more entries per row on average. CSR or CSC.
+/// for rows of 256 or more entries on average, and for matrices under 2^19 entries unless a
+/// preprocess found skewed rows (longest >= 128 and >= 16x the average). CSR or CSC.
 pub const SPBLK_SPMV_ALG_CSR_ROWS: spblkSpMVAlg_t = 102;
 /// spblk addition: merge-path tiles of rows + entries, balanced whatever the row lengths,
 /// deterministic; its plan comes from `spblkSpMV_preprocess`. `SPBLK_SPMV_ALG_DEFAULT` and the

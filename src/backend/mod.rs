@@ -77,6 +77,7 @@ pub struct ScalarArg {
 }
 
 /// `Y = alpha op(A) X + beta Y`.
+#[derive(Clone, Copy)]
 pub struct SpmvArgs<'a> {
     pub op_a: Operation,
     pub alpha: ScalarArg,

@@ -38,7 +38,7 @@ fn spmv(
     let x = unsafe { dn_vec_ref(vecX, "vecX")? };
     let y = unsafe { dn_vec_ref(vecY, "vecY")? };
     let args = ops::spmv_args(h.pointer_mode, opA, alpha, a, x, beta, y, computeType, alg)?;
-    let needed = h.backend.spmv_buffer_size(&args)?;
+    let needed = ops::spmv_buffer_size(h.backend.as_ref(), &args, alg)?;
     match stage {
         Stage::BufferSize(size) => {
             out(size, "bufferSize")?;
@@ -48,7 +48,7 @@ fn spmv(
         }
         Stage::Preprocess(buffer) => {
             ops::require_buffer(needed, buffer, "externalBuffer")?;
-            h.backend.spmv_preprocess(&h.exec(), &args, buffer)
+            ops::spmv_preprocess(h.backend.as_ref(), &h.exec(), &args, alg, buffer)
         }
         Stage::Compute(buffer) => {
             ops::require_buffer(needed, buffer, "externalBuffer")?;

@@ -46,14 +46,33 @@ const SPMV_ROWS_MIN_AVG: f64 = 256.0;
 /// loads (offsets, entries, x) is the shortest (H100: the 31 real matrices, 4 K - 150 K
 /// entries, geomean 0.85 with rows, 0.63 with merge tiles; 3.9 M entries and up, merge wins).
 const SPMV_MERGE_MIN_NNZ: i64 = 1 << 19;
+/// With a plan (its longest row known), skewed rows go to the merge tiles whatever the size:
+/// a longest row of at least this many entries and this many times the average (H100, the 31
+/// real matrices: every one with longest/average <= 5 ran faster with rows, 24 of the 28
+/// cases with >= 20 and a longest row >= 128 faster with merge tiles, docs/spmv.md).
+const SPMV_SKEW_MIN_LONGEST: i64 = 128;
+const SPMV_SKEW_OVER_AVG: f64 = 16.0;
 
-/// `SPBLK_SPMV_ALG_DEFAULT` (and cuSPARSE's CSR/COO values): merge tiles, balanced whatever
-/// the row lengths, except for long rows and small matrices (above). Decided from the sizes
-/// only, so that the buffer size, the preprocess and the call agree without a plan.
-fn spmv_default(a: &SpMat, why: &str) -> SpmvMethod {
-    let avg = avg_row(a);
+/// Whether `alg` leaves the method to spblk (the default and cuSPARSE's CSR/COO values). Its
+/// workspace must then fit every method the choice can name (`SPMV_CHOICES`), since a
+/// preprocess may change the choice after `bufferSize`.
+pub fn spmv_chooses(alg: SpmvAlg) -> bool {
+    matches!(alg, SpmvAlg::Default | SpmvAlg::CsrAlg1 | SpmvAlg::CsrAlg2 | SpmvAlg::CooAlg1 | SpmvAlg::CooAlg2)
+}
+pub const SPMV_CHOICES: [SpmvMethod; 2] = [SpmvMethod::CsrRows, SpmvMethod::CsrMerge];
+
+/// `SPBLK_SPMV_ALG_DEFAULT` (and cuSPARSE's CSR/COO values), for op(A): with op(A)'s plan,
+/// merge tiles for skewed rows; then, from the sizes, the row groups for long rows and small
+/// matrices, merge tiles for the rest.
+fn spmv_default(a: &SpMat, op: Operation, why: &str) -> SpmvMethod {
+    let (rows, _) = if op.is_transposed() { (a.cols, a.rows) } else { (a.rows, a.cols) };
+    let avg = if rows > 0 { a.nnz as f64 / rows as f64 } else { 0.0 };
+    let longest = a.plans.lock().operand(op).map(|p| p.max_row_len);
+    let skewed = longest.filter(|&l| l >= SPMV_SKEW_MIN_LONGEST && l as f64 >= SPMV_SKEW_OVER_AVG * avg);
     let (method, reason) = if avg >= SPMV_ROWS_MIN_AVG {
         (SpmvMethod::CsrRows, format!("average row {avg:.1} >= {SPMV_ROWS_MIN_AVG}: a warp per row"))
+    } else if let Some(l) = skewed {
+        (SpmvMethod::CsrMerge, format!("longest row {l} is {:.0}x the average {avg:.1}: merge tiles", l as f64 / avg))
     } else if a.nnz < SPMV_MERGE_MIN_NNZ {
         (SpmvMethod::CsrRows, format!("{} entries < {SPMV_MERGE_MIN_NNZ}: latency-bound, row groups", a.nnz))
     } else {
@@ -63,15 +82,15 @@ fn spmv_default(a: &SpMat, why: &str) -> SpmvMethod {
     method
 }
 
-pub fn spmv(alg: SpmvAlg, a: &SpMat) -> Result<SpmvMethod> {
+pub fn spmv(alg: SpmvAlg, a: &SpMat, op: Operation) -> Result<SpmvMethod> {
     let method = match alg {
-        SpmvAlg::Default => return Ok(spmv_default(a, "default")),
+        SpmvAlg::Default => return Ok(spmv_default(a, op, "default")),
         // ALG1 promises speed, ALG2 determinism: the default's choice gives both.
         SpmvAlg::CsrAlg1 | SpmvAlg::CsrAlg2 => {
-            return family(alg, a, CSR_FAMILY).map(|_| spmv_default(a, &format!("asked for {alg:?}")))
+            return family(alg, a, CSR_FAMILY).map(|_| spmv_default(a, op, &format!("asked for {alg:?}")))
         }
         SpmvAlg::CooAlg1 | SpmvAlg::CooAlg2 => {
-            return family(alg, a, COO_FAMILY).map(|_| spmv_default(a, &format!("asked for {alg:?}")))
+            return family(alg, a, COO_FAMILY).map(|_| spmv_default(a, op, &format!("asked for {alg:?}")))
         }
         SpmvAlg::CsrMerge => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrMerge),
         SpmvAlg::CsrScalar => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrScalar),

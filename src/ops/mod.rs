@@ -5,7 +5,7 @@
 use std::ffi::c_void;
 
 use crate::abi::*;
-use crate::backend::{Csr2CscArgs, ScalarArg, SddmmArgs, SpgemmArgs, SpmmArgs, SpmmMethod, SpmvArgs};
+use crate::backend::{Backend, Csr2CscArgs, Exec, ScalarArg, SddmmArgs, SpgemmArgs, SpmmArgs, SpmmMethod, SpmvArgs};
 use crate::descr::{DnMat, DnVec, SpMat, SparsePattern};
 use crate::ensure;
 use crate::error::{Error, Result};
@@ -79,7 +79,7 @@ pub fn spmv_args<'a>(
     let alpha = scalar(alpha, mode, "alpha")?;
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
-    let method = dispatch::spmv(SpmvAlg::decode(alg, "alg")?, a)?;
+    let method = dispatch::spmv(SpmvAlg::decode(alg, "alg")?, a, op_a)?;
     sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo])?;
     x.validate()?;
     y.validate()?;
@@ -96,6 +96,42 @@ pub fn spmv_args<'a>(
     let precision = Precision::check(a.value_type, y.value_type, compute)?;
     trace::sizes(format_args!("A={:?} {}x{} nnz={} op={op_a:?} {precision}", a.format(), a.rows, a.cols, a.nnz));
     Ok(SpmvArgs { op_a, alpha, a, x, beta, y, precision, method })
+}
+
+/// Workspace bytes of an SpMV request. When spblk chooses the method (`dispatch::spmv_chooses`)
+/// and op(A) has no plan yet, a preprocess may change the choice (the plan knows the longest
+/// row), so the size fits every method the choice can name.
+pub fn spmv_buffer_size(backend: &dyn Backend, args: &SpmvArgs, alg: spblkSpMVAlg_t) -> Result<usize> {
+    let own = backend.spmv_buffer_size(args)?;
+    let chooses = dispatch::spmv_chooses(SpmvAlg::decode(alg, "alg")?);
+    if !chooses || args.a.plans.lock().operand(args.op_a).is_some() {
+        return Ok(own);
+    }
+    dispatch::SPMV_CHOICES
+        .iter()
+        .try_fold(own, |most, &method| Ok(most.max(backend.spmv_buffer_size(&SpmvArgs { method, ..*args })?)))
+}
+
+/// `spblkSpMV_preprocess`: the request's method builds its plan; when spblk chooses the method
+/// and the plan changes the choice (skewed rows), the new method is prepared as well, so the
+/// calls that follow find its plan.
+pub fn spmv_preprocess(
+    backend: &dyn Backend,
+    exec: &Exec,
+    args: &SpmvArgs,
+    alg: spblkSpMVAlg_t,
+    buffer: *mut c_void,
+) -> Result<()> {
+    backend.spmv_preprocess(exec, args, buffer)?;
+    let alg = SpmvAlg::decode(alg, "alg")?;
+    if !dispatch::spmv_chooses(alg) {
+        return Ok(());
+    }
+    let method = dispatch::spmv(alg, args.a, args.op_a)?;
+    if method == args.method {
+        return Ok(());
+    }
+    backend.spmv_preprocess(exec, &SpmvArgs { method, ..*args }, buffer)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -11,6 +11,7 @@ use spblk::capi::sp_mat::*;
 use spblk::capi::types::*;
 use spblk::trace;
 
+use super::problem::{ints, Spmv};
 use super::support::*;
 use super::{check_spmv, dn_vec, run_spmv, SpmvCase, N, T};
 
@@ -325,9 +326,14 @@ fn spmv_merge_launches_one_kernel_when_no_row_is_long() {
     }
 }
 
-/// `SPBLK_SPMV_ALG_DEFAULT` picks from the sizes (src/ops/dispatch.rs): the row groups for a
-/// small matrix and for rows of 256 entries or more on average, the merge tiles for a large
-/// matrix of short rows; the picked method's kernel runs and the result matches the host.
+/// A method and the kernel that shows it ran.
+type Picked = (&'static str, &'static str);
+
+/// `SPBLK_SPMV_ALG_DEFAULT` picks (src/ops/dispatch.rs): the row groups for a small matrix and
+/// for rows of 256 entries or more on average, the merge tiles for a large matrix of short
+/// rows, and, once a preprocess has measured the longest row, the merge tiles for skewed rows
+/// of a small matrix (the workspace from `bufferSize`, asked before the preprocess, must fit
+/// the method chosen after it). The picked kernel runs and the result matches the host.
 #[test]
 fn spmv_default_picks_by_shape() {
     if !gpu("spmv_default_picks_by_shape") {
@@ -335,13 +341,22 @@ fn spmv_default_picks_by_shape() {
     }
     let mut r = rng(35);
     let long_rows = rows_of(&mut r, 5000, &[300; 2100]);
-    let cases: [(Named, &str, &str); 3] = [
-        (("small stencil", 1728, 1728, stencil(12)), "CsrRows", "spblk_spmv_csr_vector"),
-        (("large stencil", 85184, 85184, stencil(44)), "CsrMerge", "spblk_spmv_merge_tiles"),
-        (("rows of 300", 2100, 5000, long_rows), "CsrRows", "spblk_spmv_csr_vector"),
+    let mut skewed_lens = vec![3usize; 3000];
+    skewed_lens[1234] = 2500;
+    let skewed = rows_of(&mut r, 3000, &skewed_lens);
+    workspace_fits_the_choice_after_preprocess(&mut r, &skewed);
+    const ROWS: Picked = ("CsrRows", "spblk_spmv_csr_vector");
+    const MERGE: Picked = ("CsrMerge", "spblk_spmv_merge_tiles");
+    // (matrix, choice without a plan, choice after a preprocess)
+    let cases: [(Named, Picked, Picked); 4] = [
+        (("small stencil", 1728, 1728, stencil(12)), ROWS, ROWS),
+        (("large stencil", 85184, 85184, stencil(44)), MERGE, MERGE),
+        (("rows of 300", 2100, 5000, long_rows), ROWS, ROWS),
+        (("small, one row of 2500", 3000, 3000, skewed), ROWS, MERGE),
     ];
-    for ((what, m, n, entries), method, kernel) in cases {
+    for ((what, m, n, entries), without, with) in cases {
         for preprocess in [true, false] {
+            let (method, kernel) = if preprocess { with } else { without };
             let c = case(
                 &mut r,
                 SPBLK_FORMAT_CSR,
@@ -367,5 +382,30 @@ fn spmv_default_picks_by_shape() {
             }
             check_spmv(&what, &c, &entries);
         }
+    }
+}
+
+/// A matrix whose plan changes the default's choice (rows before the preprocess, merge tiles
+/// after): `bufferSize` asked before the preprocess is at least what the call needs after it.
+fn workspace_fits_the_choice_after_preprocess(r: &mut StdRng, entries: &[(usize, usize)]) {
+    let mut side = Side::new(Kind::Cuda);
+    let vals = values(r, entries.len());
+    let sp = Sp::new(r, SPBLK_FORMAT_CSR, 3000, 3000, entries, &vals, SPBLK_INDEX_32I, 0, SPBLK_R_64F);
+    let x = ints(r, 3000);
+    let call = Spmv::new(&mut side, &sp, N, &x);
+    let (st, before) = call.size(side.handle, N, SPBLK_SPMV_ALG_DEFAULT);
+    ok(st, "bufferSize before the preprocess");
+    let buf = side.buffer(before);
+    call.preprocess(side.handle, N, SPBLK_SPMV_ALG_DEFAULT, buf);
+    let (st, after) = call.size(side.handle, N, SPBLK_SPMV_ALG_DEFAULT);
+    ok(st, "bufferSize after the preprocess");
+    assert!(after <= before, "the call needs {after} bytes after the preprocess, bufferSize said {before}");
+    ok(call.run(side.handle, N, SPBLK_SPMV_ALG_DEFAULT, buf), "spblkSpMV");
+    let want: Vec<f64> = (0..3000)
+        .map(|i| entries.iter().zip(&vals).filter(|((ri, _), _)| *ri == i).map(|((_, j), v)| v * x[*j]).sum())
+        .collect();
+    let got = call.result(&side);
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert!((g - w).abs() <= 1e-9 * (1.0 + w.abs()), "row {i}: {g} vs {w}");
     }
 }
