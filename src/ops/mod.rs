@@ -98,13 +98,12 @@ pub fn spmv_args<'a>(
     Ok(SpmvArgs { op_a, alpha, a, x, beta, y, precision, method })
 }
 
-/// Workspace bytes of an SpMV request. When spblk chooses the method (`dispatch::spmv_chooses`)
-/// and op(A) has no plan yet, a preprocess may change the choice (the plan knows the longest
-/// row), so the size fits every method the choice can name.
+/// Workspace bytes of an SpMV request. When spblk chooses the method (`dispatch::spmv_chooses`),
+/// the plan can change the choice (it knows the longest row) and can be built or dropped
+/// between `bufferSize` and the call, so the size fits every method the choice can name.
 pub fn spmv_buffer_size(backend: &dyn Backend, args: &SpmvArgs, alg: spblkSpMVAlg_t) -> Result<usize> {
     let own = backend.spmv_buffer_size(args)?;
-    let chooses = dispatch::spmv_chooses(SpmvAlg::decode(alg, "alg")?);
-    if !chooses || args.a.plans.lock().operand(args.op_a).is_some() {
+    if !dispatch::spmv_chooses(SpmvAlg::decode(alg, "alg")?) {
         return Ok(own);
     }
     dispatch::SPMV_CHOICES

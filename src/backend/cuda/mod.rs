@@ -62,10 +62,12 @@ impl Backend for CudaBackend {
         BackendKind::Cuda
     }
 
+    /// The workspace without a plan, whether or not A has one: a plan can be dropped
+    /// (`SetValues`, `CsrSetPointers`) between `bufferSize` and the call, which then needs the
+    /// whole workspace; with a plan a call uses less.
     fn spmv_buffer_size(&self, args: &SpmvArgs) -> Result<usize> {
-        let plan = args.a.plans.lock().operand(args.op_a);
         let mut c = Carve::measure();
-        spmv::layout(None, &mut c, args, plan.as_deref())?;
+        spmv::layout(None, &mut c, args, None)?;
         Ok(c.size())
     }
 
@@ -100,10 +102,10 @@ impl Backend for CudaBackend {
 
     fn spmm_buffer_size(&self, args: &SpmmArgs) -> Result<usize> {
         match args.method {
+            // Without a plan, as for SpMV.
             SpmmMethod::CsrRows => {
-                let plan = args.a.plans.lock().operand(args.op_a);
                 let mut c = Carve::measure();
-                spmm::layout(None, &mut c, args, plan.as_deref())?;
+                spmm::layout(None, &mut c, args, None)?;
                 Ok(c.size())
             }
             // The kernel needs no workspace: the plan holds its arrays.
