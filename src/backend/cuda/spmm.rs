@@ -15,8 +15,15 @@ use crate::plan::OperandPlan;
 use crate::trace;
 use crate::types::{DataType, Operation, Order};
 
-/// Smallest chunk of a long row (entries); also the smallest long-row threshold.
-const MIN_CHUNK: i64 = 256;
+/// Chunks of a long row (entries): aim at `CHUNK_TARGET` chunks over all entries, between
+/// `MIN_CHUNK` and `MAX_CHUNK` (then grown for the workspace budget). One group sums a chunk
+/// in chunk / G dependent steps, so on a small matrix 256-entry chunks left a few dozen
+/// groups running 60 µs each (rajat01, 43 K entries, N = 32: 11 blocks); from 2 M entries up
+/// the chunk stays 256. Also the smallest long-row threshold. Sizes only: bufferSize and the
+/// call agree.
+const MIN_CHUNK: u64 = 32;
+const MAX_CHUNK: u64 = 256;
+const CHUNK_TARGET: u64 = 8192;
 /// Rows longer than this many times the average row length (and than the chunk) are long.
 const LONG_OVER_AVG: i64 = 8;
 /// Bytes of partial sums the workspace may reserve before chunks grow.
@@ -40,7 +47,7 @@ fn long_rows(c: &mut Carve, csr: &Csr, n: i64, compute: DataType, plan: Option<&
     let nnz = csr.nnz.max(0) as u64;
     let rows = csr.rows.max(0) as u64;
     let csize = compute.size() as u64;
-    let mut chunk = MIN_CHUNK as u64;
+    let mut chunk = (nnz / CHUNK_TARGET).next_power_of_two().clamp(MIN_CHUNK, MAX_CHUNK);
     // Worst case: every entry in a long row, each row adding one partly filled chunk.
     while 2 * (nnz / chunk + 1) * n as u64 * csize > PARTIAL_BUDGET && chunk < (1 << 30) {
         chunk *= 2;
@@ -48,7 +55,11 @@ fn long_rows(c: &mut Carve, csr: &Csr, n: i64, compute: DataType, plan: Option<&
     let avg = if rows > 0 { nnz.div_ceil(rows) } else { 0 };
     let threshold = chunk.max(avg * LONG_OVER_AVG as u64);
     let max_rows = rows.min(nnz / (threshold + 1));
-    if max_rows == 0 || plan.is_some_and(|p| p.max_row_len <= threshold as i64) {
+    // With a plan whose longest row is at most MAX_CHUNK, the row kernel takes every row: the
+    // long-row path's memset and three launches cost more than the tail of 57-256-entry rows
+    // they remove (H100: pubmed, p2p-Gnutella31, citeseer and cora were 10-35 % slower with
+    // them; docs/spmm.md).
+    if max_rows == 0 || plan.is_some_and(|p| p.max_row_len <= threshold.max(MAX_CHUNK) as i64) {
         return None;
     }
     let max_chunks = nnz / chunk + max_rows;
