@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use crate::check::{self, len_factor, Ref, Verdict};
 use crate::gen::{values_f64, Pattern, Spec};
 use crate::gpu::{Arena, DevBuf, Gpu, Res, Tracked};
-use crate::libs::{self, Api, DevCsc, DevCsr, Dt, Plan, SpgemmAlg};
+use crate::libs::{self, Api, DevCsc, DevCsr, Dt, Layout, Order, Plan, SpgemmAlg};
 use crate::stats;
 
 /// The operations, as named on the command line.
@@ -50,6 +50,9 @@ pub struct Settings {
     pub preprocess: bool,
     pub spmm_n: Vec<i64>,
     pub sddmm_k: Vec<i64>,
+    /// Orders of SpMM's (B, C) and SDDMM's (A, B) dense operands to time.
+    pub spmm_layouts: Vec<Layout>,
+    pub sddmm_layouts: Vec<Layout>,
     pub spmv_types: Vec<Dt>,
     /// spblk's SpMV algorithms to time, each against cuSPARSE's default: (value, label).
     pub spmv_algs: Vec<(u32, &'static str)>,
@@ -458,11 +461,26 @@ pub fn spmv_verdict(p: &Pattern, a: &[f64], x: &[f64], outs: &[(&str, &[f64])], 
     check::compare(outs, rows, &|i| i..i + 1, &|i, _| tol * len_factor(p.row_len(i)) * absum[i], &refs)
 }
 
-/// C = A·B, B and C row-major with `n` columns.
-pub fn spmm(ctx: &Ctx, m: &Mat, dt: Dt, n: i64) -> Res<Record> {
+/// `v`, a `rows` × `cols` matrix stored row by row, stored column by column instead.
+fn transposed(v: &[f64], rows: usize, cols: usize) -> Vec<f64> {
+    (0..rows * cols).into_par_iter().map(|q| v[(q % rows) * cols + q / rows]).collect()
+}
+
+/// `v` (`rows` × `cols`, row by row) as stored in `order`.
+fn stored(v: Vec<f64>, rows: usize, cols: usize, order: Order) -> Vec<f64> {
+    match order {
+        Order::Row => v,
+        Order::Col => transposed(&v, rows, cols),
+    }
+}
+
+/// C = A·B with `n` columns, B and C in the orders `layout` = (B's, C's).
+pub fn spmm(ctx: &Ctx, m: &Mat, dt: Dt, n: i64, layout: Layout) -> Res<Record> {
     let (gpu, set, p) = (ctx.gpu, ctx.set, &m.p);
     let (rows, cols, nnz, s, nc) = (p.rows, p.cols, p.nnz(), dt.size(), n as usize);
+    let (ob, oc) = layout;
     let a = rounded(values_f64(nnz, set.seed, stream(Op::Spmm, 0)), dt);
+    // b: B (cols × n) row by row, for the references; uploaded in B's order.
     let b = rounded(values_f64(cols * nc, set.seed, stream(Op::Spmm, 1)), dt);
     let bytes = min_bytes(Op::Spmm, p, dt, nc);
     let k = set.copies(bytes);
@@ -470,7 +488,7 @@ pub fn spmm(ctx: &Ctx, m: &Mat, dt: Dt, n: i64) -> Res<Record> {
         upload_i32(gpu, &p.ptr, k)?,
         upload_i32(gpu, &p.col, k)?,
         upload_vals(gpu, &a, dt, k)?,
-        upload_vals(gpu, &b, dt, k)?,
+        upload_vals(gpu, &stored(b.clone(), cols, nc, ob), dt, k)?,
         allocs(gpu, s * rows * nc, k)?,
     );
     let csr = |c: usize| DevCsr {
@@ -482,10 +500,13 @@ pub fn spmm(ctx: &Ctx, m: &Mat, dt: Dt, n: i64) -> Res<Record> {
         val: vals[c].ptr,
         dt,
     };
-    let mut sides =
-        make_sides(&ctx.libs, k, |api, c| libs::spmm(api, gpu, csr(c), bs[c].ptr, cs[c].ptr, n, set.preprocess));
+    let mut sides = make_sides(&ctx.libs, k, |api, c| {
+        libs::spmm(api, gpu, csr(c), bs[c].ptr, cs[c].ptr, n, layout, set.preprocess)
+    });
+    // C read back row by row whatever its order.
     let outs = checked_outputs(gpu, &mut sides, &|| gpu.fill_u32(cs[0].ptr, u32::MAX, rows * nc * s / 4), &|| {
-        download_vals(gpu, cs[0].ptr, rows * nc, dt)
+        let c = download_vals(gpu, cs[0].ptr, rows * nc, dt)?;
+        Ok(if oc == Order::Col { transposed(&c, nc, rows) } else { c })
     });
     let bmax = b.par_iter().map(|v| v.abs()).reduce(|| 0.0, f64::max);
     let asum: Vec<f64> = (0..rows)
@@ -512,25 +533,31 @@ pub fn spmm(ctx: &Ctx, m: &Mat, dt: Dt, n: i64) -> Res<Record> {
         &refs,
     );
     time_sides(gpu, &mut sides, set.warmup, set.repeat)?;
-    let variant = format!("{} N={n}", dt.name());
+    let variant = format!("{} N={n}{}", dt.name(), layout_suffix(layout, DEFAULT_SPMM_LAYOUT));
     Ok(record(ctx, m, Op::Spmm, variant, 2.0 * nnz as f64 * n as f64, bytes as f64, k, &sides, verdict))
 }
 
-/// C = (A·B) ∘ spy(C): A rows×K row-major, B K×cols column-major.
-pub fn sddmm(ctx: &Ctx, m: &Mat, dt: Dt, kdim: i64) -> Res<Record> {
+/// C = (A·B) ∘ spy(C): A rows×K, B K×cols, in the orders `layout` = (A's, B's).
+pub fn sddmm(ctx: &Ctx, m: &Mat, dt: Dt, kdim: i64, layout: Layout) -> Res<Record> {
     let (gpu, set, p) = (ctx.gpu, ctx.set, &m.p);
     let (rows, cols, nnz, s, kk) = (p.rows, p.cols, p.nnz(), dt.size(), kdim as usize);
+    let (oa, ob) = layout;
+    // da: A row by row; db: Bᵀ (cols × K) row by row, i.e. B column by column. Both uploaded
+    // in their operand's order.
     let da = rounded(values_f64(rows * kk, set.seed, stream(Op::Sddmm, 0)), dt);
-    // Stored as cols × K row-major = B (K × cols) column-major.
     let db = rounded(values_f64(cols * kk, set.seed, stream(Op::Sddmm, 1)), dt);
+    let b_stored = match ob {
+        Order::Col => db.clone(),
+        Order::Row => transposed(&db, cols, kk),
+    };
     let bytes = min_bytes(Op::Sddmm, p, dt, kk);
     let k = set.copies(bytes);
     let (ptrs, colss, vals, as_, bs) = (
         upload_i32(gpu, &p.ptr, k)?,
         upload_i32(gpu, &p.col, k)?,
         allocs(gpu, s * nnz, k)?,
-        upload_vals(gpu, &da, dt, k)?,
-        upload_vals(gpu, &db, dt, k)?,
+        upload_vals(gpu, &stored(da.clone(), rows, kk, oa), dt, k)?,
+        upload_vals(gpu, &b_stored, dt, k)?,
     );
     let csr = |c: usize| DevCsr {
         rows: rows as i64,
@@ -541,8 +568,9 @@ pub fn sddmm(ctx: &Ctx, m: &Mat, dt: Dt, kdim: i64) -> Res<Record> {
         val: vals[c].ptr,
         dt,
     };
-    let mut sides =
-        make_sides(&ctx.libs, k, |api, c| libs::sddmm(api, gpu, as_[c].ptr, bs[c].ptr, kdim, csr(c), set.preprocess));
+    let mut sides = make_sides(&ctx.libs, k, |api, c| {
+        libs::sddmm(api, gpu, as_[c].ptr, bs[c].ptr, kdim, csr(c), layout, set.preprocess)
+    });
     let outs = checked_outputs(gpu, &mut sides, &|| gpu.fill_u32(vals[0].ptr, u32::MAX, nnz * s / 4), &|| {
         download_vals(gpu, vals[0].ptr, nnz, dt)
     });
@@ -566,7 +594,7 @@ pub fn sddmm(ctx: &Ctx, m: &Mat, dt: Dt, kdim: i64) -> Res<Record> {
         &refs,
     );
     time_sides(gpu, &mut sides, set.warmup, set.repeat)?;
-    let variant = format!("{} K={kdim}", dt.name());
+    let variant = format!("{} K={kdim}{}", dt.name(), layout_suffix(layout, DEFAULT_SDDMM_LAYOUT));
     Ok(record(ctx, m, Op::Sddmm, variant, 2.0 * nnz as f64 * kdim as f64, bytes as f64, k, &sides, verdict))
 }
 
@@ -913,8 +941,25 @@ pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
     Ok(rec)
 }
 
-/// The variants of an operation the settings ask for: (value type, N or K, label).
-pub fn variants(op: Op, set: &Settings) -> Vec<(Dt, usize, String)> {
+/// SpMM's (B, C) and SDDMM's (A, B) orders when no layout is asked for; their labels carry
+/// no suffix (the results before layouts existed are comparable).
+pub const DEFAULT_SPMM_LAYOUT: Layout = (Order::Row, Order::Row);
+pub const DEFAULT_SDDMM_LAYOUT: Layout = (Order::Row, Order::Col);
+
+/// ":xy" after a label: the two dense operands' orders (r row, c column), nothing for the
+/// operation's default layout.
+fn layout_suffix(layout: Layout, default: Layout) -> String {
+    let c = |o: Order| if o == Order::Row { 'r' } else { 'c' };
+    if layout == default {
+        String::new()
+    } else {
+        format!(":{}{}", c(layout.0), c(layout.1))
+    }
+}
+
+/// The variants of an operation the settings ask for: (value type, N or K, dense layout,
+/// label).
+pub fn variants(op: Op, set: &Settings) -> Vec<(Dt, usize, Layout, String)> {
     match op {
         // The width slot carries the index of spblk's algorithm in `spmv_algs`.
         Op::Spmv => set
@@ -924,14 +969,30 @@ pub fn variants(op: Op, set: &Settings) -> Vec<(Dt, usize, String)> {
                 set.spmv_algs.iter().enumerate().map(move |(i, &(_, name))| {
                     let label =
                         if name == "default" { dt.name().to_string() } else { format!("{} alg={name}", dt.name()) };
-                    (dt, i, label)
+                    (dt, i, DEFAULT_SPMM_LAYOUT, label)
                 })
             })
             .collect(),
-        Op::Spmm => set.spmm_n.iter().map(|&n| (Dt::F32, n as usize, format!("f32 N={n}"))).collect(),
-        Op::Sddmm => set.sddmm_k.iter().map(|&k| (Dt::F32, k as usize, format!("f32 K={k}"))).collect(),
-        Op::Spgemm => vec![(Dt::F32, 0, "f32 A·A".to_string())],
-        Op::Csr2csc => vec![(Dt::F32, 0, "f32".to_string())],
+        Op::Spmm => set
+            .spmm_n
+            .iter()
+            .flat_map(|&n| {
+                set.spmm_layouts.iter().map(move |&l| {
+                    (Dt::F32, n as usize, l, format!("f32 N={n}{}", layout_suffix(l, DEFAULT_SPMM_LAYOUT)))
+                })
+            })
+            .collect(),
+        Op::Sddmm => set
+            .sddmm_k
+            .iter()
+            .flat_map(|&k| {
+                set.sddmm_layouts.iter().map(move |&l| {
+                    (Dt::F32, k as usize, l, format!("f32 K={k}{}", layout_suffix(l, DEFAULT_SDDMM_LAYOUT)))
+                })
+            })
+            .collect(),
+        Op::Spgemm => vec![(Dt::F32, 0, DEFAULT_SPMM_LAYOUT, "f32 A·A".to_string())],
+        Op::Csr2csc => vec![(Dt::F32, 0, DEFAULT_SPMM_LAYOUT, "f32".to_string())],
     }
 }
 
@@ -966,7 +1027,7 @@ pub fn flops(op: Op, p: &Pattern, width: usize) -> f64 {
 pub fn run_matrix(ctx: &Ctx, m: &Mat, mut progress: impl FnMut(&Record)) -> Vec<Record> {
     let mut out = Vec::new();
     for &op in &m.ops {
-        for (dt, w, label) in variants(op, ctx.set) {
+        for (dt, w, layout, label) in variants(op, ctx.set) {
             let r = match op {
                 Op::Spmv => {
                     let (alg, _) = ctx.set.spmv_algs[w];
@@ -976,8 +1037,8 @@ pub fn run_matrix(ctx: &Ctx, m: &Mat, mut progress: impl FnMut(&Record)) -> Vec<
                         r
                     })
                 }
-                Op::Spmm => spmm(ctx, m, dt, w as i64),
-                Op::Sddmm => sddmm(ctx, m, dt, w as i64),
+                Op::Spmm => spmm(ctx, m, dt, w as i64, layout),
+                Op::Sddmm => sddmm(ctx, m, dt, w as i64, layout),
                 Op::Spgemm => spgemm(ctx, m),
                 Op::Csr2csc => csr2csc(ctx, m),
             };
@@ -992,4 +1053,25 @@ pub fn run_matrix(ctx: &Ctx, m: &Mat, mut progress: impl FnMut(&Record)) -> Vec<
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transposed_stores_column_by_column() {
+        // 2 × 3, row by row: [[0, 1, 2], [3, 4, 5]].
+        let v: Vec<f64> = (0..6).map(f64::from).collect();
+        assert_eq!(transposed(&v, 2, 3), vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+        assert_eq!(transposed(&transposed(&v, 2, 3), 3, 2), v);
+        assert_eq!(stored(v.clone(), 2, 3, Order::Row), v);
+    }
+
+    #[test]
+    fn default_layouts_keep_the_old_labels() {
+        assert_eq!(layout_suffix(DEFAULT_SPMM_LAYOUT, DEFAULT_SPMM_LAYOUT), "");
+        assert_eq!(layout_suffix((Order::Col, Order::Row), DEFAULT_SPMM_LAYOUT), ":cr");
+        assert_eq!(layout_suffix((Order::Row, Order::Row), DEFAULT_SDDMM_LAYOUT), ":rr");
+    }
 }

@@ -40,6 +40,9 @@ pub enum Order {
     Col,
 }
 
+/// The orders of an operation's two dense operands: SpMM's (B, C), SDDMM's (A, B).
+pub type Layout = (Order, Order);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpgemmAlg {
     /// `*_SPGEMM_DEFAULT` (cuSPARSE: ALG1).
@@ -303,7 +306,18 @@ pub fn spmv<'a, A: Api + ?Sized>(
     product(api, gpu, Kind::Spmv, d, a.dt, preprocess)
 }
 
-/// C = A·B with B (`a.cols` × n) and C (`a.rows` × n) row-major, ld = n.
+/// The leading dimension of a dense `rows` × `cols` matrix stored densely in `order`.
+fn ld(rows: i64, cols: i64, order: Order) -> i64 {
+    if order == Order::Row {
+        cols
+    } else {
+        rows
+    }
+}
+
+/// C = A·B with B (`a.cols` × n) and C (`a.rows` × n) in the orders `layout` = (B's, C's),
+/// stored densely (ld = n row by row, the row count column by column).
+#[allow(clippy::too_many_arguments)]
 pub fn spmm<'a, A: Api + ?Sized>(
     api: &'a A,
     gpu: &Gpu,
@@ -311,13 +325,15 @@ pub fn spmm<'a, A: Api + ?Sized>(
     b: u64,
     c: u64,
     n: i64,
+    layout: Layout,
     preprocess: bool,
 ) -> Res<Box<dyn Plan + 'a>> {
+    let (ob, oc) = layout;
     // SAFETY: as for spmv.
     let d = unsafe {
         let da = api.csr(a.rows, a.cols, a.nnz, a.ptr, a.col, a.val, a.dt)?;
-        let db = api.dn_mat(a.cols, n, n, b, a.dt, Order::Row).inspect_err(|_| api.destroy_sp_mat(da))?;
-        let dc = api.dn_mat(a.rows, n, n, c, a.dt, Order::Row).inspect_err(|_| {
+        let db = api.dn_mat(a.cols, n, ld(a.cols, n, ob), b, a.dt, ob).inspect_err(|_| api.destroy_sp_mat(da))?;
+        let dc = api.dn_mat(a.rows, n, ld(a.rows, n, oc), c, a.dt, oc).inspect_err(|_| {
             api.destroy_sp_mat(da);
             api.destroy_dn_mat(db)
         })?;
@@ -326,8 +342,10 @@ pub fn spmm<'a, A: Api + ?Sized>(
     product(api, gpu, Kind::Spmm, d, a.dt, preprocess)
 }
 
-/// C = (A·B) ∘ spy(C) with A (`c.rows` × k) row-major and B (k × `c.cols`) column-major
-/// (ld = k: each column of B, i.e. each row of Bᵀ, is contiguous, as in Q·Kᵀ).
+/// C = (A·B) ∘ spy(C) with A (`c.rows` × k) and B (k × `c.cols`) in the orders `layout` =
+/// (A's, B's), stored densely. The usual case, (row, column), has each row of A and each column
+/// of B contiguous, as in Q·Kᵀ.
+#[allow(clippy::too_many_arguments)]
 pub fn sddmm<'a, A: Api + ?Sized>(
     api: &'a A,
     gpu: &Gpu,
@@ -335,12 +353,14 @@ pub fn sddmm<'a, A: Api + ?Sized>(
     b: u64,
     k: i64,
     c: DevCsr,
+    layout: Layout,
     preprocess: bool,
 ) -> Res<Box<dyn Plan + 'a>> {
+    let (oa, ob) = layout;
     // SAFETY: as for spmv.
     let d = unsafe {
-        let da = api.dn_mat(c.rows, k, k, a, c.dt, Order::Row)?;
-        let db = api.dn_mat(k, c.cols, k, b, c.dt, Order::Col).inspect_err(|_| api.destroy_dn_mat(da))?;
+        let da = api.dn_mat(c.rows, k, ld(c.rows, k, oa), a, c.dt, oa)?;
+        let db = api.dn_mat(k, c.cols, ld(k, c.cols, ob), b, c.dt, ob).inspect_err(|_| api.destroy_dn_mat(da))?;
         let dc = api.csr(c.rows, c.cols, c.nnz, c.ptr, c.col, c.val, c.dt).inspect_err(|_| {
             api.destroy_dn_mat(da);
             api.destroy_dn_mat(db)

@@ -47,6 +47,9 @@ OPTIONS:
   --warmup N           untimed calls before timing (default 5)
   --spmm-n LIST        SpMM dense widths N (default 32,128); B and C row-major
   --sddmm-k LIST       SDDMM inner dimensions K (default 32,128); A row-major, B column-major
+  --spmm-layouts LIST  SpMM orders of B and C, each two letters r (row) or c (column), or all
+                       (default rr); labels of other layouts end in :xy, e.g. f32 N=32:cr
+  --sddmm-layouts LIST SDDMM orders of A and B, as above (default rc)
   --spmv-types LIST    SpMV value types (default f32,f64)
   --spmv-algs LIST     spblk SpMV algorithms, each timed against cuSPARSE's default (default: default):
                        default, csr-alg1, csr-alg2, scalar, vector, rows, merge (docs/spmv.md); all = every one
@@ -207,6 +210,28 @@ fn parse_num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
     })
 }
 
+/// `rr,cr,...` or `all`: the two dense operands' orders (r row, c column).
+fn layouts(flag: &str, v: &str) -> Result<Vec<libs::Layout>, String> {
+    use libs::Order::{Col, Row};
+    if v == "all" {
+        return Ok(vec![(Row, Row), (Row, Col), (Col, Row), (Col, Col)]);
+    }
+    let order = |c: char| match c {
+        'r' => Some(Row),
+        'c' => Some(Col),
+        _ => None,
+    };
+    v.split(',')
+        .map(|t| {
+            let mut ch = t.chars();
+            match (ch.next().and_then(order), ch.next().and_then(order), ch.next()) {
+                (Some(a), Some(b), None) => Ok((a, b)),
+                _ => Err(format!("{flag}: '{t}' is not two of r/c (e.g. rr, rc, cr, cc) or all")),
+            }
+        })
+        .collect()
+}
+
 fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
     let mut o = Opts {
         quick: false,
@@ -230,6 +255,8 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
             preprocess: true,
             spmm_n: vec![32, 128],
             sddmm_k: vec![32, 128],
+            spmm_layouts: vec![cases::DEFAULT_SPMM_LAYOUT],
+            sddmm_layouts: vec![cases::DEFAULT_SDDMM_LAYOUT],
             spmv_types: vec![Dt::F32, Dt::F64],
             spmv_algs: vec![(0, "default")],
             spgemm_max_products: 0,
@@ -289,6 +316,8 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
             "--device" => o.device = parse_num(a, &value()?)?,
             "--spmm-n" => o.set.spmm_n = list(&value()?, |s| parse_num("--spmm-n", s))?,
             "--sddmm-k" => o.set.sddmm_k = list(&value()?, |s| parse_num("--sddmm-k", s))?,
+            "--spmm-layouts" => o.set.spmm_layouts = layouts("--spmm-layouts", &value()?)?,
+            "--sddmm-layouts" => o.set.sddmm_layouts = layouts("--sddmm-layouts", &value()?)?,
             "--spmv-types" => {
                 o.set.spmv_types = list(&value()?, |s| match s {
                     "f32" => Ok(Dt::F32),
@@ -455,7 +484,7 @@ fn dry_run(o: &Opts, plan: &[(Spec, Vec<Op>)]) -> i32 {
         }
         println!("{}", mat_line(&m));
         for &op in &m.ops {
-            for (dt, w, label) in cases::variants(op, set) {
+            for (dt, w, _, label) in cases::variants(op, set) {
                 if op == Op::Spgemm {
                     if m.p.rows != m.p.cols {
                         println!("  {:8} {:12} skipped: not square", op.name(), label);
@@ -788,13 +817,15 @@ fn real_main() -> i32 {
         spblk: spblk_desc(&spblk, o.baseline_only),
         cusparse: cusparse_desc(&cusparse),
         settings: format!(
-            "repeat {}, warmup {}, seed {}, preprocess {}, spmm N {:?}, sddmm K {:?}, tol f32 {:e} f64 {:e}, rotation L2 {} B, spgemm max products {}",
+            "repeat {}, warmup {}, seed {}, preprocess {}, spmm N {:?} layouts {:?}, sddmm K {:?} layouts {:?}, tol f32 {:e} f64 {:e}, rotation L2 {} B, spgemm max products {}",
             o.set.repeat,
             o.set.warmup,
             o.set.seed,
             o.set.preprocess,
             o.set.spmm_n,
+            o.set.spmm_layouts,
             o.set.sddmm_k,
+            o.set.sddmm_layouts,
             o.set.tol_f32,
             o.set.tol_f64,
             o.set.l2_bytes,
