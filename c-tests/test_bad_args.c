@@ -73,6 +73,7 @@ static struct {
     spblkIndexBase_t base;
     spblkDataType_t vtype;
     spblkFormat_t format;
+    spblkFillMode_t fill, fill_value;
     spblkOrder_t order;
     spblkStream_t stream;
     spblkPointerMode_t mode;
@@ -411,6 +412,12 @@ static spblkStatus_t call_SpMatSetValues(void *const *p, const uint32_t *e) {
     (void)e;
     return spblkSpMatSetValues(p[0], p[1]);
 }
+static spblkStatus_t call_SpMatGetAttribute(void *const *p, const uint32_t *e) {
+    return spblkSpMatGetAttribute(p[0], e[0], p[1], sizeof(spblkFillMode_t));
+}
+static spblkStatus_t call_SpMatSetAttribute(void *const *p, const uint32_t *e) {
+    return spblkSpMatSetAttribute(p[0], e[0], p[1], sizeof(spblkFillMode_t));
+}
 static spblkStatus_t call_CsrGet(void *const *p, const uint32_t *e) {
     (void)e;
     return spblkCsrGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10]);
@@ -633,6 +640,12 @@ static int build_cases(fn_case *t) {
     ROW("spblkSpMatGetValues", call_SpMatGetValues, .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("values", F.values)});
     ROW("spblkSpMatSetValues", call_SpMatSetValues,
         .p = {IN("spMatDescr", F.a, IV, SPMAT), IN("values", a_val, IV, PLAIN)});
+    ROW("spblkSpMatGetAttribute", call_SpMatGetAttribute,
+        .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("data", F.fill)}, .e = {E("attribute", SPBLK_SPMAT_FILL_MODE)});
+    F.fill_value = SPBLK_FILL_MODE_UPPER;
+    ROW("spblkSpMatSetAttribute", call_SpMatSetAttribute,
+        .p = {IN("spMatDescr", F.a, IV, SPMAT), IN("data", &F.fill_value, IV, PLAIN)},
+        .e = {E("attribute", SPBLK_SPMAT_FILL_MODE)});
     ROW("spblkCsrGet", call_CsrGet,
         .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("rows", F.rows), OUT("cols", F.cols), OUT("nnz", F.nnz),
          OUT("csrRowOffsets", F.values), OUT("csrColInd", F.values), OUT("csrValues", F.values),

@@ -90,6 +90,12 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_SPGEMM_ALG1 = 3
   integer(c_int32_t), parameter :: SPBLK_SPGEMM_ALG2 = 4
   integer(c_int32_t), parameter :: SPBLK_SPGEMM_ALG3 = 5
+  integer(c_int32_t), parameter :: SPBLK_SPMAT_FILL_MODE = 0
+  integer(c_int32_t), parameter :: SPBLK_SPMAT_DIAG_TYPE = 1
+  integer(c_int32_t), parameter :: SPBLK_FILL_MODE_LOWER = 0
+  integer(c_int32_t), parameter :: SPBLK_FILL_MODE_UPPER = 1
+  integer(c_int32_t), parameter :: SPBLK_DIAG_TYPE_NON_UNIT = 0
+  integer(c_int32_t), parameter :: SPBLK_DIAG_TYPE_UNIT = 1
   integer(c_int32_t), parameter :: SPBLK_ACTION_SYMBOLIC = 0
   integer(c_int32_t), parameter :: SPBLK_ACTION_NUMERIC = 1
   integer(c_int32_t), parameter :: SPBLK_CSR2CSC_ALG_DEFAULT = 1
@@ -688,6 +694,28 @@ module spblk
       type(c_ptr), value :: spMatDescr
       type(c_ptr), intent(out) :: values
     end function spblkSpMatGetValues
+    ! Reads an attribute (fill mode or diagonal type) into `data`, `dataSize` bytes (4).
+    function spblkSpMatGetAttribute(spMatDescr, attribute, data, dataSize) bind(C, &
+        name="spblkSpMatGetAttribute")
+      import
+      integer(c_int32_t) :: spblkSpMatGetAttribute
+      type(c_ptr), value :: spMatDescr
+      integer(c_int32_t), value :: attribute
+      type(c_ptr), value :: data
+      integer(c_size_t), value :: dataSize
+    end function spblkSpMatGetAttribute
+    ! Sets an attribute from `data`, `dataSize` bytes (4): `SPBLK_SPMAT_FILL_MODE` takes a
+    ! `spblkFillMode_t`, `SPBLK_SPMAT_DIAG_TYPE` a `spblkDiagType_t`. The descriptor's plans
+    ! stay: no plan depends on these.
+    function spblkSpMatSetAttribute(spMatDescr, attribute, data, dataSize) bind(C, &
+        name="spblkSpMatSetAttribute")
+      import
+      integer(c_int32_t) :: spblkSpMatSetAttribute
+      type(c_ptr), value :: spMatDescr
+      integer(c_int32_t), value :: attribute
+      type(c_ptr), value :: data
+      integer(c_size_t), value :: dataSize
+    end function spblkSpMatSetAttribute
     ! Replaces the values pointer and drops the descriptor's plans (from `spblkAnalyze` and the
     ! `*_preprocess` functions): the 1-SA plan holds copies of the old values, and a new
     ! preprocess rebuilds the others. Values changed in place, through the same pointer, are

@@ -240,6 +240,13 @@ typedef uint32_t spblkIndexType_t;
 
 typedef uint32_t spblkFormat_t;
 
+/**
+ * Attributes of a sparse matrix descriptor (`spblkSpMatGetAttribute`, `spblkSpMatSetAttribute`):
+ * its fill mode (`spblkFillMode_t`, default LOWER) and diagonal type (`spblkDiagType_t`,
+ * default NON_UNIT), both 4-byte values. Only triangular solves read them.
+ */
+typedef uint32_t spblkSpMatAttribute_t;
+
 typedef spblkSpGEMMDescr *spblkSpGEMMDescr_t;
 
 /**
@@ -248,6 +255,10 @@ typedef spblkSpGEMMDescr *spblkSpGEMMDescr_t;
  * `SPBLK_STATUS_NOT_SUPPORTED` for now.
  */
 typedef uint32_t spblkSpGEMMAlg_t;
+
+typedef uint32_t spblkFillMode_t;
+
+typedef uint32_t spblkDiagType_t;
 
 #define SPBLK_STATUS_SUCCESS 0
 
@@ -430,6 +441,18 @@ typedef uint32_t spblkSpGEMMAlg_t;
 #define SPBLK_SPGEMM_ALG2 4
 
 #define SPBLK_SPGEMM_ALG3 5
+
+#define SPBLK_SPMAT_FILL_MODE 0
+
+#define SPBLK_SPMAT_DIAG_TYPE 1
+
+#define SPBLK_FILL_MODE_LOWER 0
+
+#define SPBLK_FILL_MODE_UPPER 1
+
+#define SPBLK_DIAG_TYPE_NON_UNIT 0
+
+#define SPBLK_DIAG_TYPE_UNIT 1
 
 #define SPBLK_ACTION_SYMBOLIC 0
 
@@ -943,6 +966,24 @@ spblkStatus_t spblkSpMatGetIndexBase(spblkConstSpMatDescr_t spMatDescr, spblkInd
  * Reads the values pointer.
  */
 spblkStatus_t spblkSpMatGetValues(spblkSpMatDescr_t spMatDescr, void **values);
+
+/**
+ * Reads an attribute (fill mode or diagonal type) into `data`, `dataSize` bytes (4).
+ */
+spblkStatus_t spblkSpMatGetAttribute(spblkConstSpMatDescr_t spMatDescr,
+                                     spblkSpMatAttribute_t attribute,
+                                     void *data,
+                                     size_t dataSize);
+
+/**
+ * Sets an attribute from `data`, `dataSize` bytes (4): `SPBLK_SPMAT_FILL_MODE` takes a
+ * `spblkFillMode_t`, `SPBLK_SPMAT_DIAG_TYPE` a `spblkDiagType_t`. The descriptor's plans stay:
+ * no plan depends on these.
+ */
+spblkStatus_t spblkSpMatSetAttribute(spblkSpMatDescr_t spMatDescr,
+                                     spblkSpMatAttribute_t attribute,
+                                     void *data,
+                                     size_t dataSize);
 
 /**
  * Replaces the values pointer and drops the descriptor's plans (from `spblkAnalyze` and the

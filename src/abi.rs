@@ -141,6 +141,19 @@ pub const SPBLK_SPGEMM_ALG1: spblkSpGEMMAlg_t = 3;
 pub const SPBLK_SPGEMM_ALG2: spblkSpGEMMAlg_t = 4;
 pub const SPBLK_SPGEMM_ALG3: spblkSpGEMMAlg_t = 5;
 
+/// Attributes of a sparse matrix descriptor (`spblkSpMatGetAttribute`, `spblkSpMatSetAttribute`):
+/// its fill mode (`spblkFillMode_t`, default LOWER) and diagonal type (`spblkDiagType_t`,
+/// default NON_UNIT), both 4-byte values. Only triangular solves read them.
+pub type spblkSpMatAttribute_t = u32;
+pub const SPBLK_SPMAT_FILL_MODE: spblkSpMatAttribute_t = 0;
+pub const SPBLK_SPMAT_DIAG_TYPE: spblkSpMatAttribute_t = 1;
+pub type spblkFillMode_t = u32;
+pub const SPBLK_FILL_MODE_LOWER: spblkFillMode_t = 0;
+pub const SPBLK_FILL_MODE_UPPER: spblkFillMode_t = 1;
+pub type spblkDiagType_t = u32;
+pub const SPBLK_DIAG_TYPE_NON_UNIT: spblkDiagType_t = 0;
+pub const SPBLK_DIAG_TYPE_UNIT: spblkDiagType_t = 1;
+
 pub type spblkAction_t = u32;
 pub const SPBLK_ACTION_SYMBOLIC: spblkAction_t = 0;
 pub const SPBLK_ACTION_NUMERIC: spblkAction_t = 1;

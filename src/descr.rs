@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::ensure;
 use crate::error::Result;
 use crate::plan::PlanSlot;
-use crate::types::{DataType, Format, IndexBase, IndexType, Order};
+use crate::types::{DataType, DiagType, FillMode, Format, IndexBase, IndexType, Order};
 
 /// The index arrays of a sparse matrix, by format.
 #[derive(Debug, Clone, Copy)]
@@ -35,6 +35,9 @@ pub struct SpMat {
     pub indices_type: IndexType,
     pub base: IndexBase,
     pub value_type: DataType,
+    /// `SPBLK_SPMAT_FILL_MODE` and `SPBLK_SPMAT_DIAG_TYPE` (read by triangular solves only).
+    pub fill_mode: FillMode,
+    pub diag_type: DiagType,
     /// The plans of `spblkAnalyze` and `*_preprocess`, shared by every copy of this
     /// descriptor that a call takes (see `crate::plan`).
     pub plans: Arc<PlanSlot>,

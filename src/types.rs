@@ -68,6 +68,12 @@ c_enum!(DataType: spblkDataType_t {
     CBF16 = SPBLK_C_16BF,
 });
 c_enum!(Action: spblkAction_t { Symbolic = SPBLK_ACTION_SYMBOLIC, Numeric = SPBLK_ACTION_NUMERIC });
+c_enum!(SpMatAttribute: spblkSpMatAttribute_t {
+    FillMode = SPBLK_SPMAT_FILL_MODE,
+    DiagType = SPBLK_SPMAT_DIAG_TYPE,
+});
+c_enum!(FillMode: spblkFillMode_t { Lower = SPBLK_FILL_MODE_LOWER, Upper = SPBLK_FILL_MODE_UPPER });
+c_enum!(DiagType: spblkDiagType_t { NonUnit = SPBLK_DIAG_TYPE_NON_UNIT, Unit = SPBLK_DIAG_TYPE_UNIT });
 c_enum!(
     /// Which implementation a handle runs on.
     BackendKind: spblkBackend_t { Cuda = SPBLK_BACKEND_CUDA, Host = SPBLK_BACKEND_HOST }

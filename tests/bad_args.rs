@@ -303,6 +303,46 @@ fn sparse_descriptor_functions() {
     check("spblkSpMatSetValues", &[(0, IV, "spMatDescr"), (1, IV, "values")], &[], |m, _| {
         spblkSpMatSetValues(n(m, 0, sa), n(m, 1, val))
     });
+    let mut fill = 9u32;
+    check("spblkSpMatGetAttribute", &[(0, IV, "spMatDescr"), (2, IV, "data")], &[(1, "attribute")], |m, b| {
+        spblkSpMatGetAttribute(
+            n(m, 0, sa),
+            e(b, 1, SPBLK_SPMAT_FILL_MODE),
+            n(m, 2, &mut fill as *mut u32 as *mut c_void),
+            4,
+        )
+    });
+    assert_eq!(fill, SPBLK_FILL_MODE_LOWER, "the default fill mode");
+    let mut upper = SPBLK_FILL_MODE_UPPER;
+    check("spblkSpMatSetAttribute", &[(0, IV, "spMatDescr"), (2, IV, "data")], &[(1, "attribute")], |m, b| {
+        spblkSpMatSetAttribute(
+            n(m, 0, sa),
+            e(b, 1, SPBLK_SPMAT_FILL_MODE),
+            n(m, 2, &mut upper as *mut u32 as *mut c_void),
+            4,
+        )
+    });
+    // Round trip; a bad value or size changes and writes nothing.
+    let as_data = |v: &mut u32| v as *mut u32 as *mut c_void;
+    let mut got = 9u32;
+    assert_eq!(spblkSpMatGetAttribute(sa, SPBLK_SPMAT_FILL_MODE, as_data(&mut got), 4), OK);
+    assert_eq!(got, SPBLK_FILL_MODE_UPPER, "the fill mode just set");
+    let mut unit = SPBLK_DIAG_TYPE_UNIT;
+    assert_eq!(spblkSpMatGetAttribute(sa, SPBLK_SPMAT_DIAG_TYPE, as_data(&mut got), 4), OK);
+    assert_eq!(got, SPBLK_DIAG_TYPE_NON_UNIT, "the default diagonal type");
+    assert_eq!(spblkSpMatSetAttribute(sa, SPBLK_SPMAT_DIAG_TYPE, as_data(&mut unit), 4), OK);
+    assert_eq!(spblkSpMatGetAttribute(sa, SPBLK_SPMAT_DIAG_TYPE, as_data(&mut got), 4), OK);
+    assert_eq!(got, SPBLK_DIAG_TYPE_UNIT);
+    let mut bad = 7u32;
+    assert_eq!(spblkSpMatSetAttribute(sa, SPBLK_SPMAT_FILL_MODE, as_data(&mut bad), 4), IV);
+    assert!(last_error().contains("'data'"), "{}", last_error());
+    assert_eq!(spblkSpMatSetAttribute(sa, SPBLK_SPMAT_FILL_MODE, as_data(&mut unit), 8), IV);
+    assert!(last_error().contains("dataSize"), "{}", last_error());
+    got = 9;
+    assert_eq!(spblkSpMatGetAttribute(sa, SPBLK_SPMAT_FILL_MODE, as_data(&mut got), 2), IV);
+    assert_eq!(got, 9, "nothing written on failure");
+    assert_eq!(spblkSpMatGetAttribute(sa, SPBLK_SPMAT_FILL_MODE, as_data(&mut got), 4), OK);
+    assert_eq!(got, SPBLK_FILL_MODE_UPPER, "failed calls change nothing");
     check(
         "spblkCsrSetPointers",
         &[(0, IV, "spMatDescr"), (1, IV, "csrRowOffsets"), (2, IV, "csrColInd"), (3, IV, "csrValues")],

@@ -27,6 +27,8 @@ const REQUIRED: &[&str] = &[
     "spblkSpMatGetIndexBase",
     "spblkSpMatGetValues",
     "spblkSpMatSetValues",
+    "spblkSpMatGetAttribute",
+    "spblkSpMatSetAttribute",
     "spblkCsrGet",
     "spblkCsrSetPointers",
     "spblkCooGet",

@@ -6,7 +6,7 @@ use super::boundary::{self, entry, out, write, Kind};
 use super::types::*;
 use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
-use crate::types::{DataType, IndexBase, IndexType};
+use crate::types::{DataType, DiagType, FillMode, IndexBase, IndexType, SpMatAttribute};
 
 /// # Safety
 /// Registry-checked; see `boundary::descr`.
@@ -46,6 +46,8 @@ fn create(
         indices_type: IndexType::decode(indices_type.0, indices_type.1)?,
         base: IndexBase::decode(base, "idxBase")?,
         value_type: DataType::decode(value_type, "valueType")?,
+        fill_mode: FillMode::Lower,
+        diag_type: DiagType::NonUnit,
         plans: Default::default(),
     };
     m.validate_shape()?;
@@ -275,6 +277,71 @@ pub extern "C" fn spblkSpMatGetValues(spMatDescr: spblkSpMatDescr_t, values: *mu
         out(values, "values")?;
         // SAFETY: checked non-NULL.
         unsafe { write(values, m.values) };
+        Ok(())
+    })
+}
+
+/// Bytes of every `spblkSpMatAttribute_t`'s value (`spblkFillMode_t`, `spblkDiagType_t`).
+const ATTRIBUTE_SIZE: usize = std::mem::size_of::<spblkFillMode_t>();
+
+fn attribute_size(data_size: usize) -> Result<()> {
+    if data_size != ATTRIBUTE_SIZE {
+        return Err(Error::invalid(
+            "dataSize",
+            format!("is {data_size} but the attribute's value is {ATTRIBUTE_SIZE} bytes"),
+        ));
+    }
+    Ok(())
+}
+
+/// Reads an attribute (fill mode or diagonal type) into `data`, `dataSize` bytes (4).
+#[no_mangle]
+pub extern "C" fn spblkSpMatGetAttribute(
+    spMatDescr: spblkConstSpMatDescr_t,
+    attribute: spblkSpMatAttribute_t,
+    data: *mut c_void,
+    dataSize: usize,
+) -> spblkStatus_t {
+    entry("spblkSpMatGetAttribute", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        let attribute = SpMatAttribute::decode(attribute, "attribute")?;
+        out(data, "data")?;
+        attribute_size(dataSize)?;
+        let value = match attribute {
+            SpMatAttribute::FillMode => m.fill_mode.to_c(),
+            SpMatAttribute::DiagType => m.diag_type.to_c(),
+        };
+        // SAFETY: checked non-NULL; C gives dataSize = 4 bytes, possibly unaligned.
+        unsafe { std::ptr::write_unaligned(data as *mut u32, value) };
+        Ok(())
+    })
+}
+
+/// Sets an attribute from `data`, `dataSize` bytes (4): `SPBLK_SPMAT_FILL_MODE` takes a
+/// `spblkFillMode_t`, `SPBLK_SPMAT_DIAG_TYPE` a `spblkDiagType_t`. The descriptor's plans stay:
+/// no plan depends on these.
+#[no_mangle]
+pub extern "C" fn spblkSpMatSetAttribute(
+    spMatDescr: spblkSpMatDescr_t,
+    attribute: spblkSpMatAttribute_t,
+    data: *mut c_void,
+    dataSize: usize,
+) -> spblkStatus_t {
+    entry("spblkSpMatSetAttribute", || {
+        // SAFETY: registry-checked.
+        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
+        let attribute = SpMatAttribute::decode(attribute, "attribute")?;
+        if data.is_null() {
+            return Err(Error::invalid("data", "is NULL"));
+        }
+        attribute_size(dataSize)?;
+        // SAFETY: checked non-NULL; C gives dataSize = 4 bytes, possibly unaligned.
+        let value = unsafe { std::ptr::read_unaligned(data as *const u32) };
+        match attribute {
+            SpMatAttribute::FillMode => m.fill_mode = FillMode::decode(value, "data")?,
+            SpMatAttribute::DiagType => m.diag_type = DiagType::decode(value, "data")?,
+        }
         Ok(())
     })
 }
