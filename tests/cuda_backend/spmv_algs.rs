@@ -150,6 +150,20 @@ fn case(
     }
 }
 
+/// A CSR case, f32, 32-bit zero-based indices, op N, host scalars.
+fn f32_csr_case(
+    r: &mut StdRng,
+    m: usize,
+    n: usize,
+    entries: &[(usize, usize)],
+    beta_zero: bool,
+    preprocess: bool,
+    alg: spblkSpMVAlg_t,
+) -> SpmvCase {
+    let prec = PRECISIONS[0];
+    case(r, SPBLK_FORMAT_CSR, N, m, n, entries, SPBLK_INDEX_32I, 0, prec, beta_zero, false, preprocess, alg)
+}
+
 #[test]
 fn spmv_every_algorithm_matches_host() {
     if !gpu("spmv_every_algorithm_matches_host") {
@@ -298,21 +312,7 @@ fn spmv_merge_launches_one_kernel_when_no_row_is_long() {
     let entries = stencil(12);
     let n = 12 * 12 * 12;
     for preprocess in [true, false] {
-        let c = case(
-            &mut r,
-            SPBLK_FORMAT_CSR,
-            N,
-            n,
-            n,
-            &entries,
-            SPBLK_INDEX_32I,
-            0,
-            PRECISIONS[0],
-            true,
-            false,
-            preprocess,
-            SPBLK_SPMV_ALG_CSR_MERGE,
-        );
+        let c = f32_csr_case(&mut r, n, n, &entries, true, preprocess, SPBLK_SPMV_ALG_CSR_MERGE);
         let mut gpu = Side::new(Kind::Cuda);
         let (_, records) = trace::capture(|| run_spmv(&mut gpu, &c));
         let call = records.iter().rev().find(|r| r.function == "spblkSpMV").expect("a record of spblkSpMV");
@@ -357,21 +357,7 @@ fn spmv_default_picks_by_shape() {
     for ((what, m, n, entries), without, with) in cases {
         for preprocess in [true, false] {
             let (method, kernel) = if preprocess { with } else { without };
-            let c = case(
-                &mut r,
-                SPBLK_FORMAT_CSR,
-                N,
-                m,
-                n,
-                &entries,
-                SPBLK_INDEX_32I,
-                0,
-                PRECISIONS[0],
-                false,
-                false,
-                preprocess,
-                SPBLK_SPMV_ALG_DEFAULT,
-            );
+            let c = f32_csr_case(&mut r, m, n, &entries, false, preprocess, SPBLK_SPMV_ALG_DEFAULT);
             let what = format!("{what} ({} entries), preprocess {preprocess}", entries.len());
             let mut side = Side::new(Kind::Cuda);
             let (_, records) = trace::capture(|| run_spmv(&mut side, &c));
