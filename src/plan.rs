@@ -110,6 +110,8 @@ pub struct VbrArrays {
     /// Row tiles that keep the device busy: with fewer tiles than this the kernel leaves SMs
     /// (partly) idle (the cost model's utilisation).
     pub parallel_tiles: usize,
+    /// The most nonzero blocks of one group (the kernel's step count per tile).
+    pub most_group_blocks: usize,
 }
 
 /// A 1-SA analysis and, on backends that compute from their own memory, its arrays there.

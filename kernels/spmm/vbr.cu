@@ -29,6 +29,10 @@ constexpr int NT = WN / 8;       // n8 tiles per warp
 
 enum Mode { MODE_HALF = 0, MODE_TF32 = 1, MODE_TF32X3 = 2 };
 
+// Block columns staged in shared memory at a time, after the pipeline's stages (the host's
+// `smem_bytes` adds them).
+constexpr int BC_TABLE = 256;
+
 // BK: K depth of one pipeline step (a multiple of the mma's k). f16/bf16 tiles are unpadded
 // and XOR-swizzled in 16-byte chunks (`Smem::k_idx`, `Smem::n_idx`): the 8 rows an ldmatrix
 // phase reads and the rows a warp's cp.async batch writes fall in distinct banks (ncu of the
@@ -136,7 +140,7 @@ __device__ __forceinline__ unsigned to_tf32(float x) {
 // Where one thread block works: its row tile (group rows [row0, row0 + rows), the first at
 // `rel0` inside the group) and the group's block range, and its column tile from n0.
 struct Tile {
-    i64 row0, rel0, kb0, kb1, n0;
+    i64 row0, rel0, kb0, kb1, n0, height;  // height: the group's
     int rows;
 };
 
@@ -156,76 +160,100 @@ __device__ __forceinline__ Tile locate(const u64* __restrict__ tiles, i64 ntiles
     r.row0 = (i64)tiles[2 * t + 1];
     const i64 g0 = (i64)group_ptr[g], g1 = (i64)group_ptr[g + 1];
     r.rel0 = r.row0 - g0;
+    r.height = g1 - g0;
     r.rows = (int)min((i64)BM, g1 - r.row0);
     r.kb0 = (i64)block_ptr[g];
     r.kb1 = (i64)block_ptr[g + 1];
     return r;
 }
 
-// A thread's share of a step's copies: smem offsets and the fixed parts of the sources.
-// A thread's share of a step's 16-byte copies. Copy i of a thread covers the same column (A,
-// row-major B) or the same k chunk (B as [n][k]) as its copy 0, THREADS / (chunks per row)
-// rows further, and the swizzle depends only on row bits the step does not change; so four
-// integers per operand describe all of a thread's copies (arrays of them spilled registers).
+// A thread's share of a step's 16-byte copies, fixed for the tile. Copy i of a thread covers
+// the same column (A, row-major B) or the same k chunk (B as [n][k]) as its copy 0,
+// THREADS / (chunks per row) rows further, and the swizzle depends only on row bits the step
+// does not change; so a step's copies cost one compare and one address add each (ncu of the
+// version that recomputed 64-bit products and bounds per copy: 60 % of the kernel's
+// instructions were integer work, HMMA 10 %).
 template <class T, bool B_ROW, int WARPS_N> struct Copies {
     typedef Smem<T, B_ROW, WARPS_N> S;
     static constexpr int A_PER_ROW = S::BK / S::V, A_STEP = S::THREADS / A_PER_ROW;
     static constexpr int B_PER_ROW = B_ROW ? S::BN / S::V : S::BK / S::V, B_STEP = S::THREADS / B_PER_ROW;
     static_assert(!S::SWZ || (A_STEP % 8 == 0 && B_STEP % 8 == 0), "row steps keep the swizzle");
-    int a_smem, a_row, a_col;  // copy i: A row a_row + i*A_STEP, column a_col, smem a_smem + i*A_STEP*A_LD
-    int b_smem, b_row, b_col;  // copy i: B row (k, or n for [n][k]) b_row + i*B_STEP
-    int b_bytes;               // B_ROW: bytes of the column chunk inside N
+    static_assert(S::A_COPIES <= 32 && S::B_COPIES <= 32, "copy masks are 32 bits");
+    // Thread-derived positions, recomputed where used (a few shifts from threadIdx) rather
+    // than held in registers across the main loop (holding them spilled the f16 kernel).
+    // Copy i: A row a_row() + i*A_STEP, column a_col(), smem a_smem() + i*A_STEP*A_LD; B row
+    // (k, or n for [n][k]) b_row() + i*B_STEP.
+    __device__ static __forceinline__ int a_row() { return threadIdx.x / A_PER_ROW; }
+    __device__ static __forceinline__ int a_col() { return (threadIdx.x % A_PER_ROW) * S::V; }
+    __device__ static __forceinline__ int a_smem() { return S::k_idx(a_row(), a_col()); }
+    __device__ static __forceinline__ int b_row() { return threadIdx.x / B_PER_ROW; }
+    __device__ static __forceinline__ int b_col() { return (threadIdx.x % B_PER_ROW) * S::V; }
+    __device__ static __forceinline__ int b_smem() {
+        return B_ROW ? S::n_idx(b_row(), b_col()) : S::k_idx(b_row(), b_col());
+    }
+    unsigned a_rows;  // bit i: copy i's row is inside the tile
+    i64 b_src;        // copy i reads B at (step base) + b_src + i * B_STEP * ldb
+    unsigned b_ns;    // [n][k]: bit i: copy i's column n is inside N
+    int b_bytes;      // B_ROW: bytes of the thread's column chunk inside N
 
-    __device__ __forceinline__ void init(const Tile& tl, i64 N) {
-        const int tid = threadIdx.x;
-        a_row = tid / A_PER_ROW;
-        a_col = (tid % A_PER_ROW) * S::V;
-        a_smem = S::k_idx(a_row, a_col);
-        b_row = tid / B_PER_ROW;
-        b_col = (tid % B_PER_ROW) * S::V;
+    __device__ __forceinline__ void init(const Tile& tl, i64 N, i64 ldb) {
+        a_rows = 0;
+#pragma unroll
+        for (int i = 0; i < S::A_COPIES; ++i) a_rows |= (a_row() + i * A_STEP < tl.rows ? 1u : 0u) << i;
+        b_ns = 0;
         if (B_ROW) {
-            b_smem = S::n_idx(b_row, b_col);
-            const i64 left = N - (tl.n0 + b_col);
+            b_src = (i64)b_row() * ldb + tl.n0 + b_col();
+            const i64 left = N - (tl.n0 + b_col());
             b_bytes = left <= 0 ? 0 : (left >= S::V ? 16 : (int)left * (int)sizeof(T));
         } else {
-            b_smem = S::k_idx(b_row, b_col);
+            b_src = (tl.n0 + b_row()) * ldb + b_col();
             b_bytes = 16;
+#pragma unroll
+            for (int i = 0; i < S::B_COPIES; ++i) b_ns |= (tl.n0 + b_row() + i * B_STEP < N ? 1u : 0u) << i;
         }
     }
 };
 
-// Stages the K slice [kc, kc + BK) of block kb: 16-byte copies (zero-filled outside A's rows,
+// Stages the K slice [kc, kc + BK) of a block whose values start at `a` (row rel0, column kc)
+// and whose first column of the slice is kcol: 16-byte copies (zero-filled outside A's rows,
 // the block's width, K, or N).
 template <class T, bool B_ROW, int WARPS_N>
-__device__ __forceinline__ void load_vec(T* As, T* Bs, const Copies<T, B_ROW, WARPS_N>& cp, const Tile& tl,
-                                         const T* a, i64 kcol, int kc, i64 bw, i64 K, i64 N,
-                                         const T* __restrict__ B, i64 ldb) {
+__device__ __forceinline__ void load_vec(T* As, T* Bs, const Copies<T, B_ROW, WARPS_N>& cp, const T* a, i64 kcol,
+                                         int kc, i64 bw, i64 K, const T* __restrict__ B, i64 ldb) {
     typedef Smem<T, B_ROW, WARPS_N> S;
     typedef Copies<T, B_ROW, WARPS_N> C;
-    const bool a_in = kc + cp.a_col < bw;
+    // Thread-invariant strides (uniform registers, not per-thread state).
+    const int a_step = C::A_STEP * (int)bw;
+    const i64 b_step = C::B_STEP * ldb;
+    const bool a_in = kc + C::a_col() < bw;
+    const T* a0 = a + (C::a_row() * (int)bw + C::a_col());
+    const int a_smem = C::a_smem(), b_smem = C::b_smem(), b_row = C::b_row();
 #pragma unroll
     for (int i = 0; i < S::A_COPIES; ++i) {
-        const int r = cp.a_row + i * C::A_STEP;
-        const bool ok = a_in && r < tl.rows;
-        cp_async16(As + cp.a_smem + i * C::A_STEP * S::A_LD, ok ? (const void*)(a + r * bw + cp.a_col) : (const void*)a,
+        const bool ok = a_in && (cp.a_rows >> i & 1u);
+        cp_async16(As + a_smem + i * C::A_STEP * S::A_LD, ok ? (const void*)(a0 + i * a_step) : (const void*)a,
                    ok ? 16 : 0);
     }
+    // Rows (B_ROW: k) of this slice that exist: inside the block and inside K.
+    const i64 klim = min(bw - kc, K - kcol);
+    if (B_ROW) {
+        const T* b0 = B + kcol * ldb + cp.b_src;
 #pragma unroll
-    for (int i = 0; i < S::B_COPIES; ++i) {
-        const int r = cp.b_row + i * C::B_STEP;
-        int bytes;
-        const T* src;
-        if (B_ROW) {
-            const i64 k = kcol + r;  // kcol = first column of the step in A
-            bytes = (kc + r < bw && k < K) ? cp.b_bytes : 0;
-            src = B + k * ldb + tl.n0 + cp.b_col;
-        } else {
-            const i64 k = kcol + cp.b_col, left = min(bw - kc - cp.b_col, K - k);
-            bytes = (left <= 0 || tl.n0 + r >= N) ? 0 : (int)min(left, (i64)S::V) * (int)sizeof(T);
-            src = B + (tl.n0 + r) * ldb + k;
+        for (int i = 0; i < S::B_COPIES; ++i) {
+            const int bytes = b_row + i * C::B_STEP < klim ? cp.b_bytes : 0;
+            cp_async16(Bs + b_smem + i * C::B_STEP * S::B_LD, bytes ? (const void*)(b0 + i * b_step) : (const void*)B,
+                       bytes);
         }
-        const int smem = B_ROW ? cp.b_smem + i * C::B_STEP * S::B_LD : cp.b_smem + i * C::B_STEP * S::A_LD;
-        cp_async16(Bs + smem, bytes ? (const void*)src : (const void*)B, bytes);
+    } else {
+        const i64 left = klim - C::b_col();
+        const int kbytes = left <= 0 ? 0 : (int)min(left, (i64)S::V) * (int)sizeof(T);
+        const T* b0 = B + kcol + cp.b_src;
+#pragma unroll
+        for (int i = 0; i < S::B_COPIES; ++i) {
+            const int bytes = (cp.b_ns >> i & 1u) ? kbytes : 0;
+            cp_async16(Bs + b_smem + i * C::B_STEP * S::A_LD, bytes ? (const void*)(b0 + i * b_step) : (const void*)B,
+                       bytes);
+        }
     }
 }
 
@@ -295,6 +323,21 @@ __device__ __forceinline__ void mma_step_half(const T* As, const T* Bs, int wm, 
     }
 }
 
+// An f32 operand for the TF32 products. MODE_TF32: rounded to nearest (cvt.rna, which sm_90
+// runs as four integer and compare instructions). MODE_TF32X3: hi = x with its low 13 bits
+// cleared (exact TF32, one instruction), lo = x - hi (exact in f32), given to the tensor core
+// as it is: the mma reads a TF32 operand's top 19 bits, so lo is truncated to 11 significant
+// bits, an error below 2^-21 |x|. ncu of the cvt.rna split: conversions were 40 % of the
+// kernel's instructions.
+template <int MODE> __device__ __forceinline__ void split(float x, unsigned& hi, unsigned& lo) {
+    if (MODE == MODE_TF32X3) {
+        hi = __float_as_uint(x) & 0xffffe000u;
+        lo = __float_as_uint(x - __uint_as_float(hi));
+    } else {
+        hi = to_tf32(x);
+    }
+}
+
 // One step's products, f32 inputs: BK / 8 slices of k8, one TF32 product or three (split).
 template <bool B_ROW, int WARPS_N, int MODE>
 __device__ __forceinline__ void mma_step_tf32(const float* As, const float* Bs, int wm, int wn, int lane,
@@ -309,10 +352,7 @@ __device__ __forceinline__ void mma_step_tf32(const float* As, const float* Bs, 
             const float* p = As + (wm * WM + mi * 16 + g) * S::A_LD + ks + t;
             const float x[4] = {p[0], p[8 * S::A_LD], p[4], p[8 * S::A_LD + 4]};
 #pragma unroll
-            for (int q = 0; q < 4; ++q) {
-                ah[mi][q] = to_tf32(x[q]);
-                if (MODE == MODE_TF32X3) al[mi][q] = to_tf32(x[q] - __uint_as_float(ah[mi][q]));
-            }
+            for (int q = 0; q < 4; ++q) split<MODE>(x[q], ah[mi][q], al[mi][q]);
         }
 #pragma unroll
         for (int ni = 0; ni < NT; ++ni) {
@@ -320,10 +360,7 @@ __device__ __forceinline__ void mma_step_tf32(const float* As, const float* Bs, 
             const float x[2] = {B_ROW ? Bs[(ks + t) * S::B_LD + n] : Bs[n * S::B_LD + ks + t],
                                 B_ROW ? Bs[(ks + t + 4) * S::B_LD + n] : Bs[n * S::B_LD + ks + t + 4]};
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {
-                bh[ni][q] = to_tf32(x[q]);
-                if (MODE == MODE_TF32X3) bl[ni][q] = to_tf32(x[q] - __uint_as_float(bh[ni][q]));
-            }
+            for (int q = 0; q < 2; ++q) split<MODE>(x[q], bh[ni][q], bl[ni][q]);
         }
 #pragma unroll
         for (int mi = 0; mi < MT; ++mi)
@@ -351,16 +388,18 @@ __device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, co
     T* smem = reinterpret_cast<T*>(smem_raw);
     unsigned smem_given;
     asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(smem_given));
-    if (smem_given < STAGES * S::STAGE * sizeof(T)) __trap();  // host and kernel layouts disagree
+    if (smem_given < STAGES * S::STAGE * sizeof(T) + BC_TABLE * sizeof(u64)) __trap();  // layouts disagree
 
     const i64 ntn = (N + S::BN - 1) / S::BN;
     const Tile tl = locate(tiles, ntiles, ntn, band, S::BN, group_ptr, block_ptr);
     const int chunks = (int)((bw + S::BK - 1) / S::BK);
-    const i64 steps = (tl.kb1 - tl.kb0) * chunks;
+    // 32-bit counts: the backend launches only plans whose column blocks fit (< 2^31 / chunks).
+    const int nblocks = (int)(tl.kb1 - tl.kb0);
+    const int steps = nblocks * chunks;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int wm = warp / WARPS_N, wn = warp % WARPS_N;
     Copies<T, B_ROW, WARPS_N> cp;
-    if (vec) cp.init(tl, N);
+    if (vec) cp.init(tl, N, ldb);
 
     float acc[MT][NT][4];
 #pragma unroll
@@ -370,22 +409,38 @@ __device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, co
 #pragma unroll
             for (int q = 0; q < 4; ++q) acc[mi][ni][q] = 0.0f;
 
-    // The next step to load: block kb, K slice kc.
-    i64 kb = tl.kb0;
+    // The next step to load: block kb, K slice kc, its values at `ab` (the tile's first row,
+    // column 0). A group's blocks are stored one after another (value_offset[kb] =
+    // value_offset[kb0] + (kb - kb0) * height * bw; the backend checks this at upload), and
+    // their columns are staged in shared memory, BC_TABLE at a time, so no step waits on a
+    // global load to address its copies (a per-step load did; holding the next column in
+    // registers instead spilled the f16 kernel).
+    u64* bc_table = reinterpret_cast<u64*>(smem_raw + STAGES * S::STAGE * sizeof(T));
+    const u64* bcols = block_col + tl.kb0;
+    auto fill_table = [&](int first) {  // by all threads, where all threads call it
+        __syncthreads();  // nobody still reads the previous columns
+        for (int i = threadIdx.x; i < BC_TABLE && first + i < nblocks; i += S::THREADS) bc_table[i] = bcols[first + i];
+        __syncthreads();
+    };
+    fill_table(0);
+    int kb = 0;  // relative to the tile's first block
     int kc = 0;
+    const T* ab = nblocks > 0 ? values + (i64)value_offset[tl.kb0] + tl.rel0 * bw : values;
+    const i64 ab_step = tl.height * bw;
     auto load_next = [&](int stage) {
         T* As = smem + stage * S::STAGE;
         T* Bs = As + S::A_SIZE;
-        const T* a = values + (i64)value_offset[kb] + tl.rel0 * bw + kc;
-        const i64 kcol = (i64)block_col[kb] * bw + kc;
+        const i64 kcol = (i64)bc_table[kb % BC_TABLE] * bw + kc;
         if (vec)
-            load_vec<T, B_ROW, WARPS_N>(As, Bs, cp, tl, a, kcol, kc, bw, K, N, B, ldb);
+            load_vec<T, B_ROW, WARPS_N>(As, Bs, cp, ab + kc, kcol, kc, bw, K, B, ldb);
         else
-            load_scalar<T, B_ROW, WARPS_N>(As, Bs, tl, a, kcol, kc, bw, K, N, B, ldb);
+            load_scalar<T, B_ROW, WARPS_N>(As, Bs, tl, ab + kc, kcol, kc, bw, K, N, B, ldb);
         kc += S::BK;
         if (kc >= bw) {
             kc = 0;
             ++kb;
+            ab += ab_step;
+            if (kb % BC_TABLE == 0 && kb < nblocks) fill_table(kb);
         }
     };
 
@@ -397,7 +452,7 @@ __device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, co
         cp_async_commit();
     }
     int st = 0, ld = STAGES - 1;  // stage computed now, stage loaded next
-    for (i64 s = 0; s < steps; ++s) {
+    for (int s = 0; s < steps; ++s) {
         cp_async_wait<STAGES - 2>();
         __syncthreads();  // step s is in smem for all; everyone is done with the stage it replaces
         if (s + STAGES - 1 < steps) load_next(ld);

@@ -193,17 +193,20 @@ fn vbr_matches_host_and_csr_for_every_plan_shape() {
     let mut r = rng(90);
     let mut heights_seen = std::collections::BTreeSet::new();
     let mut k = 0usize;
-    // (block width, max group height): 64 and 128 take 16-byte copies over 2..8 pipeline
-    // steps; 40 ends a block inside a step; 5 and 12 take element loads.
-    let shapes: [(i64, i64); 6] = [(64, 0), (16, 0), (40, 0), (5, 0), (128, 50), (12, 0)];
+    // (block width, max group height, column blocks at least): 64 and 128 take 16-byte copies
+    // over 2..8 pipeline steps; 40 ends a block inside a step; 5 and 12 take element loads;
+    // 520 blocks of 16 give the family with every block more than twice the kernel's table of
+    // 256 block columns (refilled as the tile walks them).
+    let shapes: [(i64, i64, usize); 7] =
+        [(64, 0, 1), (16, 0, 1), (40, 0, 1), (5, 0, 1), (128, 50, 1), (12, 0, 1), (16, 0, 520)];
     let widths = [1usize, 7, 8, 33, 128, 130, 300];
     for (mi, &(vin, out, alg, bound)) in MODES.iter().enumerate() {
-        for (si, &(bw, max_height)) in shapes.iter().enumerate() {
+        for (si, &(bw, max_height, min_blocks)) in shapes.iter().enumerate() {
             k += 1;
             if quick_skip(k) {
                 continue;
             }
-            let cols = r.gen_range(1..=5) * bw as usize + r.gen_range(0..bw as usize);
+            let cols = (min_blocks - 1 + r.gen_range(1..=5)) * bw as usize + r.gen_range(0..bw as usize);
             let heights: Vec<usize> = [0usize, 1, 2, 7, 16, 17, 63, 64, 65, 200]
                 .iter()
                 .map(|&h| if h == 0 { r.gen_range(1..4) } else { h })

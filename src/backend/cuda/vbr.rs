@@ -17,6 +17,8 @@ use crate::types::{DataType, Operation, Order};
 
 /// Rows of a thread block's tile (`vbr::BM` in the kernel).
 const TILE_ROWS: usize = 64;
+/// Block columns a thread block stages in shared memory at a time (`vbr::BC_TABLE`).
+const BLOCK_COLUMN_TABLE: usize = 256;
 /// Bytes of op(B) a band of column tiles may span so that it stays in L2 while every row
 /// tile passes (H100/H200: 50 MB of L2; half of it, for A and C traffic beside).
 const BAND_BYTES: i64 = 24 << 20;
@@ -46,8 +48,26 @@ fn row_tiles(group_ptr: &[usize], block_ptr: &[usize]) -> Vec<usize> {
     tiles.into_iter().flatten().collect()
 }
 
+/// The kernel addresses a group's blocks from the first one's offset (`value_offset[kb] =
+/// value_offset[first] + j · height · ΔW` for its j-th block), as the 1-SA build lays them out;
+/// a plan that does not is refused rather than multiplied wrongly. Returns the most blocks of
+/// one group (the kernel counts a tile's steps in 32 bits).
+fn check_layout<V: Copy>(v: &Vbr<V>) -> Result<usize> {
+    let mut most = 0;
+    for g in 0..v.groups() {
+        let (b0, b1) = (v.block_ptr[g], v.block_ptr[g + 1]);
+        let step = (v.group_ptr[g + 1] - v.group_ptr[g]) * v.block_width;
+        if (b0..b1).any(|kb| v.value_offset[kb] != v.value_offset[b0] + (kb - b0) * step) {
+            return Err(Error::internal(format!("1-SA plan: the blocks of group {g} are not stored contiguously")));
+        }
+        most = most.max(b1 - b0);
+    }
+    Ok(most)
+}
+
 fn upload_vbr<V: Copy>(l: &Launcher, dev: &Arc<Device>, v: &Vbr<V>) -> Result<VbrArrays> {
     let up = |bytes: &[u8]| -> Result<Buffer> { Ok(DeviceAlloc::upload(l, dev, bytes)?.into_buffer()) };
+    let most_group_blocks = check_layout(v)?;
     let tiles = row_tiles(&v.group_ptr, &v.block_ptr);
     let blocks_per_tile: usize = tiles.chunks(2).map(|t| v.block_ptr[t[0] + 1] - v.block_ptr[t[0]]).sum();
     Ok(VbrArrays {
@@ -64,6 +84,7 @@ fn upload_vbr<V: Copy>(l: &Launcher, dev: &Arc<Device>, v: &Vbr<V>) -> Result<Vb
         // Two row tiles per SM reach most of an SM's rate (4 fit): measured on the H100,
         // 128 tiles of n = 8192 at N = 128 run at 0.41 of the full rate (docs/vbr.md).
         parallel_tiles: 2 * dev.sm_count as usize,
+        most_group_blocks,
     })
 }
 
@@ -117,6 +138,15 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
     let bn: i64 = if mode == "tc" && n > 128 { 256 } else { 128 };
     let col_tiles = (n + bn - 1) / bn;
     let band = (BAND_BYTES / (bn * k.max(1) * esize)).clamp(1, col_tiles);
+    // The kernel counts a tile's steps (blocks x BK-deep slices of ΔW, BK >= 16) and a block's
+    // element offsets (64 rows x ΔW) in 32 bits.
+    let steps = arrays.most_group_blocks as u64 * (bw as u64).div_ceil(16);
+    if steps > i32::MAX as u64 || TILE_ROWS as u64 * bw as u64 > i32::MAX as u64 {
+        return Err(Error::not_supported(format!(
+            "VBR SpMM with {} column blocks of width {bw} in one row group (the kernel's 32-bit step count)",
+            arrays.most_group_blocks
+        )));
+    }
     let blocks = arrays.tile_count as u64 * col_tiles as u64;
     let grid = u32::try_from(blocks).map_err(|_| {
         Error::not_supported(format!("VBR SpMM with {blocks} thread blocks (row tiles x column tiles) over 2^32"))
@@ -171,18 +201,42 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
 /// Dynamic shared memory of a kernel: its pipeline stages of an A tile (64 x BK) and a B tile
 /// (BK x bn row-major or bn x BK), as `vbr::Smem` lays them out; the kernel traps if given
 /// less. f16/bf16: BK = 32, unpadded (XOR-swizzled), 4 stages at 128 columns, 3 at 256; f32:
-/// BK = 16, rows padded by 4 (B row-major by 8), 4 stages.
+/// BK = 16, rows padded by 4 (B row-major by 8), 4 stages. Then the block-column table.
 fn smem_bytes(esize: usize, b_row: bool, bn: usize) -> usize {
     let (bk, pad, b_pad) = if esize == 4 { (16, 4, 8) } else { (32, 0, 0) };
     let stages = if bn == 256 { 3 } else { 4 };
     let a = TILE_ROWS * (bk + pad);
     let b = if b_row { bk * (bn + b_pad) } else { bn * (bk + pad) };
-    stages * (a + b) * esize
+    // The tile's block columns (`vbr::BC_TABLE` u64) after the stages.
+    stages * (a + b) * esize + BLOCK_COLUMN_TABLE * 8
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn vbr_with_offsets(value_offset: Vec<usize>) -> Vbr<f32> {
+        // Groups of heights 2 and 1, with 2 and 3 blocks of width 4.
+        Vbr {
+            rows: 3,
+            cols: 20,
+            block_width: 4,
+            perm: vec![0, 1, 2],
+            group_ptr: vec![0, 2, 3],
+            block_ptr: vec![0, 2, 5],
+            block_col: vec![0, 3, 1, 2, 4],
+            value_offset,
+            values: vec![0.0; 28],
+            stats: Default::default(),
+        }
+    }
+
+    #[test]
+    fn layout_check_accepts_contiguous_groups_and_refuses_others() {
+        assert_eq!(check_layout(&vbr_with_offsets(vec![0, 8, 16, 20, 24])).unwrap(), 3);
+        let err = check_layout(&vbr_with_offsets(vec![0, 8, 16, 24, 20])).unwrap_err();
+        assert!(err.to_string().contains("group 1"), "{err}");
+    }
 
     #[test]
     fn row_tiles_cut_tall_groups_and_cover_every_row() {
