@@ -147,6 +147,10 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
             arrays.most_group_blocks
         )));
     }
+    // ... and a block's column index in 32 bits.
+    if (k.max(1) as u64).div_ceil(bw as u64) > u32::MAX as u64 {
+        return Err(Error::not_supported(format!("VBR SpMM with {k} columns in blocks of {bw} (over 2^32 blocks)")));
+    }
     let blocks = arrays.tile_count as u64 * col_tiles as u64;
     let grid = u32::try_from(blocks).map_err(|_| {
         Error::not_supported(format!("VBR SpMM with {blocks} thread blocks (row tiles x column tiles) over 2^32"))
