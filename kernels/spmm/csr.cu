@@ -167,7 +167,13 @@ __device__ void spmm_long_partial(i64 n, const u32* long_count, const i64* long_
     }
 }
 
-// C(row, j) = alpha * (sum of the row's chunk partials for column j, in chunk order) + beta * C.
+// C(row, j) = alpha * (sum of the row's chunk partials for column j) + beta * C. One block of
+// FINISH_WARPS warps per (long row, tile of 32 columns): lane = column (coalesced reads of a
+// partial row), warp w adds the partials c = first + w, first + w + FINISH_WARPS, ... in
+// order, and warp 0 adds the warps' sums in warp order: a fixed order, so deterministic, and
+// a row cut into many chunks (one of 46 500 entries: 1453 chunks of 32) is summed
+// FINISH_WARPS-wide instead of one partial after another.
+#define FINISH_WARPS 8
 template <class In, class Out>
 __device__ void spmm_long_finish(i64 n, const u32* long_count, const i64* long_list, const u64* chunk_prefix,
                                  const typename ComputeOf<In>::type* __restrict__ partial, Out* C, i64 ldc,
@@ -175,15 +181,28 @@ __device__ void spmm_long_finish(i64 n, const u32* long_count, const i64* long_l
                                  typename ComputeOf<In>::type alpha_h, const typename ComputeOf<In>::type* beta_dev,
                                  typename ComputeOf<In>::type beta_h) {
     typedef typename ComputeOf<In>::type T;
+    __shared__ T sums[FINISH_WARPS][32];
     const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
     const u32 count = *long_count;
-    GRID_STRIDE(idx, (u64)count * (u64)n) {
-        const u64 k = idx / (u64)n;
-        const i64 j = (i64)(idx - k * (u64)n);
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    const u64 tiles = (u64)(n + 31) / 32;
+    for (u64 t = blockIdx.x; t < (u64)count * tiles; t += gridDim.x) {  // uniform over the block
+        const u64 k = t / tiles;
+        const i64 j = (i64)(t - k * tiles) * 32 + lane;
         T sum = 0;
-        for (u64 c = chunk_prefix[k]; c < chunk_prefix[k + 1]; ++c) sum += partial[(i64)c * n + j];
-        const i64 i = long_list[k];
-        axpby_store(c_row ? &C[i * ldc + j] : &C[i + j * ldc], sum, alpha, beta);
+        if (j < n) {
+            for (u64 c = chunk_prefix[k] + w; c < chunk_prefix[k + 1]; c += FINISH_WARPS) sum += partial[(i64)c * n + j];
+        }
+        sums[w][lane] = sum;
+        __syncthreads();
+        if (w == 0 && j < n) {
+            T total = sums[0][lane];
+#pragma unroll
+            for (int q = 1; q < FINISH_WARPS; ++q) total += sums[q][lane];
+            const i64 i = long_list[k];
+            axpby_store(c_row ? &C[i * ldc + j] : &C[i + j * ldc], total, alpha, beta);
+        }
+        __syncthreads();  // sums is reused by the next tile
     }
 }
 
@@ -213,7 +232,8 @@ __device__ void spmm_long_finish(i64 n, const u32* long_count, const i64* long_l
     SPMM_PARTIAL_ENTRY_V(In, tin, I, tidx, 1) SPMM_PARTIAL_ENTRY_V(In, tin, I, tidx, 4)
 
 #define SPMM_FINISH_ENTRY(In, Out, tin, tout, unused)                                                    \
-    extern "C" __global__ void spblk_spmm_csr_long_finish_##tin##_##tout(                                \
+    extern "C" __global__ void __launch_bounds__(32 * FINISH_WARPS)                                      \
+        spblk_spmm_csr_long_finish_##tin##_##tout(                                                       \
         i64 n, const u32* long_count, const i64* long_list, const u64* chunk_prefix,                     \
         const ComputeOf<In>::type* partial, Out* C, i64 ldc, int c_row,                                  \
         const ComputeOf<In>::type* alpha_dev, ComputeOf<In>::type alpha,                                 \

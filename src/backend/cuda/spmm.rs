@@ -199,10 +199,12 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *m
             .ptr(lr.partial)
             .i32(g as i32),
     )?;
+    // One block of FINISH_WARPS (kernels/spmm/csr.cu) warps per (long row, 32 columns).
+    const FINISH_THREADS: u32 = 32 * 8;
     l.launch(
         &format!("spblk_spmm_csr_long_finish_{}", precision_tag(&args.precision)),
-        l.grid(lr.max_rows * n as u64, BLOCK as u64),
-        BLOCK,
+        l.grid(lr.max_rows * (n as u64).div_ceil(32), 1),
+        FINISH_THREADS,
         0,
         Args::new()
             .i64(n)
