@@ -360,8 +360,16 @@ fn spmm_matches_host() {
                 let mut host = Side::new(Kind::Host);
                 let mut gpu = Side::new(Kind::Cuda);
                 let want = run_spmm(&mut host, &case);
-                let got = run_spmm(&mut gpu, &case);
+                let (got, records) = spblk::trace::capture(|| run_spmm(&mut gpu, &case));
                 check_padding(&what, &case.c, &got);
+                // op(B) effectively column-major is copied row-major first (n > 1; one column
+                // goes through SpMV with a strided x).
+                if !harness_on_host() {
+                    let b_row = (ob == SPBLK_ORDER_ROW) != (op_b == T);
+                    let want_copies = u32::from(!b_row && n > 1 && m > 0);
+                    let copies: u32 = records.iter().map(|r| r.launches("spblk_dense_transpose")).sum();
+                    assert_eq!(copies, want_copies, "{what}: transposes");
+                }
                 let abs = SpmmCase {
                     a: case.a.with_abs_values(),
                     b: case.b.with_abs_values(),
@@ -463,8 +471,16 @@ fn spmm_long_rows_are_correct_and_deterministic() {
                 let mut host = Side::new(Kind::Host);
                 let mut gpu = Side::new(Kind::Cuda);
                 let want = run_spmm(&mut host, &case);
-                let got = run_spmm(&mut gpu, &case);
+                let (got, records) = spblk::trace::capture(|| run_spmm(&mut gpu, &case));
                 check_padding(&what, &case.c, &got);
+                // op(B) effectively column-major is copied row-major first (n > 1; one column
+                // goes through SpMV with a strided x).
+                if !harness_on_host() {
+                    let b_row = (ob == SPBLK_ORDER_ROW) != (op_b == T);
+                    let want_copies = u32::from(!b_row && n > 1 && m > 0);
+                    let copies: u32 = records.iter().map(|r| r.launches("spblk_dense_transpose")).sum();
+                    assert_eq!(copies, want_copies, "{what}: transposes");
+                }
                 for _ in 0..2 {
                     assert!(run_spmm(&mut gpu, &case) == got, "{what}: results differ between runs");
                 }
@@ -603,9 +619,18 @@ fn sddmm_matches_host() {
                 let mut host = Side::new(Kind::Host);
                 let mut gpu = Side::new(Kind::Cuda);
                 let want = decode(&run_sddmm(&mut host, &case), out);
-                let got = decode(&run_sddmm(&mut gpu, &case), out);
+                let (got, records) = spblk::trace::capture(|| run_sddmm(&mut gpu, &case));
+                let got = decode(&got, out);
                 let scale = sddmm_scale(&mut host, &case, out);
                 compare(&what, &got, &want, &scale, depth, out, compute, exact);
+                // A strided operand (op(A) column-major, op(B) row-major) is copied first.
+                if !harness_on_host() {
+                    let a_row = (oa == SPBLK_ORDER_ROW) != (op_a == T);
+                    let b_row = (ob == SPBLK_ORDER_ROW) != (op_b == T);
+                    let want_copies = if entries.is_empty() { 0 } else { u32::from(!a_row) + u32::from(b_row) };
+                    let copies: u32 = records.iter().map(|r| r.launches("spblk_dense_transpose")).sum();
+                    assert_eq!(copies, want_copies, "{what}: transposes");
+                }
             }
         }
     }

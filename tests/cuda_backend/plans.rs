@@ -294,8 +294,11 @@ fn sddmm_and_spgemm_algorithms(kind: Kind) {
         ok(spblkCreateDnMat(&mut b, kk as i64, p.k as i64, p.k as i64, bp, F64, SPBLK_ORDER_ROW), "B");
         let alpha = side.scalar(false, &scalar_bytes(1.0, F64));
         let beta = side.scalar(false, &scalar_bytes(0.0, F64));
-        let (st, records) =
-            trace::capture(|| spblkSDDMM(h, N, N, alpha, a, b, beta, c, F64, alg, std::ptr::null_mut()));
+        // B row-major: the CUDA backend copies it column-major into the buffer first.
+        let mut size = 0usize;
+        let sized = spblkSDDMM_bufferSize(h, N, N, alpha, a, b, beta, c, F64, alg, &mut size);
+        let buf = side.buffer(if sized == SPBLK_STATUS_SUCCESS { size } else { 0 });
+        let (st, records) = trace::capture(|| spblkSDDMM(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
         if alg == SPBLK_SDDMM_ALG_DEFAULT {
             ok(st, &what);
             assert_eq!(records[0].method, "CsrEntries", "{what}");

@@ -93,6 +93,10 @@ pub fn all() -> Vec<String> {
         v.push(format!("spblk_spmv_csr_long_finish_{a}_{b}"));
         v.push(format!("spblk_spmm_csr_long_finish_{a}_{b}"));
     }
+    // kernels/convert/dense.cu: transposes of 2-, 4- and 8-byte words.
+    for w in ["b16", "b32", "b64"] {
+        v.push(format!("spblk_dense_transpose_{w}"));
+    }
     v
 }
 

@@ -26,6 +26,7 @@ use crate::types::{BackendKind, Operation};
 
 pub mod context;
 mod convert;
+mod dense;
 pub mod kernels;
 mod launch;
 pub mod memory;
@@ -144,7 +145,7 @@ impl Backend for CudaBackend {
 
     fn sddmm_buffer_size(&self, args: &SddmmArgs) -> Result<usize> {
         let SddmmMethod::CsrEntries = args.method;
-        Ok(0)
+        Ok(sddmm::buffer_size(args))
     }
 
     fn sddmm_preprocess(&self, _exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
@@ -154,10 +155,10 @@ impl Backend for CudaBackend {
         }
     }
 
-    fn sddmm(&self, exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
+    fn sddmm(&self, exec: &Exec, args: &SddmmArgs, buffer: *mut c_void) -> Result<()> {
         let SddmmMethod::CsrEntries = args.method;
         let l = Launcher::new(&self.dev, exec)?;
-        sddmm::run(&l, args)
+        sddmm::run(&l, args, buffer)
     }
 
     fn spgemm_work_estimation_size(&self, args: &SpgemmArgs) -> Result<usize> {

@@ -1,14 +1,65 @@
-//! SDDMM on CSR C (kernels/sddmm/csr.cu); needs no workspace.
+//! SDDMM on CSR C (kernels/sddmm/csr.cu). The workspace holds contiguous copies of the dense
+//! operands whose layout the kernel would read with a stride: op(A) effectively column-major
+//! (copied row-major) and op(B) effectively row-major (copied column-major). Strided reads
+//! were 3-20x slower than the default layout on the H100 (docs/sddmm.md, layouts).
 
+use super::dense;
 use super::kernels::{index_tag, precision_tag};
-use super::launch::{pow2_clamp, Args, Launcher, Scalar, BLOCK};
+use super::launch::{pow2_clamp, Args, Carve, Launcher, Scalar, BLOCK};
 use crate::backend::SddmmArgs;
 use crate::descr::SparsePattern;
 use crate::error::{Error, Result};
 use crate::trace;
 use crate::types::{Operation, Order};
 
-pub fn run(l: &Launcher, args: &SddmmArgs) -> Result<()> {
+/// A dense operand as the kernel reads it: op(M)(r, s) at ptr[r*ld + s] when `row`, else
+/// ptr[r + s*ld]; `copy`: the transpose to run first (rows, cols of the copy, destination).
+struct Operand {
+    ptr: u64,
+    ld: i64,
+    row: bool,
+    copy: Option<(i64, i64, u64)>,
+}
+
+/// Leading dimension of a copy: K rounded up to 4 elements (aligned vector loads).
+fn copy_ld(k: i64) -> i64 {
+    (k + 3) / 4 * 4
+}
+
+/// op(A) (m x k) must have contiguous rows, op(B) (k x n) contiguous columns: either as given,
+/// or as a copy carved from the workspace.
+fn operands(c: &mut Carve, args: &SddmmArgs) -> (Operand, Operand) {
+    let (m, n) = (args.c.rows, args.c.cols);
+    let k = if args.op_a == Operation::Transpose { args.a.rows } else { args.a.cols };
+    let esize = args.precision.input.size() as u64;
+    let a_row = (args.a.order == Order::Row) != (args.op_a == Operation::Transpose);
+    let b_row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
+    let mut take = |rows: i64| c.take((rows.max(0) as u64 * copy_ld(k) as u64 * esize) as usize);
+    let a = if a_row {
+        Operand { ptr: args.a.values as u64, ld: args.a.ld, row: true, copy: None }
+    } else {
+        // op(A)(i, s) at A[i + s*lda]: the copy's row i is that column-major matrix's row.
+        let at = take(m);
+        Operand { ptr: at, ld: copy_ld(k), row: true, copy: Some((m, k, at)) }
+    };
+    let b = if !b_row {
+        Operand { ptr: args.b.values as u64, ld: args.b.ld, row: false, copy: None }
+    } else {
+        // op(B)(s, j) at B[s*ldb + j] = B[j + s*ldb]: column j of op(B) is row j of the copy.
+        let at = take(n);
+        Operand { ptr: at, ld: copy_ld(k), row: false, copy: Some((n, k, at)) }
+    };
+    (a, b)
+}
+
+/// Workspace bytes of `run` (the copies of strided operands).
+pub fn buffer_size(args: &SddmmArgs) -> usize {
+    let mut c = Carve::measure();
+    operands(&mut c, args);
+    c.size()
+}
+
+pub fn run(l: &Launcher, args: &SddmmArgs, buffer: *mut std::ffi::c_void) -> Result<()> {
     let alpha = Scalar::new(&args.alpha, args.precision.compute, "alpha")?;
     let beta = Scalar::new(&args.beta, args.precision.compute, "beta")?;
     let c = args.c;
@@ -19,17 +70,21 @@ pub fn run(l: &Launcher, args: &SddmmArgs) -> Result<()> {
         return Ok(());
     }
     let k = if args.op_a == Operation::Transpose { args.a.rows } else { args.a.cols };
-    // op(M)(r, s) at M[r*ld + s] when effectively row-major, else M[r + s*ld].
-    let a_row = (args.a.order == Order::Row) != (args.op_a == Operation::Transpose);
-    let b_row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
+    let esize = args.precision.input.size() as u64;
+    let (a, b) = operands(&mut Carve::new(buffer), args);
+    for (m, src) in [(&a, &args.a), (&b, &args.b)] {
+        if let Some((rows, cols, dst)) = m.copy {
+            dense::transpose(l, rows, cols, (src.values as u64, src.ld), (dst, m.ld), esize)?;
+        }
+    }
+    let (a_row, b_row) = (a.row, b.row);
     // Eight k elements per lane (two 4-element loads per entry): more entries in flight per
     // warp than four per lane, and fewer shuffles per dot product.
     let g = pow2_clamp((k as u64).div_ceil(8), 4, 32);
     // Vector loads of four consecutive k elements where op(A)'s rows and op(B)'s columns are
     // both contiguous with 4-element-aligned starts; otherwise element loads with strides.
-    let esize = args.precision.input.size() as u64;
-    let aligned = |ptr: *mut std::ffi::c_void, ld: i64| ld % 4 == 0 && (ptr as u64) % (4 * esize).min(16) == 0;
-    let vec = a_row && !b_row && aligned(args.a.values, args.a.ld) && aligned(args.b.values, args.b.ld);
+    let aligned = |ptr: u64, ld: i64| ld % 4 == 0 && ptr % (4 * esize).min(16) == 0;
+    let vec = a_row && !b_row && aligned(a.ptr, a.ld) && aligned(b.ptr, b.ld);
     // The fast path walks each group's entries row by row. With 8 groups per warp (g = 4) and
     // fewer than about four entries per group and row, the groups diverge and the general
     // path's per-entry stepping is faster; with 2 groups (g >= 16) the fast path wins even on
@@ -41,9 +96,11 @@ pub fn run(l: &Launcher, args: &SddmmArgs) -> Result<()> {
         (false, _) => 0,
     };
     trace::note(format_args!(
-        "{} path, {g} lanes per entry (avg row {:.1})",
+        "{} path, {g} lanes per entry (avg row {:.1}){}{}",
         ["strided", "vector", "fast"][path as usize],
-        c.nnz as f64 / c.rows.max(1) as f64
+        c.nnz as f64 / c.rows.max(1) as f64,
+        if a.copy.is_some() { "; op(A) copied row-major first" } else { "" },
+        if b.copy.is_some() { "; op(B) copied column-major first" } else { "" },
     ));
     // Entries per warp: up to 32 per group, so one row search serves 32 dot products per group.
     // Each group's entries form a chain of dependent loads, so small matrices get shorter runs
@@ -66,11 +123,11 @@ pub fn run(l: &Launcher, args: &SddmmArgs) -> Result<()> {
             .ptr(row_offsets as u64)
             .ptr(col_ind as u64)
             .i64(c.base.offset())
-            .ptr(args.a.values as u64)
-            .i64(args.a.ld)
+            .ptr(a.ptr)
+            .i64(a.ld)
             .i32(a_row as i32)
-            .ptr(args.b.values as u64)
-            .i64(args.b.ld)
+            .ptr(b.ptr)
+            .i64(b.ld)
             .i32(b_row as i32)
             .i32(path)
             .ptr(c.values as u64)

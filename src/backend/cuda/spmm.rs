@@ -6,6 +6,7 @@
 //! nnz / chunk, and `chunk` grows with n so that it stays under `PARTIAL_BUDGET`.
 
 use super::convert::{csr_of_op, Csr};
+use super::dense;
 use super::kernels::{index_tag, precision_tag, value_tag};
 use super::launch::{pow2_clamp, Args, Carve, Launcher, Scalar, BLOCK};
 use super::spmv::{self, Strided};
@@ -81,13 +82,52 @@ pub enum Long {
     Spmm(LongRows),
 }
 
-/// Workspace: CSR of op(A) if converted, and the long-row space.
-pub fn layout(
+/// op(B) as the row kernels read it: the caller's array, or a row-major copy in the workspace.
+struct OpB {
+    ptr: u64,
+    ld: i64,
+    /// op(B)(k, j) at ptr[k*ld + j] (else ptr[k + j*ld]).
+    row: bool,
+    /// Where the copy goes when op(B) is effectively column-major and n > 1: every lane of the
+    /// row kernels would read it with stride ld (10-30x slower than row-major on the H100,
+    /// docs/spmm.md), so one transpose (K x n elements read and written) comes first.
+    copy: Option<u64>,
+}
+
+/// Rows of op(B) (= columns of op(A)).
+fn op_b_rows(args: &SpmmArgs) -> i64 {
+    if args.op_b == Operation::NonTranspose {
+        args.b.rows
+    } else {
+        args.b.cols
+    }
+}
+
+/// Row stride of the row-major copy of op(B): n rounded up to 4 elements, so that the
+/// four-column loads stay aligned.
+fn copy_ld(n: i64) -> i64 {
+    (n + 3) / 4 * 4
+}
+
+fn op_b(c: &mut Carve, args: &SpmmArgs) -> OpB {
+    let row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
+    let n = args.c.cols;
+    if row || n <= 1 {
+        return OpB { ptr: args.b.values as u64, ld: args.b.ld, row, copy: None };
+    }
+    let bytes = op_b_rows(args).max(0) as u64 * copy_ld(n) as u64 * args.precision.input.size() as u64;
+    let at = c.take(bytes as usize);
+    OpB { ptr: at, ld: copy_ld(n), row: true, copy: Some(at) }
+}
+
+/// Workspace: CSR of op(A) if converted, the long-row space, and the row-major copy of op(B)
+/// when it is column-major.
+fn layout_all(
     l: Option<&Launcher>,
     c: &mut Carve,
     args: &SpmmArgs,
     plan: Option<&OperandPlan>,
-) -> Result<(Csr, Option<Long>)> {
+) -> Result<(Csr, Option<Long>, OpB)> {
     let csr = csr_of_op(l, c, args.a, args.op_a, spmv::in_bytes(&args.precision), plan)?;
     let compute = args.precision.compute;
     let long = if args.c.cols == 1 {
@@ -97,7 +137,19 @@ pub fn layout(
     } else {
         None
     };
-    Ok((csr, long))
+    let b = op_b(c, args);
+    Ok((csr, long, b))
+}
+
+/// Workspace: CSR of op(A) if converted, the long-row space, and the row-major copy of op(B)
+/// when it is column-major.
+pub fn layout(
+    l: Option<&Launcher>,
+    c: &mut Carve,
+    args: &SpmmArgs,
+    plan: Option<&OperandPlan>,
+) -> Result<(Csr, Option<Long>)> {
+    layout_all(l, c, args, plan).map(|(csr, long, _)| (csr, long))
 }
 
 pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *mut std::ffi::c_void) -> Result<()> {
@@ -108,12 +160,10 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *m
         return Ok(());
     }
     let mut carve = Carve::new(buffer);
-    let (csr, long) = layout(Some(l), &mut carve, args, plan)?;
-    // op(B)(k, j) at B[k*ldb + j] when effectively row-major, else B[k + j*ldb].
-    let b_row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
+    let (csr, long, b) = layout_all(Some(l), &mut carve, args, plan)?;
     let c_row = args.c.order == Order::Row;
     if n == 1 {
-        let x = Strided { ptr: args.b.values as u64, inc: if b_row { args.b.ld } else { 1 } };
+        let x = Strided { ptr: b.ptr, inc: if b.row { b.ld } else { 1 } };
         let y = Strided { ptr: args.c.values as u64, inc: if c_row { args.c.ld } else { 1 } };
         let long = match &long {
             Some(Long::Spmv(lr)) => Some(lr),
@@ -121,10 +171,13 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *m
         };
         return spmv::run(l, &csr, long, x, y, &args.precision, alpha, beta);
     }
-    // Four consecutive B elements per lane when they are aligned for one vector load.
     let esize = args.precision.input.size() as u64;
+    if let Some(dst) = b.copy {
+        dense::transpose(l, op_b_rows(args), n, (args.b.values as u64, args.b.ld), (dst, b.ld), esize)?;
+    }
+    // Four consecutive B elements per lane when they are aligned for one vector load.
     let vec_align = (4 * esize).min(16);
-    let vec4 = b_row && n >= 4 && args.b.ld % 4 == 0 && (args.b.values as u64) % vec_align == 0;
+    let vec4 = b.row && n >= 4 && b.ld % 4 == 0 && b.ptr % vec_align == 0;
     let v = if vec4 { 4 } else { 1 };
     let g = pow2_clamp((n as u64).div_ceil(v), 4, 32);
     let tiles = (n as u64).div_ceil(g as u64 * v);
@@ -132,7 +185,8 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *m
     let name = format!("spblk_spmm_csr_v{v}_{}_{it}", precision_tag(&args.precision));
     if trace::on() {
         let split = if long.is_some() { "long rows chunked" } else { "no long rows" };
-        trace::note(format_args!("{g} lanes x {v} columns per row tile ({tiles} tiles); {split}"));
+        let copy = if b.copy.is_some() { "; column-major op(B) copied row-major first" } else { "" };
+        trace::note(format_args!("{g} lanes x {v} columns per row tile ({tiles} tiles); {split}{copy}"));
     }
     let long = match long {
         Some(Long::Spmm(lr)) => Some(lr),
@@ -157,9 +211,9 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *m
             .ptr(csr.col)
             .ptr(csr.val)
             .i64(csr.base)
-            .ptr(args.b.values as u64)
-            .i64(args.b.ld)
-            .i32(b_row as i32)
+            .ptr(b.ptr)
+            .i64(b.ld)
+            .i32(b.row as i32)
             .ptr(args.c.values as u64)
             .i64(args.c.ld)
             .i32(c_row as i32)
@@ -192,9 +246,9 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *m
             .ptr(csr.col)
             .ptr(csr.val)
             .i64(csr.base)
-            .ptr(args.b.values as u64)
-            .i64(args.b.ld)
-            .i32(b_row as i32)
+            .ptr(b.ptr)
+            .i64(b.ld)
+            .i32(b.row as i32)
             .i64(lr.chunk)
             .ptr(lr.partial)
             .i32(g as i32),
