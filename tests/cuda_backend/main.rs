@@ -309,7 +309,9 @@ fn spmm_matches_host() {
     }
     let mut r = rng(3);
     let mut k = 0usize;
-    let widths = [1usize, 2, 3, 4, 5, 8, 17, 33, 64, 130];
+    // 11 widths against 4 layouts: every width meets column-major C (65 and more: computed
+    // row-major in the workspace, then transposed out).
+    let widths = [1usize, 2, 3, 4, 5, 8, 17, 33, 64, 130, 100];
     for (vin, out, compute) in PRECISIONS {
         for (op_a, op_b) in [(N, N), (N, T), (T, N), (T, T)] {
             for (ob, oc) in [
@@ -369,6 +371,9 @@ fn spmm_matches_host() {
                     let want_copies = u32::from(!b_row && n > 1 && m > 0);
                     let copies: u32 = records.iter().map(|r| r.launches("spblk_dense_transpose")).sum();
                     assert_eq!(copies, want_copies, "{what}: transposes");
+                    let want_out = u32::from(oc == SPBLK_ORDER_COL && n >= 65 && m > 0);
+                    let outs: u32 = records.iter().map(|r| r.launches("spblk_dense_axpby_transpose")).sum();
+                    assert_eq!(outs, want_out, "{what}: C transposed out");
                 }
                 let abs = SpmmCase {
                     a: case.a.with_abs_values(),
@@ -480,6 +485,9 @@ fn spmm_long_rows_are_correct_and_deterministic() {
                     let want_copies = u32::from(!b_row && n > 1 && m > 0);
                     let copies: u32 = records.iter().map(|r| r.launches("spblk_dense_transpose")).sum();
                     assert_eq!(copies, want_copies, "{what}: transposes");
+                    let want_out = u32::from(oc == SPBLK_ORDER_COL && n >= 65 && m > 0);
+                    let outs: u32 = records.iter().map(|r| r.launches("spblk_dense_axpby_transpose")).sum();
+                    assert_eq!(outs, want_out, "{what}: C transposed out");
                 }
                 for _ in 0..2 {
                     assert!(run_spmm(&mut gpu, &case) == got, "{what}: results differ between runs");

@@ -97,6 +97,9 @@ pub fn all() -> Vec<String> {
     for w in ["b16", "b32", "b64"] {
         v.push(format!("spblk_dense_transpose_{w}"));
     }
+    for t in VALUES {
+        v.push(format!("spblk_dense_axpby_transpose_{t}"));
+    }
     v
 }
 
