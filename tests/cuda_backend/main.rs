@@ -364,17 +364,7 @@ fn spmm_matches_host() {
                 let want = run_spmm(&mut host, &case);
                 let (got, records) = spblk::trace::capture(|| run_spmm(&mut gpu, &case));
                 check_padding(&what, &case.c, &got);
-                // op(B) effectively column-major is copied row-major first (n > 1; one column
-                // goes through SpMV with a strided x).
-                if !harness_on_host() {
-                    let b_row = (ob == SPBLK_ORDER_ROW) != (op_b == T);
-                    let want_copies = u32::from(!b_row && n > 1 && m > 0);
-                    let copies: u32 = records.iter().map(|r| r.launches("spblk_dense_transpose")).sum();
-                    assert_eq!(copies, want_copies, "{what}: transposes");
-                    let want_out = u32::from(oc == SPBLK_ORDER_COL && n >= 65 && m > 0);
-                    let outs: u32 = records.iter().map(|r| r.launches("spblk_dense_axpby_transpose")).sum();
-                    assert_eq!(outs, want_out, "{what}: C transposed out");
-                }
+                check_spmm_staging(&what, &records, (ob, op_b), oc, m, n);
                 let abs = SpmmCase {
                     a: case.a.with_abs_values(),
                     b: case.b.with_abs_values(),
@@ -401,6 +391,31 @@ fn spmm_matches_host() {
 
 /// Rows of every length in 0..4 plus, every 50th row, one with nearly every column: far
 /// longer than SpMM's long-row threshold (and a chunk), so those take the chunked path.
+/// Kernels launched in `records` whose names start with `prefix`.
+fn launched(records: &[spblk::trace::Record], prefix: &str) -> u32 {
+    records.iter().map(|r| r.launches(prefix)).sum()
+}
+
+/// SpMM's workspace staging ran exactly when the layout needs it: op(B) effectively
+/// column-major is copied row-major first (n > 1; one column goes through SpMV with a strided
+/// x), and a column-major C of 65 columns or more is computed row-major and transposed out.
+fn check_spmm_staging(
+    what: &str,
+    records: &[spblk::trace::Record],
+    (ob, op_b): (spblkOrder_t, spblkOperation_t),
+    oc: spblkOrder_t,
+    m: usize,
+    n: usize,
+) {
+    if harness_on_host() {
+        return;
+    }
+    let b_row = (ob == SPBLK_ORDER_ROW) != (op_b == T);
+    assert_eq!(launched(records, "spblk_dense_transpose"), u32::from(!b_row && n > 1 && m > 0), "{what}: transposes");
+    let want_out = u32::from(oc == SPBLK_ORDER_COL && n >= 65 && m > 0);
+    assert_eq!(launched(records, "spblk_dense_axpby_transpose"), want_out, "{what}: C transposed out");
+}
+
 fn skewed_pattern(r: &mut StdRng, m: usize, n: usize) -> Vec<(usize, usize)> {
     let mut e = Vec::new();
     for i in 0..m {
@@ -478,17 +493,7 @@ fn spmm_long_rows_are_correct_and_deterministic() {
                 let want = run_spmm(&mut host, &case);
                 let (got, records) = spblk::trace::capture(|| run_spmm(&mut gpu, &case));
                 check_padding(&what, &case.c, &got);
-                // op(B) effectively column-major is copied row-major first (n > 1; one column
-                // goes through SpMV with a strided x).
-                if !harness_on_host() {
-                    let b_row = (ob == SPBLK_ORDER_ROW) != (op_b == T);
-                    let want_copies = u32::from(!b_row && n > 1 && m > 0);
-                    let copies: u32 = records.iter().map(|r| r.launches("spblk_dense_transpose")).sum();
-                    assert_eq!(copies, want_copies, "{what}: transposes");
-                    let want_out = u32::from(oc == SPBLK_ORDER_COL && n >= 65 && m > 0);
-                    let outs: u32 = records.iter().map(|r| r.launches("spblk_dense_axpby_transpose")).sum();
-                    assert_eq!(outs, want_out, "{what}: C transposed out");
-                }
+                check_spmm_staging(&what, &records, (ob, op_b), oc, m, n);
                 for _ in 0..2 {
                     assert!(run_spmm(&mut gpu, &case) == got, "{what}: results differ between runs");
                 }
@@ -636,8 +641,7 @@ fn sddmm_matches_host() {
                     let a_row = (oa == SPBLK_ORDER_ROW) != (op_a == T);
                     let b_row = (ob == SPBLK_ORDER_ROW) != (op_b == T);
                     let want_copies = if entries.is_empty() { 0 } else { u32::from(!a_row) + u32::from(b_row) };
-                    let copies: u32 = records.iter().map(|r| r.launches("spblk_dense_transpose")).sum();
-                    assert_eq!(copies, want_copies, "{what}: transposes");
+                    assert_eq!(launched(&records, "spblk_dense_transpose"), want_copies, "{what}: transposes");
                 }
             }
         }

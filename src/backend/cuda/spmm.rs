@@ -246,8 +246,8 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *m
     if trace::on() {
         let split = if long.is_some() { "long rows chunked" } else { "no long rows" };
         let copy = if b.copy.is_some() { "; column-major op(B) copied row-major first" } else { "" };
-        let out = if w.is_some() { "; C computed row-major, then transposed out" } else { "" };
-        trace::note(format_args!("{g} lanes x {v} columns per row tile ({tiles} tiles); {split}{copy}{out}"));
+        let c_out = if w.is_some() { "; C computed row-major, then transposed out" } else { "" };
+        trace::note(format_args!("{g} lanes x {v} columns per row tile ({tiles} tiles); {split}{copy}{c_out}"));
     }
     let long = match long {
         Some(Long::Spmm(lr)) => Some(lr),
