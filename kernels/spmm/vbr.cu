@@ -327,8 +327,8 @@ __device__ __forceinline__ void mma_step_half(const T* As, const T* Bs, int wm, 
 // runs as four integer and compare instructions). MODE_TF32X3: hi = x with its low 13 bits
 // cleared (exact TF32, one instruction), lo = x - hi (exact in f32), given to the tensor core
 // as it is: the mma reads a TF32 operand's top 19 bits, so lo is truncated to 11 significant
-// bits, an error below 2^-21 |x|. ncu of the cvt.rna split: conversions were 40 % of the
-// kernel's instructions.
+// bits; lo is below one TF32 ulp of x, so the error is below 2^-20 |x|. ncu of the cvt.rna
+// split: conversions were 40 % of the kernel's instructions.
 template <int MODE> __device__ __forceinline__ void split(float x, unsigned& hi, unsigned& lo) {
     if (MODE == MODE_TF32X3) {
         hi = __float_as_uint(x) & 0xffffe000u;
