@@ -88,6 +88,60 @@ pub struct SpmvTiles {
     pub starts: Buffer,
 }
 
+/// RoDe's row decomposition of op(A) (`SPBLK_SPMM_ALG_RODE`, docs/rode.md): each row's first
+/// `len / BLOCK * BLOCK` entries (its block part) cut into segments of `seg_len` entries (the
+/// last one shorter), the rest its residual part. Built on the device by the CUDA backend; the
+/// host backend derives the same segments from the row lengths and keeps only the counts.
+#[derive(Debug)]
+pub struct RodePlan {
+    pub rows: i64,
+    /// Segments over all rows.
+    pub segments: u64,
+    /// The segment length before the per-row cap (`seg_for`).
+    pub seg: i64,
+    /// Seconds the build took (the analysis cost the benchmark reports).
+    pub build_seconds: f64,
+    /// CUDA: `seg_ptr` (rows + 1 u32, each row's first segment) and `seg_row` (segments u32,
+    /// each segment's row; `None` when there is no segment).
+    pub arrays: Option<(Buffer, Option<Buffer>)>,
+}
+
+impl RodePlan {
+    /// Entries per block of a row's block part (a row shorter than this is all residual).
+    pub const BLOCK: i64 = 32;
+    /// The longest segment length `seg_for` picks (RoDe's own).
+    pub const MAX_SEG: i64 = 512;
+    /// A row is cut into at most this many segments (longer ones for longer rows), so that
+    /// adding a row's partials stays short (kernels/spmm/rode.cu's RODE_MAX_SEGS).
+    pub const MAX_SEGS: i64 = 256;
+    /// The product's message (argument matA) when op(A) has no RoDe plan.
+    pub const MISSING: &'static str = "has no RoDe plan for this op(A) (call spblkSpMM_preprocess with \
+                                        SPBLK_SPMM_ALG_RODE, or spblkAnalyze with SPBLK_ANALYSIS_RODE, first)";
+
+    /// The segment length of a matrix of `nnz` entries: nnz / 8192 as a power of two, from
+    /// `BLOCK` to `MAX_SEG`. One group sums a segment in about len / 4 dependent rounds of
+    /// loads, which a small matrix cannot hide behind other work (H100: 512-entry segments made
+    /// the real matrices of 10^4 entries up to 4x slower than the CSR row method).
+    pub fn seg_for(nnz: i64) -> i64 {
+        ((nnz.max(0) as u64 / 8192).next_power_of_two() as i64).clamp(Self::BLOCK, Self::MAX_SEG)
+    }
+    /// Entries in the block part of a row of `len` entries.
+    pub fn block_part(len: i64) -> i64 {
+        len / Self::BLOCK * Self::BLOCK
+    }
+    /// The segment length of a block part of `blocked` entries: `seg`, or longer (a multiple
+    /// of `BLOCK`) when the row would make more than `MAX_SEGS` segments.
+    pub fn seg_len(blocked: i64, seg: i64) -> i64 {
+        let per = (blocked + Self::MAX_SEGS - 1) / Self::MAX_SEGS;
+        ((per + Self::BLOCK - 1) / Self::BLOCK * Self::BLOCK).max(seg)
+    }
+    /// Segments of a row of `len` entries.
+    pub fn segments_of(len: i64, seg: i64) -> i64 {
+        let blocked = Self::block_part(len);
+        (blocked + Self::seg_len(blocked, seg) - 1) / Self::seg_len(blocked, seg)
+    }
+}
+
 /// The VBR arrays of a 1-SA plan in a backend's memory, as its kernel reads them: the
 /// plan's index arrays as u64 (zero-based, whatever A's index type and base), the block
 /// values in A's value type, and the row tiles: `(group, first permuted row)` pairs (u64),
@@ -128,6 +182,7 @@ pub struct Plans {
     operand: [Option<Arc<OperandPlan>>; 2],
     spmv_tiles: [Option<Arc<SpmvTiles>>; 2],
     one_sa: Option<Arc<OneSa>>,
+    rode: [Option<Arc<RodePlan>>; 2],
 }
 
 fn op_index(op: Operation) -> usize {
@@ -155,11 +210,18 @@ impl Plans {
     pub fn set_one_sa(&mut self, plan: OneSa) {
         self.one_sa = Some(Arc::new(plan));
     }
+    pub fn rode(&self, op: Operation) -> Option<Arc<RodePlan>> {
+        self.rode[op_index(op)].clone()
+    }
+    pub fn set_rode(&mut self, op: Operation, plan: RodePlan) {
+        self.rode[op_index(op)] = Some(Arc::new(plan));
+    }
     /// How many plans are held (tests and logs).
     pub fn count(&self) -> usize {
         self.operand.iter().flatten().count()
             + self.spmv_tiles.iter().flatten().count()
             + usize::from(self.one_sa.is_some())
+            + self.rode.iter().flatten().count()
     }
 }
 
@@ -171,5 +233,33 @@ impl PlanSlot {
     pub fn lock(&self) -> MutexGuard<'_, Plans> {
         // A panic while building a plan leaves the slot as it was before the insertion.
         self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RodePlan;
+
+    #[test]
+    fn rode_segments_follow_the_size_and_the_row_cap() {
+        assert_eq!(RodePlan::seg_for(0), 32);
+        assert_eq!(RodePlan::seg_for(43_250), 32);
+        assert_eq!(RodePlan::seg_for(1 << 20), 128);
+        assert_eq!(RodePlan::seg_for(16_000_000), 512);
+        // Rows of fewer than BLOCK entries have no segment; then one per `seg` entries.
+        assert_eq!(RodePlan::segments_of(31, 32), 0);
+        assert_eq!(RodePlan::segments_of(33, 32), 1);
+        assert_eq!(RodePlan::segments_of(1600, 512), 4);
+        // 46 500 entries in segments of 32 would be 1453: capped at MAX_SEGS by longer ones.
+        let blocked = RodePlan::block_part(46_500);
+        assert_eq!(RodePlan::seg_len(blocked, 32), 192);
+        assert_eq!(RodePlan::segments_of(46_500, 32), 243);
+        for len in [0i64, 32, 8800, 46_500, 1 << 24] {
+            for seg in [32i64, 64, 512] {
+                let s = RodePlan::segments_of(len, seg);
+                assert!(s <= RodePlan::MAX_SEGS, "{len} {seg}: {s} segments");
+                assert_eq!(RodePlan::seg_len(RodePlan::block_part(len), seg) % RodePlan::BLOCK, 0);
+            }
+        }
     }
 }

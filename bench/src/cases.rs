@@ -56,6 +56,8 @@ pub struct Settings {
     pub spmv_types: Vec<Dt>,
     /// spblk's SpMV algorithms to time, each against cuSPARSE's default: (value, label).
     pub spmv_algs: Vec<(u32, &'static str)>,
+    /// spblk's SpMM algorithm (`--spmm-alg`): (value, label).
+    pub spmm_alg: (u32, &'static str),
     pub spgemm_max_products: u64,
     pub tol_f32: f64,
     pub tol_f64: f64,
@@ -534,7 +536,11 @@ pub fn spmm(ctx: &Ctx, m: &Mat, dt: Dt, n: i64, layout: Layout) -> Res<Record> {
     );
     time_sides(gpu, &mut sides, set.warmup, set.repeat)?;
     let variant = format!("{} N={n}{}", dt.name(), layout_suffix(layout, DEFAULT_SPMM_LAYOUT));
-    Ok(record(ctx, m, Op::Spmm, variant, 2.0 * nnz as f64 * n as f64, bytes as f64, k, &sides, verdict))
+    let mut rec = record(ctx, m, Op::Spmm, variant, 2.0 * nnz as f64 * n as f64, bytes as f64, k, &sides, verdict);
+    if let Some(ms) = ctx.libs.iter().find_map(|api| api.last_preprocess_ms()) {
+        rec.note = format!("spblk preprocess {ms:.3} ms");
+    }
+    Ok(rec)
 }
 
 /// C = (A·B) ∘ spy(C): A rows×K, B K×cols, in the orders `layout` = (A's, B's).
@@ -978,7 +984,8 @@ pub fn variants(op: Op, set: &Settings) -> Vec<(Dt, usize, Layout, String)> {
             .iter()
             .flat_map(|&n| {
                 set.spmm_layouts.iter().map(move |&l| {
-                    (Dt::F32, n as usize, l, format!("f32 N={n}{}", layout_suffix(l, DEFAULT_SPMM_LAYOUT)))
+                    let alg = if set.spmm_alg.0 == 0 { String::new() } else { format!(" alg={}", set.spmm_alg.1) };
+                    (Dt::F32, n as usize, l, format!("f32 N={n}{}{alg}", layout_suffix(l, DEFAULT_SPMM_LAYOUT)))
                 })
             })
             .collect(),
@@ -1037,7 +1044,13 @@ pub fn run_matrix(ctx: &Ctx, m: &Mat, mut progress: impl FnMut(&Record)) -> Vec<
                         r
                     })
                 }
-                Op::Spmm => spmm(ctx, m, dt, w as i64, layout),
+                Op::Spmm => {
+                    ctx.libs.iter().for_each(|api| api.set_spmm_alg(ctx.set.spmm_alg.0));
+                    spmm(ctx, m, dt, w as i64, layout).map(|mut r| {
+                        r.variant = label.clone();
+                        r
+                    })
+                }
                 Op::Sddmm => sddmm(ctx, m, dt, w as i64, layout),
                 Op::Spgemm => spgemm(ctx, m),
                 Op::Csr2csc => csr2csc(ctx, m),

@@ -62,6 +62,12 @@ pub trait Api {
     /// The SpMV algorithm of the following SpMV calls (spblk's `--spmv-algs`; cuSPARSE keeps
     /// its default).
     fn set_spmv_alg(&self, _alg: u32) {}
+    /// The SpMM algorithm of the following SpMM calls (spblk's `--spmm-alg`).
+    fn set_spmm_alg(&self, _alg: u32) {}
+    /// Wall time of the last SpMM preprocess (spblk, which reports plans' costs), if timed.
+    fn last_preprocess_ms(&self) -> Option<f64> {
+        None
+    }
     unsafe fn csr(&self, rows: i64, cols: i64, nnz: i64, ptr: u64, col: u64, val: u64, dt: Dt) -> Res<D>;
     unsafe fn destroy_sp_mat(&self, d: D);
     unsafe fn dn_vec(&self, size: i64, values: u64, dt: Dt) -> Res<D>;

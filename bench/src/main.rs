@@ -53,6 +53,8 @@ OPTIONS:
   --spmv-types LIST    SpMV value types (default f32,f64)
   --spmv-algs LIST     spblk SpMV algorithms, each timed against cuSPARSE's default (default: default):
                        default, csr-alg1, csr-alg2, scalar, vector, rows, merge (docs/spmv.md); all = every one
+  --spmm-alg NAME       spblk's SpMM algorithm, timed against cuSPARSE's default (default: default):
+                       default, csr-alg2, rode (SPBLK_SPMM_ALG_RODE; the note gives the preprocess time)
   --sizes              add the SpMV size sweep: uniform rows of 8 and R-MAT (edge factor 16), from about
                        10^3 to 10^8 nonzeros (SpMV only)
   --spgemm-max-products N   skip SpGEMM where A·A has more scalar products (default 4e8 quick, 2e9 full)
@@ -137,6 +139,9 @@ const SIZES: &[(&str, &[Op])] = &[
     ("rmat:scale=19,ef=16", &[Op::Spmv]),
     ("rmat:scale=22,ef=16", &[Op::Spmv]),
 ];
+
+/// `--spmm-alg` names and spblk's values.
+const SPMM_ALGS: &[(&str, u32)] = &[("default", 0), ("csr-alg2", 6), ("rode", 100)];
 
 /// `--spmv-algs` names and spblk's values.
 const SPMV_ALGS: &[(&str, u32)] = &[
@@ -259,6 +264,7 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
             sddmm_layouts: vec![cases::DEFAULT_SDDMM_LAYOUT],
             spmv_types: vec![Dt::F32, Dt::F64],
             spmv_algs: vec![(0, "default")],
+            spmm_alg: (0, "default"),
             spgemm_max_products: 0,
             tol_f32: 1e-4,
             tol_f64: 1e-10,
@@ -338,6 +344,14 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
                             .ok_or_else(|| format!("--spmv-algs: '{s}' is not one of default, csr-alg1, csr-alg2, scalar, vector, rows, merge, all"))
                     })?
                 };
+            }
+            "--spmm-alg" => {
+                let v = value()?;
+                o.set.spmm_alg = SPMM_ALGS
+                    .iter()
+                    .find(|(n, _)| *n == v)
+                    .map(|&(n, a)| (a, n))
+                    .ok_or_else(|| format!("--spmm-alg: '{v}' is not one of default, csr-alg2, rode"))?;
             }
             "--sizes" => o.sizes = true,
             "--spgemm-max-products" => o.max_products = Some(parse_num(a, &value()?)?),

@@ -18,6 +18,10 @@ pub struct Spblk {
     pub version: i32,
     /// The algorithm value of SpMV calls (`--spmv-algs`).
     spmv_alg: std::cell::Cell<spblkSpMVAlg_t>,
+    /// The algorithm value of SpMM calls (`--spmm-alg`).
+    spmm_alg: std::cell::Cell<spblkSpMMAlg_t>,
+    /// Wall time of the last SpMM preprocess (it waits for its work).
+    preprocess_ms: std::cell::Cell<Option<f64>>,
 }
 
 /// "what: SPBLK_STATUS_X: the library's last message".
@@ -59,7 +63,13 @@ impl Spblk {
         let mut h: spblkHandle_t = std::ptr::null_mut();
         ok(spblkCreateWithBackend(&mut h, SPBLK_BACKEND_CUDA), "spblkCreateWithBackend(CUDA)")?;
         // Owned from here: an early return destroys the handle.
-        let mut s = Spblk { h, version: 0, spmv_alg: std::cell::Cell::new(SPBLK_SPMV_ALG_DEFAULT) };
+        let mut s = Spblk {
+            h,
+            version: 0,
+            spmv_alg: std::cell::Cell::new(SPBLK_SPMV_ALG_DEFAULT),
+            spmm_alg: std::cell::Cell::new(SPBLK_SPMM_ALG_DEFAULT),
+            preprocess_ms: std::cell::Cell::new(None),
+        };
         ok(spblkSetStream(h, gpu.stream as spblkStream_t), "spblkSetStream")?;
         ok(spblkGetVersion(h, &mut s.version), "spblkGetVersion")?;
         // The backend may have made its context current; keep ours (the same primary one).
@@ -86,6 +96,12 @@ impl Api for Spblk {
     }
     fn set_spmv_alg(&self, alg: u32) {
         self.spmv_alg.set(alg);
+    }
+    fn set_spmm_alg(&self, alg: u32) {
+        self.spmm_alg.set(alg);
+    }
+    fn last_preprocess_ms(&self) -> Option<f64> {
+        self.preprocess_ms.get()
     }
 
     unsafe fn csr(&self, rows: i64, cols: i64, nnz: i64, ptr: u64, col: u64, val: u64, d: Dt) -> Res<D> {
@@ -169,19 +185,7 @@ impl Api for Spblk {
     unsafe fn spmm_buffer_size(&self, al: *const c_void, a: D, b: D, be: *const c_void, c: D, d: Dt) -> Res<usize> {
         let mut size = 0;
         ok(
-            spblkSpMM_bufferSize(
-                self.h,
-                N,
-                N,
-                al,
-                a as _,
-                b as _,
-                be,
-                c as _,
-                dt(d),
-                SPBLK_SPMM_ALG_DEFAULT,
-                &mut size,
-            ),
+            spblkSpMM_bufferSize(self.h, N, N, al, a as _, b as _, be, c as _, dt(d), self.spmm_alg.get(), &mut size),
             "spblkSpMM_bufferSize",
         )?;
         Ok(size)
@@ -196,16 +200,16 @@ impl Api for Spblk {
         d: Dt,
         buf: u64,
     ) -> Res<()> {
+        let start = std::time::Instant::now();
         ok(
-            spblkSpMM_preprocess(self.h, N, N, al, a as _, b as _, be, c as _, dt(d), SPBLK_SPMM_ALG_DEFAULT, buf as _),
+            spblkSpMM_preprocess(self.h, N, N, al, a as _, b as _, be, c as _, dt(d), self.spmm_alg.get(), buf as _),
             "spblkSpMM_preprocess",
-        )
+        )?;
+        self.preprocess_ms.set(Some(start.elapsed().as_secs_f64() * 1e3));
+        Ok(())
     }
     unsafe fn spmm(&self, al: *const c_void, a: D, b: D, be: *const c_void, c: D, d: Dt, buf: u64) -> Res<()> {
-        ok(
-            spblkSpMM(self.h, N, N, al, a as _, b as _, be, c as _, dt(d), SPBLK_SPMM_ALG_DEFAULT, buf as _),
-            "spblkSpMM",
-        )
+        ok(spblkSpMM(self.h, N, N, al, a as _, b as _, be, c as _, dt(d), self.spmm_alg.get(), buf as _), "spblkSpMM")
     }
 
     unsafe fn sddmm_buffer_size(&self, al: *const c_void, a: D, b: D, be: *const c_void, c: D, d: Dt) -> Res<usize> {

@@ -17,6 +17,7 @@
 // C(i, j) is at C[i*ldc + j] when `c_row` is set, else C[i + j*ldc].
 #include "common/vec.cuh"
 #include "common/warp.cuh"
+#include "spmm/segment.cuh"
 
 // B rows in flight per lane in the row kernel (spmm_segment), and the blocks (of 256 threads)
 // per SM that the register budget of the row and chunk kernels must allow: 4 = 32 warps, 64
@@ -24,68 +25,6 @@
 // needs more (2 blocks: at 64 it spills 172 bytes).
 #define SPMM_ROW_U 4
 #define SPMM_MIN_BLOCKS(In) (sizeof(In) == 8 ? 2 : 4)
-
-// acc += A(row segment [s, e)) * op(B)(:, j0 .. j0+VEC), entries in storage order. The
-// group loads G entries at a time and broadcasts them; U of their B rows are loaded before
-// any is used (positions past the segment load the segment's last B row again and add
-// nothing), so U loads per lane are in flight. VEC4: the lane's VEC = 4 elements are one
-// aligned vector load (chosen per lane outside the loop, so the loop has no branch).
-template <class In, class T, class I, int VEC, int U, bool VEC4>
-__device__ __forceinline__ void spmm_segment(i64 s, i64 e, i64 n, const I* __restrict__ col,
-                                             const In* __restrict__ val, i64 base, const In* __restrict__ B,
-                                             i64 ldb, int b_row, i64 j0, int glane, int G, unsigned gmask,
-                                             T* acc) {
-    for (i64 p0 = s; p0 < e; p0 += G) {
-        I kc = 0;  // zero-based column, in A's index type (one shuffle for 32-bit indices)
-        T a = 0;
-        if (p0 + glane < e) {
-            kc = (I)((i64)col[p0 + glane] - base);
-            a = to_compute(val[p0 + glane]);
-        }
-        const int cnt = e - p0 < G ? (int)(e - p0) : G;
-        for (int u = 0; u < cnt; u += U) {
-            I k[U];
-            T av[U], b[U][VEC];
-#pragma unroll
-            for (int q = 0; q < U; ++q) {
-                const int src = u + q < cnt ? u + q : cnt - 1;
-                k[q] = __shfl_sync(gmask, kc, src, G);
-                av[q] = __shfl_sync(gmask, a, src, G);
-            }
-#pragma unroll
-            for (int q = 0; q < U; ++q) {
-                if (VEC4) {
-                    Load4<In, T>::run(B + (i64)k[q] * ldb + j0, b[q]);
-                } else {
-#pragma unroll
-                    for (int v = 0; v < VEC; ++v) {
-                        const i64 j = j0 + v;
-                        b[q][v] = j < n ? to_compute(b_row ? B[(i64)k[q] * ldb + j] : B[(i64)k[q] + j * ldb]) : T(0);
-                    }
-                }
-            }
-#pragma unroll
-            for (int q = 0; q < U; ++q) {
-                if (u + q < cnt) {
-#pragma unroll
-                    for (int v = 0; v < VEC; ++v) acc[v] += av[q] * b[q][v];
-                }
-            }
-        }
-    }
-}
-
-// The segment with the lane's vector loads when it can take them.
-template <class In, class T, class I, int VEC, int U>
-__device__ __forceinline__ void spmm_segment_any(i64 s, i64 e, i64 n, const I* __restrict__ col,
-                                                 const In* __restrict__ val, i64 base, const In* __restrict__ B,
-                                                 i64 ldb, int b_row, i64 j0, bool vec, int glane, int G,
-                                                 unsigned gmask, T* acc) {
-    if (VEC == 4 && vec)
-        spmm_segment<In, T, I, VEC, U, true>(s, e, n, col, val, base, B, ldb, b_row, j0, glane, G, gmask, acc);
-    else
-        spmm_segment<In, T, I, VEC, U, false>(s, e, n, col, val, base, B, ldb, b_row, j0, glane, G, gmask, acc);
-}
 
 template <class In, class Out, class I, int VEC>
 __device__ void spmm_csr(i64 m, i64 n, const I* __restrict__ ptr, const I* __restrict__ col,

@@ -39,6 +39,10 @@ pub enum SpmmMethod {
     Vbr,
     /// As [`SpmmMethod::Vbr`] with f32 inputs rounded to TF32 (`SPBLK_SPMM_ALG_VBR_TF32`).
     VbrTf32,
+    /// RoDe's row decomposition (`SPBLK_SPMM_ALG_RODE`): the rows' block parts in segments of
+    /// at most 512 entries, then per row its segments' sums in order and its residual entries:
+    /// deterministic. Needs the plan of a preprocess or `spblkAnalyze`.
+    Rode,
 }
 
 /// The SDDMM methods spblk implements.
@@ -211,6 +215,10 @@ pub trait Backend: Send + Sync {
 
     /// Copies `dst.len()` bytes from backend memory at `src` into host memory (blocking).
     fn read_bytes(&self, exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()>;
+
+    /// Builds RoDe's decomposition of A (op(A) = A) and keeps it in A's plans
+    /// (`spblkAnalyze(SPBLK_ANALYSIS_RODE)`).
+    fn analyze_rode(&self, exec: &Exec, a: &SpMat) -> Result<()>;
 
     /// Copies a 1-SA plan's VBR arrays into memory the backend's kernels read, laid out as
     /// they read them (freed with the plan). `None`: the backend computes from the host plan.

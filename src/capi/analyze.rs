@@ -113,9 +113,9 @@ pub extern "C" fn spblkAnalysisParamsInit(params: *mut spblkAnalysisParams, stru
 fn decode(p: &spblkAnalysisParams, alg: spblkAnalysisAlg_t) -> Result<Request> {
     match AnalysisAlg::decode(alg, "alg")? {
         AnalysisAlg::OneSa => {}
-        other @ (AnalysisAlg::Aspt | AnalysisAlg::Rode) => {
-            return Err(Error::not_supported(format!("analysis {other:?} (ASpT/RoDe) is not available yet")))
-        }
+        // RoDe has no parameters: its block and segment lengths are fixed (docs/rode.md).
+        AnalysisAlg::Rode => return Ok(Request::Rode),
+        AnalysisAlg::Aspt => return Err(Error::not_supported("analysis Aspt (ASpT) is not available yet")),
     }
     if p.blockWidth < 1 {
         return Err(Error::invalid("params", format!("blockWidth must be >= 1 (got {})", p.blockWidth)));

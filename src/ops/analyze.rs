@@ -1,6 +1,7 @@
-//! `spblkAnalyze`: reads a CSR matrix's pattern and values through the backend (host or
-//! device memory alike), runs the requested analysis on the host, and stores the plan (with
-//! its arrays uploaded where the backend computes from its own memory) in the descriptor.
+//! `spblkAnalyze`: for 1-SA, reads a CSR matrix's pattern and values through the backend
+//! (host or device memory alike), runs the analysis on the host, and stores the plan (with its
+//! arrays uploaded where the backend computes from its own memory) in the descriptor. RoDe's
+//! decomposition is built by the backend itself (on the device for CUDA).
 
 use std::time::Instant;
 
@@ -18,7 +19,13 @@ use crate::types::{DataType, IndexType};
 /// What to analyse for, decoded from the C parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Request {
-    OneSa { params: OneSaParams, f16_copy: bool, bf16_copy: bool },
+    OneSa {
+        params: OneSaParams,
+        f16_copy: bool,
+        bf16_copy: bool,
+    },
+    /// RoDe's row decomposition of A, built by the backend (on the device for CUDA).
+    Rode,
 }
 
 /// Reads `len` indices of type `ity` from backend memory, as zero-based usize.
@@ -77,6 +84,16 @@ pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) 
     a.validate_shape()?;
     a.require_arrays("matA")?;
     match request {
+        Request::Rode => {
+            if !matches!(a.pattern, SparsePattern::Csr { .. }) {
+                return Err(Error::not_supported(format!(
+                    "argument 'matA': spblkAnalyze needs CSR, got {:?} (spblkSpMM_preprocess with \
+                     SPBLK_SPMM_ALG_RODE builds the plan of any format)",
+                    a.format()
+                )));
+            }
+            backend.analyze_rode(exec, a)
+        }
         Request::OneSa { params, f16_copy, bf16_copy } => {
             params.validate().map_err(|why| Error::invalid("params", why))?;
             let start = Instant::now();

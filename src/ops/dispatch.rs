@@ -181,8 +181,11 @@ pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMeth
         SpmmAlg::BlockedEllAlg1 | SpmmAlg::BsrAlg1 => Err(Error::not_supported(format!(
             "SpMM algorithm {alg:?} needs the Blocked-ELL or BSR format, which spblk does not provide yet"
         ))),
-        SpmmAlg::Rode | SpmmAlg::Aspt => {
-            Err(Error::not_supported(format!("SpMM algorithm {alg:?} (RoDe/ASpT) is not available yet in this build")))
+        // Any format: CSC, COO and transposed operands are converted once by the preprocess
+        // that builds the plan; the product checks the plan is there.
+        SpmmAlg::Rode => Ok(SpmmMethod::Rode),
+        SpmmAlg::Aspt => {
+            Err(Error::not_supported(format!("SpMM algorithm {alg:?} (ASpT) is not available yet in this build")))
         }
         SpmmAlg::Vbr | SpmmAlg::VbrTf32 => {
             if a.plans.lock().one_sa().is_none() {

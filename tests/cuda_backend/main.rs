@@ -254,6 +254,9 @@ struct SpmmCase {
     compute: spblkDataType_t,
     device_scalars: bool,
     exact: bool,
+    alg: spblkSpMMAlg_t,
+    /// Build the plan with spblkAnalyze (its algorithm for `alg`) instead of the preprocess.
+    analyze_first: bool,
 }
 
 fn run_spmm(side: &mut Side, c: &SpmmCase) -> Vec<u8> {
@@ -265,14 +268,19 @@ fn run_spmm(side: &mut Side, c: &SpmmCase) -> Vec<u8> {
     let cd = c.c.descr(cp);
     let alpha = side.scalar(c.device_scalars, &scalar_bytes(c.alpha, c.compute));
     let beta = side.scalar(c.device_scalars, &scalar_bytes(c.beta, c.compute));
-    let (h, alg) = (side.handle, SPBLK_SPMM_ALG_DEFAULT);
+    let (h, alg) = (side.handle, c.alg);
     let mut size = 0usize;
     ok(
         spblkSpMM_bufferSize(h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, &mut size),
         "spblkSpMM_bufferSize",
     );
     let buf = side.buffer(size);
-    ok(spblkSpMM_preprocess(h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, buf), "spblkSpMM_preprocess");
+    if c.analyze_first {
+        assert_eq!(alg, SPBLK_SPMM_ALG_RODE, "analyze_first is for RoDe");
+        ok(spblk::capi::analyze::spblkAnalyze(h, a, SPBLK_ANALYSIS_RODE, std::ptr::null()), "spblkAnalyze");
+    } else {
+        ok(spblkSpMM_preprocess(h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, buf), "spblkSpMM_preprocess");
+    }
     ok(spblkSpMM(h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, buf), "spblkSpMM");
     let out = side.get(cp, c.c.data.len());
     spblkDestroySpMat(a);
@@ -355,6 +363,8 @@ fn spmm_matches_host() {
                     compute,
                     device_scalars: k % 4 < 2,
                     exact,
+                    alg: SPBLK_SPMM_ALG_DEFAULT,
+                    analyze_first: false,
                 };
                 let what = format!(
                     "spmm case {k} ({vin},{out}) fmt {format} op {op_a}{op_b} order {ob}{oc} {am}x{an} n {n} {shape:?}"
@@ -431,10 +441,58 @@ fn skewed_pattern(r: &mut StdRng, m: usize, n: usize) -> Vec<(usize, usize)> {
 /// chunk order): must match the host in every type and layout and be bit-identical across runs.
 #[test]
 fn spmm_long_rows_are_correct_and_deterministic() {
-    if !gpu("spmm_long_rows_are_correct_and_deterministic") {
-        return;
+    if gpu("spmm_long_rows_are_correct_and_deterministic") {
+        long_rows_cases("spmm long rows", SPBLK_SPMM_ALG_DEFAULT, (5, 2500), skewed_pattern, |_, _| {});
     }
-    let mut r = rng(5);
+}
+
+/// Row lengths around RoDe's block (32) and segment lengths, rows of many segments, and one
+/// (8800 entries) past RodePlan::MAX_SEGS segments of 32, whose segments are longer; mixed with
+/// short rows.
+fn rode_pattern(r: &mut StdRng, m: usize, n: usize) -> Vec<(usize, usize)> {
+    const LENS: [usize; 15] = [0, 1, 31, 32, 33, 63, 64, 511, 512, 513, 544, 1055, 1600, 2047, 8800];
+    let mut e = Vec::new();
+    for i in 0..m {
+        let mut cols: Vec<usize> = (0..n).collect();
+        cols.shuffle(r);
+        cols.truncate(if i % 3 == 0 { LENS[(i / 3) % LENS.len()].min(n) } else { r.gen_range(0..40) });
+        e.extend(cols.into_iter().map(|j| (i, j)));
+    }
+    e
+}
+
+/// SPBLK_SPMM_ALG_RODE (plan from the preprocess, or from spblkAnalyze for CSR with op(A) =
+/// A): matches the host's RoDe in every type and layout, is bit-identical across runs, and
+/// runs its own kernels: the segments' kernel once when a row has a block part, the rows'
+/// kernel once, nothing of the CSR row method.
+#[test]
+fn spmm_rode_is_correct_and_deterministic() {
+    if gpu("spmm_rode_is_correct_and_deterministic") {
+        long_rows_cases("spmm rode", SPBLK_SPMM_ALG_RODE, (7, 9000), rode_pattern, |what, records| {
+            if harness_on_host() {
+                return;
+            }
+            assert_eq!(launched(records, "spblk_spmm_csr_"), 0, "{what}: the row method ran");
+            // Every case's pattern has rows of 32 entries and more, so segments exist.
+            assert_eq!(launched(records, "spblk_spmm_rode_blocks_"), 1, "{what}: segments' kernel");
+            assert_eq!(launched(records, "spblk_spmm_rode_rows_"), 1, "{what}: rows' kernel");
+        });
+    }
+}
+
+type PatternFn = fn(&mut StdRng, usize, usize) -> Vec<(usize, usize)>;
+
+/// Cases of `alg` on `pattern`'s rows (about `cols` columns) in every layout and four
+/// precisions, against the host (running the same algorithm value), three runs bit-identical;
+/// `check` sees the launches of the first CUDA run.
+fn long_rows_cases(
+    name: &str,
+    alg: u32,
+    (seed, cols): (u64, usize),
+    pattern: PatternFn,
+    check: fn(&str, &[spblk::trace::Record]),
+) {
+    let mut r = rng(seed);
     let mut k = 0usize;
     let widths = [2usize, 8, 33, 130];
     for (vin, out, compute) in [PRECISIONS[0], PRECISIONS[1], PRECISIONS[3], PRECISIONS[4]] {
@@ -453,9 +511,9 @@ fn spmm_long_rows_are_correct_and_deterministic() {
                 let op_a = if k % 7 == 3 { T } else { N };
                 let format = if k % 5 == 4 { SPBLK_FORMAT_COO } else { SPBLK_FORMAT_CSR };
                 let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
-                let (am, an) = (120 + k % 40, 2500 + 37 * (k % 11));
+                let (am, an) = (120 + k % 40, cols + 37 * (k % 11));
                 let n = widths[k % widths.len()];
-                let mut entries = skewed_pattern(&mut r, am, an);
+                let mut entries = pattern(&mut r, am, an);
                 if op_a == T {
                     entries = entries.into_iter().map(|(i, j)| (j, i)).collect();
                     entries.sort_by_key(|&(i, _)| i);
@@ -485,15 +543,17 @@ fn spmm_long_rows_are_correct_and_deterministic() {
                     compute,
                     device_scalars: k % 4 < 2,
                     exact,
+                    alg,
+                    analyze_first: alg == SPBLK_SPMM_ALG_RODE && op_a == N && format == SPBLK_FORMAT_CSR && k % 2 == 0,
                 };
-                let what =
-                    format!("spmm long rows case {k} ({vin},{out}) op {op_a}{op_b} order {ob}{oc} {am}x{an} n {n}");
+                let what = format!("{name} case {k} ({vin},{out}) op {op_a}{op_b} order {ob}{oc} {am}x{an} n {n}");
                 let mut host = Side::new(Kind::Host);
                 let mut gpu = Side::new(Kind::Cuda);
                 let want = run_spmm(&mut host, &case);
                 let (got, records) = spblk::trace::capture(|| run_spmm(&mut gpu, &case));
                 check_padding(&what, &case.c, &got);
                 check_spmm_staging(&what, &records, (ob, op_b), oc, m, n);
+                check(&what, &records);
                 for _ in 0..2 {
                     assert!(run_spmm(&mut gpu, &case) == got, "{what}: results differ between runs");
                 }

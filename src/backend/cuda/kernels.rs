@@ -42,7 +42,10 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_scan_{s}_{t}"));
         }
     }
-    v.extend(["spblk_radix_hist", "spblk_radix_scatter", "spblk_iota_u32", "spblk_convert_values"].map(String::from));
+    v.extend(
+        ["spblk_radix_hist", "spblk_radix_scatter", "spblk_iota_u32", "spblk_convert_values", "spblk_rode_fill"]
+            .map(String::from),
+    );
     v.extend(["spblk_spgemm_bin_rows", "spblk_spgemm_row_keys"].map(String::from));
     v.extend(["f32", "f64"].map(|t| format!("spblk_spgemm_permute_{t}")));
     for i in INDICES {
@@ -52,6 +55,7 @@ pub fn all() -> Vec<String> {
         v.push(format!("spblk_row_max_{i}"));
         v.push(format!("spblk_spmv_csr_long_plan_{i}"));
         v.push(format!("spblk_spmv_merge_starts_{i}"));
+        v.push(format!("spblk_rode_count_{i}"));
         v.push(format!("spblk_spgemm_rowprod_{i}"));
         v.push(format!("spblk_spgemm_symbolic_shared_{i}"));
         v.push(format!("spblk_spgemm_symbolic_global_{i}"));
@@ -63,12 +67,16 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spmv_merge_finish_{a}_{b}_{i}"));
             v.push(format!("spblk_spmm_csr_v1_{a}_{b}_{i}"));
             v.push(format!("spblk_spmm_csr_v4_{a}_{b}_{i}"));
+            v.push(format!("spblk_spmm_rode_rows_v1_{a}_{b}_{i}"));
+            v.push(format!("spblk_spmm_rode_rows_v4_{a}_{b}_{i}"));
             v.push(format!("spblk_sddmm_csr_{a}_{b}_{i}"));
         }
         for t in VALUES {
             v.push(format!("spblk_spmv_csr_long_partial_{t}_{i}"));
             v.push(format!("spblk_spmm_csr_long_partial_v1_{t}_{i}"));
             v.push(format!("spblk_spmm_csr_long_partial_v4_{t}_{i}"));
+            v.push(format!("spblk_spmm_rode_blocks_v1_{t}_{i}"));
+            v.push(format!("spblk_spmm_rode_blocks_v4_{t}_{i}"));
             v.push(format!("spblk_spgemm_numeric_shared_{t}_{i}"));
             v.push(format!("spblk_spgemm_numeric_global_{t}_{i}"));
             v.push(format!("spblk_spgemm_copy_{t}_{i}"));

@@ -21,7 +21,7 @@ use super::{
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::plan::VbrArrays;
+use crate::plan::{RodePlan, VbrArrays};
 use crate::types::{BackendKind, Operation};
 
 pub mod context;
@@ -32,6 +32,7 @@ mod launch;
 pub mod memory;
 pub mod module;
 mod prims;
+mod rode;
 mod sddmm;
 mod spgemm;
 mod spmm;
@@ -111,6 +112,7 @@ impl Backend for CudaBackend {
             }
             // The kernel needs no workspace: the plan holds its arrays.
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 => vbr::check(args).map(|_| 0),
+            SpmmMethod::Rode => rode::buffer_size(args),
         }
     }
 
@@ -119,6 +121,10 @@ impl Backend for CudaBackend {
             SpmmMethod::CsrRows => self.operand_plan(exec, args.a, args.op_a, buffer),
             // The 1-SA plan (and its device arrays) is spblkAnalyze's.
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 => vbr::check(args),
+            SpmmMethod::Rode => {
+                self.operand_plan(exec, args.a, args.op_a, buffer)?;
+                self.rode_plan(exec, args.a, args.op_a)
+            }
         }
     }
 
@@ -139,6 +145,15 @@ impl Backend for CudaBackend {
                     .ok_or_else(|| Error::internal("the 1-SA plan of a CUDA descriptor has no device arrays"))?;
                 let l = Launcher::new(&self.dev, exec)?;
                 vbr::run(&l, args, &one_sa.plan, arrays)
+            }
+            SpmmMethod::Rode => {
+                let (operand, plan) = {
+                    let plans = args.a.plans.lock();
+                    (plans.operand(args.op_a), plans.rode(args.op_a))
+                };
+                let plan = plan.ok_or_else(|| Error::invalid("matA", RodePlan::MISSING))?;
+                let l = Launcher::new(&self.dev, exec)?;
+                rode::run(&l, args, operand.as_deref(), &plan, buffer)
             }
         }
     }
@@ -223,6 +238,10 @@ impl Backend for CudaBackend {
         Launcher::new(&self.dev, exec)?.read(src as u64, dst)
     }
 
+    fn analyze_rode(&self, exec: &Exec, a: &SpMat) -> Result<()> {
+        self.rode_plan(exec, a, Operation::NonTranspose)
+    }
+
     fn upload_one_sa(&self, exec: &Exec, plan: &OneSaPlan) -> Result<Option<VbrArrays>> {
         let l = Launcher::new(&self.dev, exec)?;
         vbr::upload(&l, &self.dev, plan).map(Some)
@@ -246,6 +265,31 @@ impl CudaBackend {
         let l = Launcher::new(&self.dev, exec)?;
         let tiles = spmv::build_tiles(&l, &self.dev, pattern, a.nnz, a.indices_type)?;
         plans.set_spmv_tiles(op, tiles);
+        Ok(())
+    }
+
+    /// Builds RoDe's decomposition of op(A) once, after the operand plan (whose converted
+    /// pattern it decomposes when A is not stored as CSR of op(A)).
+    fn rode_plan(&self, exec: &Exec, a: &SpMat, op: Operation) -> Result<()> {
+        let mut plans = a.plans.lock();
+        if plans.rode(op).is_some() {
+            return Ok(());
+        }
+        let operand = plans.operand(op);
+        let pattern = convert::pattern_of_op(a, op, operand.as_deref()).ok_or_else(|| {
+            Error::not_supported(format!(
+                "argument 'matA': a RoDe analysis of a {:?} matrix needs spblkSpMM_preprocess (which converts it) \
+                 instead of spblkAnalyze",
+                a.format()
+            ))
+        })?;
+        let l = Launcher::new(&self.dev, exec)?;
+        let plan = rode::build_plan(&l, &self.dev, pattern, a.nnz, a.indices_type)?;
+        crate::trace::choice(
+            "RoDe plan",
+            format_args!("{} segments, built in {:.3} ms", plan.segments, plan.build_seconds * 1e3),
+        );
+        plans.set_rode(op, plan);
         Ok(())
     }
 

@@ -83,26 +83,26 @@ pub enum Long {
 }
 
 /// op(B) as the row kernels read it: the caller's array, or a row-major copy in the workspace.
-struct OpB {
-    ptr: u64,
-    ld: i64,
+pub(super) struct OpB {
+    pub ptr: u64,
+    pub ld: i64,
     /// op(B)(k, j) at ptr[k*ld + j] (else ptr[k + j*ld]).
-    row: bool,
+    pub row: bool,
     /// Where the copy goes when op(B) is effectively column-major and n > 1: every lane of the
     /// row kernels would read it with stride ld (10-30x slower than row-major on the H100,
     /// docs/spmm.md), so one transpose (K x n elements read and written) comes first.
-    copy: Option<u64>,
+    pub copy: Option<u64>,
 }
 
 /// Where the row kernels and the long rows' finish write, with which scalars, through which
 /// kernel flavour (`{input}_{output}`).
-struct Target {
-    ptr: u64,
-    ld: i64,
-    row: bool,
-    tag: String,
-    alpha: Scalar,
-    beta: Scalar,
+pub(super) struct Target {
+    pub ptr: u64,
+    pub ld: i64,
+    pub row: bool,
+    pub tag: String,
+    pub alpha: Scalar,
+    pub beta: Scalar,
 }
 
 /// Rows of op(B) (= columns of op(A)).
@@ -120,7 +120,7 @@ fn copy_ld(n: i64) -> i64 {
     (n + 3) / 4 * 4
 }
 
-fn op_b(c: &mut Carve, args: &SpmmArgs) -> OpB {
+pub(super) fn op_b(c: &mut Carve, args: &SpmmArgs) -> OpB {
     let row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
     let n = args.c.cols;
     if row || n <= 1 {
@@ -138,7 +138,7 @@ fn op_b(c: &mut Carve, args: &SpmmArgs) -> OpB {
 const C_COPY_MIN_N: i64 = 65;
 
 /// The workspace result for a column-major C (m x n, row-major, compute type), if used.
-fn c_copy(c: &mut Carve, args: &SpmmArgs) -> Option<u64> {
+pub(super) fn c_copy(c: &mut Carve, args: &SpmmArgs) -> Option<u64> {
     let (m, n) = (args.c.rows, args.c.cols);
     if args.c.order == Order::Row || n < C_COPY_MIN_N || m <= 0 {
         return None;
@@ -147,7 +147,7 @@ fn c_copy(c: &mut Carve, args: &SpmmArgs) -> Option<u64> {
 }
 
 /// The type the row kernels accumulate in (`ComputeOf<In>` in the kernels).
-fn compute_of(args: &SpmmArgs) -> DataType {
+pub(super) fn compute_of(args: &SpmmArgs) -> DataType {
     if args.precision.input == DataType::F64 {
         DataType::F64
     } else {
@@ -197,57 +197,23 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *m
     }
     let mut carve = Carve::new(buffer);
     let (csr, long, b, w) = layout_all(Some(l), &mut carve, args, plan)?;
-    let c_row = args.c.order == Order::Row;
-    // Where the row kernels write: C with alpha and beta, or the workspace result W (row-major,
-    // compute type: the kernels for (input, compute)) as alpha = 1, beta = 0, written to C by
-    // the transpose at the end with the caller's alpha and beta.
-    let out = match w {
-        Some(at) => {
-            let one = if compute_of(args) == DataType::F64 { 1f64.to_bits() } else { 1f32.to_bits() as u64 };
-            Target {
-                ptr: at,
-                ld: n,
-                row: true,
-                tag: format!("{}_{}", value_tag(args.precision.input), value_tag(compute_of(args))),
-                alpha: Scalar { dev: 0, bits: one },
-                beta: Scalar { dev: 0, bits: 0 },
-            }
-        }
-        None => Target {
-            ptr: args.c.values as u64,
-            ld: args.c.ld,
-            row: c_row,
-            tag: precision_tag(&args.precision),
-            alpha,
-            beta,
-        },
-    };
     if n == 1 {
         let x = Strided { ptr: b.ptr, inc: if b.row { b.ld } else { 1 } };
-        let y = Strided { ptr: args.c.values as u64, inc: if c_row { args.c.ld } else { 1 } };
+        let y = Strided { ptr: args.c.values as u64, inc: if args.c.order == Order::Row { args.c.ld } else { 1 } };
         let long = match &long {
             Some(Long::Spmv(lr)) => Some(lr),
             _ => None,
         };
         return spmv::run(l, &csr, long, x, y, &args.precision, alpha, beta);
     }
-    let esize = args.precision.input.size() as u64;
-    if let Some(dst) = b.copy {
-        dense::transpose(l, op_b_rows(args), n, (args.b.values as u64, args.b.ld), (dst, b.ld), esize)?;
-    }
-    // Four consecutive B elements per lane when they are aligned for one vector load.
-    let vec_align = (4 * esize).min(16);
-    let vec4 = b.row && n >= 4 && b.ld % 4 == 0 && b.ptr % vec_align == 0;
-    let v = if vec4 { 4 } else { 1 };
-    let g = pow2_clamp((n as u64).div_ceil(v), 4, 32);
-    let tiles = (n as u64).div_ceil(g as u64 * v);
+    let out = target(args, w, alpha, beta);
+    stage_b(l, args, &b)?;
+    let (v, g, tiles) = shape(args, &b);
     let it = index_tag(csr.ity);
     let name = format!("spblk_spmm_csr_v{v}_{}_{it}", out.tag);
     if trace::on() {
         let split = if long.is_some() { "long rows chunked" } else { "no long rows" };
-        let copy = if b.copy.is_some() { "; column-major op(B) copied row-major first" } else { "" };
-        let c_out = if w.is_some() { "; C computed row-major, then transposed out" } else { "" };
-        trace::note(format_args!("{g} lanes x {v} columns per row tile ({tiles} tiles); {split}{copy}{c_out}"));
+        trace::note(format_args!("{g} lanes x {v} columns per row tile ({tiles} tiles); {split}{}", staging(&b, w)));
     }
     let long = match long {
         Some(Long::Spmm(lr)) => Some(lr),
@@ -288,11 +254,78 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *m
     if let Some(lr) = long {
         run_long_rows(l, args, &csr, &lr, &b, &out, (v, g, tiles))?;
     }
-    if let Some(at) = w {
-        let c = (args.c.values as u64, args.c.ld);
-        dense::axpby_transpose(l, m, n, (at, n), c, args.precision.output, (alpha, beta))?;
+    finish_c(l, args, w, alpha, beta)
+}
+
+/// Where the row kernels write: C with alpha and beta, or the workspace result W (row-major,
+/// compute type: the kernels for (input, compute)) as alpha = 1, beta = 0, written to C by
+/// `finish_c` with the caller's alpha and beta.
+pub(super) fn target(args: &SpmmArgs, w: Option<u64>, alpha: Scalar, beta: Scalar) -> Target {
+    match w {
+        Some(at) => {
+            let one = if compute_of(args) == DataType::F64 { 1f64.to_bits() } else { 1f32.to_bits() as u64 };
+            Target {
+                ptr: at,
+                ld: args.c.cols,
+                row: true,
+                tag: format!("{}_{}", value_tag(args.precision.input), value_tag(compute_of(args))),
+                alpha: Scalar { dev: 0, bits: one },
+                beta: Scalar { dev: 0, bits: 0 },
+            }
+        }
+        None => Target {
+            ptr: args.c.values as u64,
+            ld: args.c.ld,
+            row: args.c.order == Order::Row,
+            tag: precision_tag(&args.precision),
+            alpha,
+            beta,
+        },
     }
-    Ok(())
+}
+
+/// The row-major copy of a column-major op(B), when `op_b` reserved one.
+pub(super) fn stage_b(l: &Launcher, args: &SpmmArgs, b: &OpB) -> Result<()> {
+    match b.copy {
+        Some(dst) => {
+            let esize = args.precision.input.size() as u64;
+            dense::transpose(l, op_b_rows(args), args.c.cols, (args.b.values as u64, args.b.ld), (dst, b.ld), esize)
+        }
+        None => Ok(()),
+    }
+}
+
+/// C = alpha W + beta C from the workspace result of a wide column-major C, if used.
+pub(super) fn finish_c(l: &Launcher, args: &SpmmArgs, w: Option<u64>, alpha: Scalar, beta: Scalar) -> Result<()> {
+    match w {
+        Some(at) => {
+            let (m, n) = (args.c.rows, args.c.cols);
+            let c = (args.c.values as u64, args.c.ld);
+            dense::axpby_transpose(l, m, n, (at, n), c, args.precision.output, (alpha, beta))
+        }
+        None => Ok(()),
+    }
+}
+
+/// (VEC, lanes per group, column tiles): four consecutive B elements per lane when they are
+/// aligned for one vector load.
+pub(super) fn shape(args: &SpmmArgs, b: &OpB) -> (u64, u32, u64) {
+    let n = args.c.cols;
+    let vec_align = (4 * args.precision.input.size() as u64).min(16);
+    let vec4 = b.row && n >= 4 && b.ld % 4 == 0 && b.ptr % vec_align == 0;
+    let v = if vec4 { 4 } else { 1 };
+    let g = pow2_clamp((n as u64).div_ceil(v), 4, 32);
+    (v, g, (n as u64).div_ceil(g as u64 * v))
+}
+
+/// The trace's note on the dense operands' copies.
+pub(super) fn staging(b: &OpB, w: Option<u64>) -> &'static str {
+    match (b.copy.is_some(), w.is_some()) {
+        (false, false) => "",
+        (true, false) => "; column-major op(B) copied row-major first",
+        (false, true) => "; C computed row-major, then transposed out",
+        (true, true) => "; column-major op(B) copied row-major first; C computed row-major, then transposed out",
+    }
 }
 
 /// The long rows' chunks (partial sums in the workspace) and their fixed-order finish into C

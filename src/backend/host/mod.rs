@@ -10,7 +10,7 @@ use super::{
 };
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::plan::{Buffer, Converted, OperandPlan};
+use crate::plan::{Buffer, Converted, OperandPlan, RodePlan};
 use crate::trace;
 use crate::types::{BackendKind, IndexType, Operation};
 use crate::{with_index_type, with_precision};
@@ -55,6 +55,7 @@ impl Backend for HostBackend {
             unsafe {
                 products::spmm::<I, In, Out, T>(
                     args.op_a, Operation::NonTranspose, args.alpha, args.a, plan.as_deref(), &x, args.beta, &y,
+                    products::SumOrder::Entries,
                 )
             }
         }))
@@ -67,6 +68,7 @@ impl Backend for HostBackend {
     fn spmm_preprocess(&self, _exec: &Exec, args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
         match args.method {
             SpmmMethod::CsrRows => operand_plan(args.a, args.op_a).map(drop),
+            SpmmMethod::Rode => rode_plan(args.a, args.op_a),
             // The 1-SA plan is spblkAnalyze's; the VBR product needs nothing more.
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 => Ok(()),
         }
@@ -85,14 +87,24 @@ impl Backend for HostBackend {
                     unsafe { vbr::spmm::<In, Out, T>(args, &plan.plan, tf32) }
                 })
             }
-            SpmmMethod::CsrRows => {
+            SpmmMethod::CsrRows | SpmmMethod::Rode => {
                 let ity = args.a.uniform_index_type("matA")?;
-                let plan = args.a.plans.lock().operand(args.op_a);
+                let (plan, rode) = {
+                    let plans = args.a.plans.lock();
+                    (plans.operand(args.op_a), plans.rode(args.op_a))
+                };
+                let order = if args.method == SpmmMethod::Rode {
+                    let plan = rode.ok_or_else(|| Error::invalid("matA", RodePlan::MISSING))?;
+                    products::SumOrder::RodeSegments(plan.seg)
+                } else {
+                    products::SumOrder::Entries
+                };
                 with_index_type!(ity, I => with_precision!(args.precision, In, Out, T => {
                     // SAFETY: as in spmv.
                     unsafe {
                         products::spmm::<I, In, Out, T>(
                             args.op_a, args.op_b, args.alpha, args.a, plan.as_deref(), args.b, args.beta, args.c,
+                            order,
                         )
                     }
                 }))
@@ -197,6 +209,10 @@ impl Backend for HostBackend {
         unsafe { convert::csr2csc(args, args.value_type.size()) }
     }
 
+    fn analyze_rode(&self, _exec: &Exec, a: &SpMat) -> Result<()> {
+        rode_plan(a, Operation::NonTranspose)
+    }
+
     fn read_bytes(&self, _exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()> {
         if dst.is_empty() {
             return Ok(());
@@ -224,6 +240,33 @@ fn operand_plan(a: &SpMat, op: Operation) -> Result<std::sync::Arc<OperandPlan>>
         unsafe { build_operand_plan::<I>(a, op, ity) }
     })?;
     Ok(plans.set_operand(op, plan))
+}
+
+/// RoDe's plan of op(A), built once. The host product derives each row's segments from its
+/// length, so the plan records only their count (and that the analysis ran).
+fn rode_plan(a: &SpMat, op: Operation) -> Result<()> {
+    use elem::Index;
+    let start = std::time::Instant::now();
+    let operand = operand_plan(a, op)?;
+    if a.plans.lock().rode(op).is_some() {
+        return Ok(());
+    }
+    let ity = a.uniform_index_type("matA")?;
+    let seg = RodePlan::seg_for(a.nnz);
+    let segments = with_index_type!(ity, I => {
+        let ptr: &[I] = match &operand.converted {
+            // SAFETY: the host operand plan's offsets are a Vec<I> of rows + 1 elements.
+            Some(c) => unsafe { c.row_ptr.host_slice::<I>() },
+            // SAFETY: ops validated the descriptor; host memory of its declared sizes.
+            None => unsafe { views::stored_offsets::<I>(a, "matA")? },
+        };
+        Ok(ptr.windows(2).map(|w| RodePlan::segments_of(w[1].to_i64() - w[0].to_i64(), seg) as u64).sum::<u64>())
+    })?;
+    let rows = if op.is_transposed() { a.cols } else { a.rows };
+    let plan = RodePlan { rows, segments, seg, build_seconds: start.elapsed().as_secs_f64(), arrays: None };
+    trace::choice("RoDe plan", format_args!("{segments} segments (host)"));
+    a.plans.lock().set_rode(op, plan);
+    Ok(())
 }
 
 /// # Safety

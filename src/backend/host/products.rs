@@ -9,7 +9,7 @@ use super::views::{csr_of_op, csr_structure, DenseView};
 use crate::backend::{ScalarArg, SddmmArgs};
 use crate::descr::{DnMat, SpMat};
 use crate::error::{Error, Result};
-use crate::plan::OperandPlan;
+use crate::plan::{OperandPlan, RodePlan};
 use crate::trace;
 use crate::types::Operation;
 
@@ -24,6 +24,17 @@ pub unsafe fn read_scalar<T: Real>(s: ScalarArg, what: &str) -> Result<T> {
     // SAFETY: non-null; the caller passes a pointer to the compute type (read unaligned to
     // tolerate any host address).
     Ok(unsafe { std::ptr::read_unaligned(s.ptr as *const T) })
+}
+
+/// The order in which a row's products are added.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SumOrder {
+    /// One sum over the row's entries in storage order.
+    Entries,
+    /// RoDe's (`SpmmMethod::Rode`) with the plan's segment length: each segment of the row's
+    /// block part summed on its own, the segments' sums added in order, then the residual
+    /// entries one by one.
+    RodeSegments(i64),
 }
 
 /// rows of work per rayon task, so short rows don't drown in scheduling overhead.
@@ -43,25 +54,43 @@ pub unsafe fn spmm<I: Index, In: Elem, Out: Elem, T: Real>(
     b: &DnMat,
     beta: ScalarArg,
     c: &DnMat,
+    order: SumOrder,
 ) -> Result<()> {
     // SAFETY: forwarded from the caller.
     let (alpha, beta) = unsafe { (read_scalar::<T>(alpha, "alpha")?, read_scalar::<T>(beta, "beta")?) };
     let a = unsafe { csr_of_op::<I, In>(a, op_a, plan, "matA")? };
-    trace::kernel("host:spmm_rows");
+    trace::kernel(if order == SumOrder::Entries { "host:spmm_rows" } else { "host:spmm_rode" });
     let b = unsafe { DenseView::<In>::new(b, op_b, "matB")? };
     let c = unsafe { DenseView::<Out>::new(c, Operation::NonTranspose, "matC")? };
     let n = c.cols;
-    (0..a.rows).into_par_iter().with_min_len(MIN_ROWS_PER_TASK).for_each_init(
-        || vec![T::ZERO; n],
-        |acc, i| {
-            acc.iter_mut().for_each(|x| *x = T::ZERO);
-            for p in a.row_range(i) {
-                let (k, v) = (a.col(p), T::load(a.val[p]));
-                for (j, s) in acc.iter_mut().enumerate() {
-                    // SAFETY: k < op(A).cols = op(B).rows and j < n, checked by ops.
-                    *s += v * T::load(unsafe { b.get(k, j) });
-                }
+    // acc += the products of entries `range` with op(B)'s rows.
+    let add = |acc: &mut [T], range: std::ops::Range<usize>| {
+        for p in range {
+            let (k, v) = (a.col(p), T::load(a.val[p]));
+            for (j, s) in acc.iter_mut().enumerate() {
+                // SAFETY: k < op(A).cols = op(B).rows and j < n, checked by ops.
+                *s += v * T::load(unsafe { b.get(k, j) });
             }
+        }
+    };
+    (0..a.rows).into_par_iter().with_min_len(MIN_ROWS_PER_TASK).for_each_init(
+        || (vec![T::ZERO; n], vec![T::ZERO; n]),
+        |(acc, part), i| {
+            acc.iter_mut().for_each(|x| *x = T::ZERO);
+            let range = a.row_range(i);
+            let mut residual = range.start;
+            if let SumOrder::RodeSegments(seg) = order {
+                let blocked = RodePlan::block_part(range.len() as i64);
+                let len = RodePlan::seg_len(blocked, seg) as usize;
+                let blocked = range.start + blocked as usize;
+                for s in (range.start..blocked).step_by(len) {
+                    part.iter_mut().for_each(|x| *x = T::ZERO);
+                    add(part, s..blocked.min(s + len));
+                    acc.iter_mut().zip(part.iter()).for_each(|(x, y)| *x += *y);
+                }
+                residual = blocked;
+            }
+            add(acc, residual..range.end);
             for (j, s) in acc.iter().enumerate() {
                 // beta = 0 must not read C (it may hold NaN or be uninitialized).
                 let out = if beta == T::ZERO {

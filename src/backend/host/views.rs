@@ -165,6 +165,15 @@ pub fn max_row<I: Index>(ptr: &[I]) -> i64 {
 /// # Safety
 /// The descriptor's arrays must be host memory of the sizes it declares.
 pub unsafe fn stored_max_row<I: Index>(a: &SpMat, what: &str) -> Result<i64> {
+    // SAFETY: forwarded.
+    Ok(max_row(unsafe { stored_offsets::<I>(a, what)? }))
+}
+
+/// The offsets of a CSR or CSC matrix (rows of A, or of Aᵀ for CSC), checked.
+///
+/// # Safety
+/// The descriptor's arrays must be host memory of the sizes it declares.
+pub unsafe fn stored_offsets<'a, I: Index>(a: &'a SpMat, what: &str) -> Result<&'a [I]> {
     let (offsets, indices, major, minor) = match a.pattern {
         SparsePattern::Csr { row_offsets, col_ind } => (row_offsets, col_ind, a.rows, a.cols),
         SparsePattern::Csc { col_offsets, row_ind } => (col_offsets, row_ind, a.cols, a.rows),
@@ -175,7 +184,7 @@ pub unsafe fn stored_max_row<I: Index>(a: &SpMat, what: &str) -> Result<i64> {
     let ptr: &[I] = unsafe { user_slice(offsets, if major > 0 { major + 1 } else { 0 }, what)? };
     let idx: &[I] = unsafe { user_slice(indices, a.nnz as usize, what)? };
     check_compressed(ptr, idx, minor as usize, a.base.offset(), what)?;
-    Ok(max_row(ptr))
+    Ok(ptr)
 }
 
 /// Counting sort of (major, minor) pairs into a zero-based CSR pattern; stable, so entries
