@@ -114,7 +114,12 @@ pub const SPBLK_SPMM_CSR_ALG2: spblkSpMMAlg_t = 6;
 pub const SPBLK_SPMM_CSR_ALG3: spblkSpMMAlg_t = 12;
 pub const SPBLK_SPMM_BLOCKED_ELL_ALG1: spblkSpMMAlg_t = 13;
 pub const SPBLK_SPMM_BSR_ALG1: spblkSpMMAlg_t = 14;
-/// spblk addition: RoDe row decomposition (needs `spblkAnalyze` with `SPBLK_ANALYSIS_RODE`).
+/// spblk addition: RoDe row decomposition (Pang et al., PPoPP'24): the rows' first multiples of
+/// 32 entries cut into balanced segments, each row's segment sums and remaining entries added
+/// in a fixed order (deterministic). Needs a plan for the call's opA, built by
+/// `spblkSpMM_preprocess` with this value (any format) or by `spblkAnalyze` with
+/// `SPBLK_ANALYSIS_RODE` (CSR, opA = N); without one the call returns `INVALID_VALUE`. The
+/// workspace holds one row of C per segment: `bufferSize` reports up to nnz/32 of them.
 pub const SPBLK_SPMM_ALG_RODE: spblkSpMMAlg_t = 100;
 /// spblk addition: ASpT adaptive sparse tiling (needs `SPBLK_ANALYSIS_ASPT`).
 pub const SPBLK_SPMM_ALG_ASPT: spblkSpMMAlg_t = 101;
@@ -173,7 +178,8 @@ pub type spblkAnalysisAlg_t = u32;
 pub const SPBLK_ANALYSIS_1SA: spblkAnalysisAlg_t = 1;
 /// Adaptive sparse tiling (reserved; not available yet).
 pub const SPBLK_ANALYSIS_ASPT: spblkAnalysisAlg_t = 2;
-/// Row decomposition (reserved; not available yet).
+/// RoDe row decomposition for `SPBLK_SPMM_ALG_RODE` (CSR; built on the GPU on CUDA; the
+/// parameters are not used). `spblkAnalysisGetInfo` reports the 1-SA analysis only.
 pub const SPBLK_ANALYSIS_RODE: spblkAnalysisAlg_t = 3;
 
 /// Similarity of a row's column-block pattern to a group's.

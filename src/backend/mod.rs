@@ -94,6 +94,7 @@ pub struct SpmvArgs<'a> {
 }
 
 /// `C = alpha op(A) op(B) + beta C`, A sparse.
+#[derive(Clone, Copy)]
 pub struct SpmmArgs<'a> {
     pub op_a: Operation,
     pub op_b: Operation,
@@ -179,6 +180,10 @@ pub trait Backend: Send + Sync {
     fn spmv(&self, exec: &Exec, args: &SpmvArgs, buffer: *mut c_void) -> Result<()>;
 
     fn spmm_buffer_size(&self, args: &SpmmArgs) -> Result<usize>;
+    /// The workspace of [`SpmmMethod::Rode`] with this plan (at most `spmm_buffer_size`'s,
+    /// which assumes the most segments possible): the default runs RoDe only when it fits in
+    /// the row method's workspace.
+    fn spmm_rode_workspace(&self, args: &SpmmArgs, plan: &crate::plan::RodePlan) -> Result<usize>;
     fn spmm_preprocess(&self, exec: &Exec, args: &SpmmArgs, buffer: *mut c_void) -> Result<()>;
     fn spmm(&self, exec: &Exec, args: &SpmmArgs, buffer: *mut c_void) -> Result<()>;
 

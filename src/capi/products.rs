@@ -138,8 +138,8 @@ fn spmm(
     let a = unsafe { sp_mat_ref(matA, "matA")? };
     let b = unsafe { dn_mat_ref(matB, "matB")? };
     let c = unsafe { dn_mat_ref(matC, "matC")? };
-    let args = ops::spmm_args(h.pointer_mode, opA, opB, alpha, a, b, beta, c, computeType, alg)?;
-    let needed = h.backend.spmm_buffer_size(&args)?;
+    let mut args = ops::spmm_args(h.pointer_mode, opA, opB, alpha, a, b, beta, c, computeType, alg)?;
+    let needed = ops::spmm_workspace(h.backend.as_ref(), &mut args, alg)?;
     match stage {
         Stage::BufferSize(size) => {
             out(size, "bufferSize")?;
@@ -149,7 +149,7 @@ fn spmm(
         }
         Stage::Preprocess(buffer) => {
             ops::require_buffer(needed, buffer, "externalBuffer")?;
-            h.backend.spmm_preprocess(&h.exec(), &args, buffer)
+            ops::spmm_preprocess(h.backend.as_ref(), &h.exec(), &args, alg, buffer)
         }
         Stage::Compute(buffer) => {
             ops::require_buffer(needed, buffer, "externalBuffer")?;

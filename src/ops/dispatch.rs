@@ -10,6 +10,7 @@
 use crate::backend::{SddmmMethod, SpgemmMethod, SpmmMethod, SpmvMethod};
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
+use crate::plan::RodePlan;
 use crate::trace;
 use crate::types::{DataType, Format, Operation, SddmmAlg, SpgemmAlg, SpmmAlg, SpmvAlg};
 
@@ -167,6 +168,36 @@ fn spmm_default(a: &SpMat, op_a: Operation, n: i64) -> SpmmMethod {
         trace::choice("CsrRows", why);
         SpmmMethod::CsrRows
     }
+}
+
+/// From this many entries up, the default takes RoDe wherever the row method would need its
+/// long-row path (a row over 8x the average and over `RODE_LONG_ROW`): on the H100 RoDe was
+/// 1.08-1.26x the default on R-MAT and power-law at N = 32, equal at N = 128 (docs/rode.md).
+const RODE_LARGE_NNZ: i64 = 1 << 20;
+/// Below `RODE_LARGE_NNZ`, any row over this many entries (the row method's chain of
+/// dependent loads) makes RoDe the default's choice, unless the longest row would be cut into
+/// more than `RODE_SMALL_MAX_SEGS` segments, which one group adds one after another (arrow,
+/// one row of 46 500 entries: 0.91 -> 0.61x cuSPARSE with RoDe).
+const RODE_LONG_ROW: i64 = 256;
+const RODE_SMALL_MAX_SEGS: i64 = 64;
+
+/// The default's cost model for RoDe (after a preprocess: the operand plan's longest row), from
+/// the measured wins on the real matrices and the `--full` set (docs/rode.md): whether RoDe is
+/// predicted faster than the row method, and why.
+pub fn rode_predicted(a: &SpMat, op_a: Operation, n: i64, max_row_len: i64) -> (bool, String) {
+    let rows = if op_a.is_transposed() { a.cols } else { a.rows };
+    let avg = if rows > 0 { a.nnz as f64 / rows as f64 } else { 0.0 };
+    if n < 2 {
+        return (false, "one column goes through SpMV's kernels".into());
+    }
+    if a.nnz >= RODE_LARGE_NNZ {
+        let skewed = max_row_len > RODE_LONG_ROW && max_row_len as f64 > 8.0 * avg;
+        let why = format!("{} entries, longest row {max_row_len}, avg {avg:.1}", a.nnz);
+        return (skewed, if skewed { format!("{why}: skewed rows") } else { format!("{why}: no long rows") });
+    }
+    let segs = RodePlan::segments_of(max_row_len, RodePlan::seg_for(a.nnz));
+    let why = format!("{} entries, longest row {max_row_len} ({segs} segments)", a.nnz);
+    (max_row_len > RODE_LONG_ROW && segs <= RODE_SMALL_MAX_SEGS, why)
 }
 
 pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMethod> {

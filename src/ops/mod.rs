@@ -188,6 +188,58 @@ pub fn spmm_args<'a>(
     Ok(SpmmArgs { op_a, op_b, alpha, a, b, beta, c, precision, method })
 }
 
+/// SpMM's workspace for `args`, and the default's last choice: when op(A) has a RoDe plan (the
+/// default's preprocess builds one where `dispatch::rode_predicted` favours it) and RoDe's
+/// partial rows fit in the row method's workspace, the default runs RoDe. The size reported
+/// is the row method's either way: `bufferSize` does not depend on plans.
+pub fn spmm_workspace(backend: &dyn Backend, args: &mut SpmmArgs, alg: spblkSpMMAlg_t) -> Result<usize> {
+    let needed = backend.spmm_buffer_size(args)?;
+    if alg != SPBLK_SPMM_ALG_DEFAULT || args.method != SpmmMethod::CsrRows {
+        return Ok(needed);
+    }
+    let (operand, rode) = {
+        let plans = args.a.plans.lock();
+        (plans.operand(args.op_a), plans.rode(args.op_a))
+    };
+    let (Some(operand), Some(rode)) = (operand, rode) else { return Ok(needed) };
+    let (wins, why) = dispatch::rode_predicted(args.a, args.op_a, args.c.cols, operand.max_row_len);
+    if !wins {
+        return Ok(needed);
+    }
+    let rode_needs = backend.spmm_rode_workspace(args, &rode)?;
+    if rode_needs <= needed {
+        args.method = SpmmMethod::Rode;
+        trace::choice("Rode", format_args!("{why} ({} segments; RoDe plan)", rode.segments));
+    } else {
+        trace::note(format_args!(
+            "RoDe predicted ({why}) but its {} segments need {rode_needs} bytes, the row method's workspace \
+             {needed}",
+            rode.segments
+        ));
+    }
+    Ok(needed)
+}
+
+/// SpMM's preprocess: the method's plans, and with `SPBLK_SPMM_ALG_DEFAULT` a RoDe plan too
+/// when the operand plan's longest row makes `dispatch::rode_predicted` favour it.
+pub fn spmm_preprocess(
+    backend: &dyn Backend,
+    exec: &Exec,
+    args: &SpmmArgs,
+    alg: spblkSpMMAlg_t,
+    buffer: *mut c_void,
+) -> Result<()> {
+    backend.spmm_preprocess(exec, args, buffer)?;
+    if alg != SPBLK_SPMM_ALG_DEFAULT || args.method != SpmmMethod::CsrRows {
+        return Ok(());
+    }
+    let Some(operand) = args.a.plans.lock().operand(args.op_a) else { return Ok(()) };
+    if dispatch::rode_predicted(args.a, args.op_a, args.c.cols, operand.max_row_len).0 {
+        backend.spmm_preprocess(exec, &SpmmArgs { method: SpmmMethod::Rode, ..*args }, buffer)?;
+    }
+    Ok(())
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn sddmm_args<'a>(
     mode: PointerMode,

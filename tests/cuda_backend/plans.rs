@@ -400,6 +400,77 @@ fn sddmm_and_spgemm_algorithms(kind: Kind) {
     }
 }
 
+/// `SPBLK_SPMM_ALG_DEFAULT` on a small matrix with rows over 256 entries: without a
+/// preprocess the row method runs; the preprocess builds a RoDe plan, after which the default
+/// runs RoDe (same bufferSize, exact result). With one row long enough to need more than 64
+/// segments (an arrow), the default keeps the row method even after the preprocess.
+fn default_takes_rode_where_predicted(kind: Kind) {
+    for (long_len, rode) in [(600usize, true), (5000, false)] {
+        let what = format!("{kind:?} default SpMM, longest row {long_len}");
+        let (m, k, n) = (300usize, 6000usize, 8usize);
+        let mut r = rng(71);
+        let mut entries = Vec::new();
+        for i in 0..m {
+            let len = if i % 97 == 5 { long_len } else { i % 9 };
+            let step = k / len.max(1);
+            entries.extend((0..len).map(|q| (i, q * step + i % step.max(1))));
+        }
+        let vals = (0..entries.len()).map(|_| rand::Rng::gen_range(&mut r, -4..=4) as f64).collect();
+        let p = Problem { m, k, entries, vals };
+        let mut side = Side::new(kind);
+        let h = side.handle;
+        let a = p.sp(72, SPBLK_FORMAT_CSR).descr(&mut side);
+        let bvals = ints(&mut rng(73), k * n);
+        let (bp, cp) = (side.put(&encode(&bvals, F64)), side.put(&encode(&vec![0.0; m * n], F64)));
+        let (mut b, mut c) = (std::ptr::null_mut(), std::ptr::null_mut());
+        ok(spblkCreateDnMat(&mut b, k as i64, n as i64, n as i64, bp, F64, SPBLK_ORDER_ROW), "B");
+        ok(spblkCreateDnMat(&mut c, m as i64, n as i64, n as i64, cp, F64, SPBLK_ORDER_ROW), "C");
+        let alpha = side.scalar(false, &scalar_bytes(1.0, F64));
+        let beta = side.scalar(false, &scalar_bytes(0.0, F64));
+        let alg = SPBLK_SPMM_ALG_DEFAULT;
+        let size = |side: &Side| {
+            let mut size = 0usize;
+            ok(spblkSpMM_bufferSize(side.handle, N, N, alpha, a, b, beta, c, F64, alg, &mut size), "bufferSize");
+            size
+        };
+        let before = size(&side);
+        let buf = side.buffer(before);
+        let mut want = vec![0.0; m * n];
+        for (&(i, j), v) in p.entries.iter().zip(&p.vals) {
+            for l in 0..n {
+                want[i * n + l] += v * bvals[j * n + l];
+            }
+        }
+        let mut run = |side: &mut Side, stage: &str| {
+            let (st, records) = trace::capture(|| spblkSpMM(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
+            ok(st, &what);
+            side.sync();
+            assert_eq!(f64s(&side.get(cp, m * n * 8)), want, "{what} {stage}");
+            records[0].method.clone()
+        };
+        assert_eq!(run(&mut side, "before the preprocess"), "CsrRows", "{what}: no plan, no RoDe");
+        ok(spblkSpMM_preprocess(h, N, N, alpha, a, b, beta, c, F64, alg, buf), "preprocess");
+        assert_eq!(size(&side), before, "{what}: bufferSize must not depend on the plan");
+        let method = run(&mut side, "after the preprocess");
+        assert_eq!(method, if rode { "Rode" } else { "CsrRows" }, "{what}");
+        spblkDestroySpMat(a);
+        spblkDestroyDnMat(b);
+        spblkDestroyDnMat(c);
+    }
+}
+
+#[test]
+fn default_takes_rode_where_predicted_host() {
+    default_takes_rode_where_predicted(Kind::Host);
+}
+
+#[test]
+fn default_takes_rode_where_predicted_cuda() {
+    if gpu("default_takes_rode_where_predicted_cuda") {
+        default_takes_rode_where_predicted(Kind::Cuda);
+    }
+}
+
 #[test]
 fn plan_is_reused_host() {
     plan_is_reused(Kind::Host);

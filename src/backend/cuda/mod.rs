@@ -112,8 +112,12 @@ impl Backend for CudaBackend {
             }
             // The kernel needs no workspace: the plan holds its arrays.
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 => vbr::check(args).map(|_| 0),
-            SpmmMethod::Rode => rode::buffer_size(args),
+            SpmmMethod::Rode => rode::workspace(args, None),
         }
+    }
+
+    fn spmm_rode_workspace(&self, args: &SpmmArgs, plan: &RodePlan) -> Result<usize> {
+        rode::workspace(args, Some(plan.segments))
     }
 
     fn spmm_preprocess(&self, exec: &Exec, args: &SpmmArgs, buffer: *mut c_void) -> Result<()> {

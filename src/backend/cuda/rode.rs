@@ -83,14 +83,15 @@ fn partial_bytes(args: &SpmmArgs, segments: Option<u64>) -> usize {
 }
 
 /// Workspace: as the row method's (CSR of op(A) when converted, the copies of a column-major
-/// op(B) and of a wide column-major C), plus the segments' partial rows. `bufferSize` sizes it
-/// without a plan (the most segments possible), so a later plan never needs more.
-pub fn buffer_size(args: &SpmmArgs) -> Result<usize> {
+/// op(B) and of a wide column-major C), plus the segments' partial rows: for `segments`, or
+/// (bufferSize, which cannot see the plan) the most segments possible, so that a later plan
+/// never needs more.
+pub fn workspace(args: &SpmmArgs, segments: Option<u64>) -> Result<usize> {
     let mut c = Carve::measure();
     csr_of_op(None, &mut c, args.a, args.op_a, spmv::in_bytes(&args.precision), None)?;
     op_b(&mut c, args);
     c_copy(&mut c, args);
-    c.take(partial_bytes(args, None));
+    c.take(partial_bytes(args, segments));
     Ok(c.size())
 }
 

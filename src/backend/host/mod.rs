@@ -65,6 +65,10 @@ impl Backend for HostBackend {
         Ok(0)
     }
 
+    fn spmm_rode_workspace(&self, _args: &SpmmArgs, _plan: &RodePlan) -> Result<usize> {
+        Ok(0)
+    }
+
     fn spmm_preprocess(&self, _exec: &Exec, args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
         match args.method {
             SpmmMethod::CsrRows => operand_plan(args.a, args.op_a).map(drop),
