@@ -33,6 +33,22 @@
 #define AUTO_BUDGET_WORK (1 << 24)
 
 /**
+ * Entries per block of a row's block part (a row shorter than this is all residual).
+ */
+#define RodePlan_BLOCK 32
+
+/**
+ * The longest segment length `seg_for` picks (RoDe's own).
+ */
+#define RodePlan_MAX_SEG 512
+
+/**
+ * A row is cut into at most this many segments (longer ones for longer rows), so that
+ * adding a row's partials stays short (kernels/spmm/rode.cu's RODE_MAX_SEGS).
+ */
+#define RodePlan_MAX_SEGS 256
+
+/**
  * CUDA's stream type, declared by tag so that a `cudaStream_t` or `CUstream` passes as is
  * and no CUDA header is needed.
  */
@@ -405,7 +421,12 @@ typedef uint32_t spblkDiagType_t;
 #define SPBLK_SPMM_BSR_ALG1 14
 
 /**
- * spblk addition: RoDe row decomposition (needs `spblkAnalyze` with `SPBLK_ANALYSIS_RODE`).
+ * spblk addition: RoDe row decomposition (Pang et al., PPoPP'24): the rows' first multiples of
+ * 32 entries cut into balanced segments, each row's segment sums and remaining entries added
+ * in a fixed order (deterministic). Needs a plan for the call's opA, built by
+ * `spblkSpMM_preprocess` with this value (any format) or by `spblkAnalyze` with
+ * `SPBLK_ANALYSIS_RODE` (CSR, opA = N); without one the call returns `INVALID_VALUE`. The
+ * workspace holds one row of C per segment: `bufferSize` reports up to nnz/32 of them.
  */
 #define SPBLK_SPMM_ALG_RODE 100
 
@@ -477,7 +498,8 @@ typedef uint32_t spblkDiagType_t;
 #define SPBLK_ANALYSIS_ASPT 2
 
 /**
- * Row decomposition (reserved; not available yet).
+ * RoDe row decomposition for `SPBLK_SPMM_ALG_RODE` (CSR; built on the GPU on CUDA; the
+ * parameters are not used). `spblkAnalysisGetInfo` reports the 1-SA analysis only.
  */
 #define SPBLK_ANALYSIS_RODE 3
 
