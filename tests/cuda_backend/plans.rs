@@ -441,7 +441,7 @@ fn default_takes_rode_where_predicted(kind: Kind) {
                 want[i * n + l] += v * bvals[j * n + l];
             }
         }
-        let mut run = |side: &mut Side, stage: &str| {
+        let run = |side: &mut Side, stage: &str| {
             let (st, records) = trace::capture(|| spblkSpMM(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
             ok(st, &what);
             side.sync();
