@@ -14,7 +14,8 @@
 // between runs, the sums do not).
 //
 // Effective layouts: op(B)(k, j) is at B[k*ldb + j] when `b_row` is set, else B[k + j*ldb];
-// C(i, j) is at C[i*ldc + j] when `c_row` is set, else C[i + j*ldc].
+// C(i, j) is at C[i*ldc + j] when `c_row` is set, else C[i + j*ldc]; c_row ==
+// SPBLK_C_ROW_VEC4 also allows four-element vector stores (common/vec.cuh).
 #include "common/vec.cuh"
 #include "common/warp.cuh"
 #include "spmm/segment.cuh"
@@ -57,11 +58,7 @@ __device__ void spmm_csr(i64 m, i64 n, const I* __restrict__ ptr, const I* __res
         for (int v = 0; v < VEC; ++v) acc[v] = 0;
         spmm_segment_any<In, T, I, VEC, SPMM_ROW_U>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask,
                                                     acc);
-#pragma unroll
-        for (int v = 0; v < VEC; ++v) {
-            const i64 j = j0 + v;
-            if (j < n) axpby_store(c_row ? &C[i * ldc + j] : &C[i + j * ldc], acc[v], alpha, beta);
-        }
+        store_tile<T, Out, VEC>(C, ldc, c_row, i, j0, n, acc, alpha, beta);
     }
 }
 
@@ -98,11 +95,7 @@ __device__ void spmm_long_partial(i64 n, const u32* long_count, const i64* long_
 #pragma unroll
         for (int v = 0; v < VEC; ++v) acc[v] = 0;
         spmm_segment_any<In, T, I, VEC, 4>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask, acc);
-#pragma unroll
-        for (int v = 0; v < VEC; ++v) {
-            const i64 j = j0 + v;
-            if (j < n) partial[c * n + j] = acc[v];
-        }
+        store_partial<T, VEC>(partial, c, j0, n, acc);
     }
 }
 

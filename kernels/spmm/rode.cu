@@ -20,7 +20,8 @@
 // (each segment's row; rode_fill).
 //
 // Layouts as in spmm/csr.cu: op(B)(k, j) at B[k*ldb + j] when b_row, else B[k + j*ldb];
-// C(i, j) at C[i*ldc + j] when c_row, else C[i + j*ldc].
+// C(i, j) at C[i*ldc + j] when c_row, else C[i + j*ldc] (c_row == SPBLK_C_ROW_VEC4: four-
+// element vector stores allowed, common/vec.cuh).
 #include "common/vec.cuh"
 #include "common/warp.cuh"
 #include "spmm/segment.cuh"
@@ -93,11 +94,7 @@ __device__ void rode_blocks(i64 n, u64 segments, i64 seg, const u32* __restrict_
         for (int v = 0; v < VEC; ++v) acc[v] = 0;
         spmm_segment_any<In, T, I, VEC, RODE_U, true>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask,
                                                       acc);
-#pragma unroll
-        for (int v = 0; v < VEC; ++v) {
-            const i64 j = j0 + v;
-            if (j < n) partial[k * n + j] = acc[v];
-        }
+        store_partial<T, VEC>(partial, k, j0, n, acc);
     }
 }
 
@@ -150,11 +147,7 @@ __device__ void rode_rows(i64 m, i64 n, const u32* __restrict__ seg_ptr,
         const bool vec = VEC == 4 && b_row && j0 + VEC <= n;
         spmm_segment_any<In, T, I, VEC, RODE_U>(rs + rode_block_part(re - rs), re, n, col, val, base, B, ldb, b_row,
                                                 j0, vec, glane, G, gmask, acc);
-#pragma unroll
-        for (int v = 0; v < VEC; ++v) {
-            const i64 j = j0 + v;
-            if (j < n) axpby_store(c_row ? &C[i * ldc + j] : &C[i + j * ldc], acc[v], alpha, beta);
-        }
+        store_tile<T, Out, VEC>(C, ldc, c_row, i, j0, n, acc, alpha, beta);
     }
 }
 

@@ -175,7 +175,7 @@ pub fn run(
             .i32(b.row as i32)
             .ptr(out.ptr)
             .i64(out.ld)
-            .i32(out.row as i32)
+            .i32(out.c_row(v))
             .scalar(out.alpha)
             .scalar(out.beta)
             .i32(g as i32),

@@ -100,6 +100,8 @@ pub(super) struct Target {
     pub ptr: u64,
     pub ld: i64,
     pub row: bool,
+    /// Bytes per element.
+    pub esize: u64,
     pub tag: String,
     pub alpha: Scalar,
     pub beta: Scalar,
@@ -243,7 +245,7 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *m
             .i32(b.row as i32)
             .ptr(out.ptr)
             .i64(out.ld)
-            .i32(out.row as i32)
+            .i32(out.c_row(v))
             .scalar(out.alpha)
             .scalar(out.beta)
             .i32(g as i32)
@@ -268,6 +270,7 @@ pub(super) fn target(args: &SpmmArgs, w: Option<u64>, alpha: Scalar, beta: Scala
                 ptr: at,
                 ld: args.c.cols,
                 row: true,
+                esize: compute_of(args).size() as u64,
                 tag: format!("{}_{}", value_tag(args.precision.input), value_tag(compute_of(args))),
                 alpha: Scalar { dev: 0, bits: one },
                 beta: Scalar { dev: 0, bits: 0 },
@@ -277,10 +280,26 @@ pub(super) fn target(args: &SpmmArgs, w: Option<u64>, alpha: Scalar, beta: Scala
             ptr: args.c.values as u64,
             ld: args.c.ld,
             row: args.c.order == Order::Row,
+            esize: args.precision.output.size() as u64,
             tag: precision_tag(&args.precision),
             alpha,
             beta,
         },
+    }
+}
+
+impl Target {
+    /// The kernels' `c_row`: 0 column-major, 1 row-major, `C_ROW_VEC4` row-major with every
+    /// row 4-element aligned, so that lanes holding four columns (`vec` = 4) store them as one
+    /// vector (kernels/common/vec.cuh).
+    pub fn c_row(&self, vec: u64) -> i32 {
+        const C_ROW_VEC4: i32 = 2;
+        let aligned = self.ld % 4 == 0 && self.ptr % (4 * self.esize).min(16) == 0;
+        match (self.row, vec == 4 && aligned) {
+            (false, _) => 0,
+            (true, false) => 1,
+            (true, true) => C_ROW_VEC4,
+        }
     }
 }
 
