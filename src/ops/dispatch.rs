@@ -174,11 +174,13 @@ fn spmm_default(a: &SpMat, op_a: Operation, n: i64) -> SpmmMethod {
 /// long-row path (a row over 8x the average and over `RODE_LONG_ROW`): on the H100 RoDe was
 /// 1.08-1.26x the default on R-MAT and power-law at N = 32, equal at N = 128 (docs/rode.md).
 const RODE_LARGE_NNZ: i64 = 1 << 20;
-/// Below `RODE_LARGE_NNZ`, any row over this many entries (the row method's chain of
-/// dependent loads) makes RoDe the default's choice, unless the longest row would be cut into
-/// more than `RODE_SMALL_MAX_SEGS` segments, which one group adds one after another (arrow,
-/// one row of 46 500 entries: 0.91 -> 0.61x cuSPARSE with RoDe).
 const RODE_LONG_ROW: i64 = 256;
+/// Below `RODE_LARGE_NNZ` the call is bound by its longest chain of dependent loads, which
+/// RoDe cuts: any row over `RODE_SMALL_LONG_ROW` entries makes RoDe the choice (measured
+/// faster on the real matrices whose longest row is 169-1463 entries, slower on those of 78-99),
+/// unless the longest row would be cut into more than `RODE_SMALL_MAX_SEGS` segments, which one
+/// group adds one after another (arrow, one row of 46 500 entries: 0.91 -> 0.61x cuSPARSE).
+const RODE_SMALL_LONG_ROW: i64 = 128;
 const RODE_SMALL_MAX_SEGS: i64 = 64;
 
 /// The default's cost model for RoDe (after a preprocess: the operand plan's longest row), from
@@ -197,7 +199,7 @@ pub fn rode_predicted(a: &SpMat, op_a: Operation, n: i64, max_row_len: i64) -> (
     }
     let segs = RodePlan::segments_of(max_row_len, RodePlan::seg_for(a.nnz));
     let why = format!("{} entries, longest row {max_row_len} ({segs} segments)", a.nnz);
-    (max_row_len > RODE_LONG_ROW && segs <= RODE_SMALL_MAX_SEGS, why)
+    (max_row_len > RODE_SMALL_LONG_ROW && segs <= RODE_SMALL_MAX_SEGS, why)
 }
 
 pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMethod> {
