@@ -36,28 +36,21 @@ __device__ void spmm_csr(i64 m, i64 n, const I* __restrict__ ptr, const I* __res
                          u32* long_count) {
     typedef typename ComputeOf<In>::type T;
     const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
-    const int glane = threadIdx.x & (G - 1);
-    const unsigned gmask = group_mask(G);
-    const i64 tile_w = (i64)G * VEC;
-    const i64 tiles = (n + tile_w - 1) / tile_w;
-    const i64 groups = ((i64)gridDim.x * blockDim.x) / G;
-    // Consecutive groups take consecutive column tiles of one row, so they share its entries
-    // through L1.
-    for (i64 g = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; g < m * tiles; g += groups) {
-        const i64 i = tiles == 1 ? g : g / tiles;  // one tile (n <= G * VEC) needs no division
-        const i64 t = g - i * tiles;
-        const i64 j0 = t * tile_w + (i64)glane * VEC;
+    const GroupTiles w(G, VEC, n);
+    for (i64 g = w.first; g < m * w.tiles; g += w.groups) {
+        const i64 i = w.item(g);
+        const i64 j0 = w.col0(g, i, VEC);
         const i64 s = (i64)ptr[i] - base, e = (i64)ptr[i + 1] - base;
         if (long_list && e - s > long_threshold) {
-            if (t == 0 && glane == 0) long_list[atomicAdd(long_count, 1u)] = i;
+            if (g == i * w.tiles && w.glane == 0) long_list[atomicAdd(long_count, 1u)] = i;
             continue;
         }
         const bool vec = VEC == 4 && b_row && j0 + VEC <= n;
         T acc[VEC];
 #pragma unroll
         for (int v = 0; v < VEC; ++v) acc[v] = 0;
-        spmm_segment_any<In, T, I, VEC, SPMM_ROW_U>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask,
-                                                    acc);
+        spmm_segment_any<In, T, I, VEC, SPMM_ROW_U>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, w.glane, G,
+                                                    w.gmask, acc);
         store_tile<T, Out, VEC>(C, ldc, c_row, i, j0, n, acc, alpha, beta);
     }
 }
@@ -70,16 +63,11 @@ __device__ void spmm_long_partial(i64 n, const u32* long_count, const i64* long_
                                   i64 base, const In* __restrict__ B, i64 ldb, int b_row, i64 chunk,
                                   typename ComputeOf<In>::type* __restrict__ partial, int G) {
     typedef typename ComputeOf<In>::type T;
-    const int glane = threadIdx.x & (G - 1);
-    const unsigned gmask = group_mask(G);
-    const i64 tile_w = (i64)G * VEC;
-    const i64 tiles = (n + tile_w - 1) / tile_w;
-    const i64 groups = ((i64)gridDim.x * blockDim.x) / G;
+    const GroupTiles w(G, VEC, n);
     const u32 count = *long_count;
     const i64 total = (i64)chunk_prefix[count];
-    for (i64 g = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; g < total * tiles; g += groups) {
-        const i64 c = g / tiles;
-        const i64 t = g - c * tiles;
+    for (i64 g = w.first; g < total * w.tiles; g += w.groups) {
+        const i64 c = w.item(g);
         u32 lo = 0, hi = count;  // largest k with chunk_prefix[k] <= c
         while (hi - lo > 1) {
             const u32 mid = (lo + hi) >> 1;
@@ -89,12 +77,12 @@ __device__ void spmm_long_partial(i64 n, const u32* long_count, const i64* long_
         const i64 row_end = (i64)ptr[r + 1] - base;
         const i64 s = (i64)ptr[r] - base + (c - (i64)chunk_prefix[lo]) * chunk;
         const i64 e = s + chunk < row_end ? s + chunk : row_end;
-        const i64 j0 = t * tile_w + (i64)glane * VEC;
+        const i64 j0 = w.col0(g, c, VEC);
         const bool vec = VEC == 4 && b_row && j0 + VEC <= n;
         T acc[VEC];
 #pragma unroll
         for (int v = 0; v < VEC; ++v) acc[v] = 0;
-        spmm_segment_any<In, T, I, VEC, 4>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask, acc);
+        spmm_segment_any<In, T, I, VEC, 4>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, w.glane, G, w.gmask, acc);
         store_partial<T, VEC>(partial, c, j0, n, acc);
     }
 }

@@ -73,27 +73,22 @@ __device__ void rode_blocks(i64 n, u64 segments, i64 seg, const u32* __restrict_
                             i64 base, const In* __restrict__ B, i64 ldb, int b_row,
                             typename ComputeOf<In>::type* __restrict__ partial, int G) {
     typedef typename ComputeOf<In>::type T;
-    const int glane = threadIdx.x & (G - 1);
-    const unsigned gmask = group_mask(G);
-    const i64 tile_w = (i64)G * VEC;
-    const i64 tiles = (n + tile_w - 1) / tile_w;
-    const i64 groups = ((i64)gridDim.x * blockDim.x) / G;
-    for (i64 g = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; g < (i64)segments * tiles; g += groups) {
-        const i64 k = tiles == 1 ? g : g / tiles;
-        const i64 t = g - k * tiles;
+    const GroupTiles w(G, VEC, n);
+    for (i64 g = w.first; g < (i64)segments * w.tiles; g += w.groups) {
+        const i64 k = w.item(g);
         const u32 r = seg_row[k];
         const i64 rs = (i64)ptr[r] - base;
         const i64 blocked = rode_block_part((i64)ptr[r + 1] - (i64)ptr[r]);
         const i64 len = rode_seg_len(blocked, seg);
         const i64 s = rs + (k - (i64)seg_ptr[r]) * len;
         const i64 e = s + len < rs + blocked ? s + len : rs + blocked;
-        const i64 j0 = t * tile_w + (i64)glane * VEC;
+        const i64 j0 = w.col0(g, k, VEC);
         const bool vec = VEC == 4 && b_row && j0 + VEC <= n;
         T acc[VEC];
 #pragma unroll
         for (int v = 0; v < VEC; ++v) acc[v] = 0;
-        spmm_segment_any<In, T, I, VEC, RODE_U, true>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, glane, G, gmask,
-                                                      acc);
+        spmm_segment_any<In, T, I, VEC, RODE_U, true>(s, e, n, col, val, base, B, ldb, b_row, j0, vec, w.glane, G,
+                                                      w.gmask, acc);
         store_partial<T, VEC>(partial, k, j0, n, acc);
     }
 }
@@ -109,15 +104,10 @@ __device__ void rode_rows(i64 m, i64 n, const u32* __restrict__ seg_ptr,
                           const typename ComputeOf<In>::type* beta_dev, typename ComputeOf<In>::type beta_h, int G) {
     typedef typename ComputeOf<In>::type T;
     const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
-    const int glane = threadIdx.x & (G - 1);
-    const unsigned gmask = group_mask(G);
-    const i64 tile_w = (i64)G * VEC;
-    const i64 tiles = (n + tile_w - 1) / tile_w;
-    const i64 groups = ((i64)gridDim.x * blockDim.x) / G;
-    for (i64 g = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; g < m * tiles; g += groups) {
-        const i64 i = tiles == 1 ? g : g / tiles;
-        const i64 t = g - i * tiles;
-        const i64 j0 = t * tile_w + (i64)glane * VEC;
+    const GroupTiles w(G, VEC, n);
+    for (i64 g = w.first; g < m * w.tiles; g += w.groups) {
+        const i64 i = w.item(g);
+        const i64 j0 = w.col0(g, i, VEC);
         const i64 rs = (i64)ptr[i] - base, re = (i64)ptr[i + 1] - base;
         T acc[VEC];
 #pragma unroll
@@ -146,7 +136,7 @@ __device__ void rode_rows(i64 m, i64 n, const u32* __restrict__ seg_ptr,
         }
         const bool vec = VEC == 4 && b_row && j0 + VEC <= n;
         spmm_segment_any<In, T, I, VEC, RODE_U>(rs + rode_block_part(re - rs), re, n, col, val, base, B, ldb, b_row,
-                                                j0, vec, glane, G, gmask, acc);
+                                                j0, vec, w.glane, G, w.gmask, acc);
         store_tile<T, Out, VEC>(C, ldc, c_row, i, j0, n, acc, alpha, beta);
     }
 }

@@ -4,6 +4,28 @@
 #include "common/vec.cuh"
 #include "common/warp.cuh"
 
+// A group of G lanes, VEC columns each, in a grid-stride walk over (item, column tile) pairs
+// (an item is a row, a chunk or a segment). Consecutive groups take consecutive column tiles of
+// one item, so they share its entries through L1.
+struct GroupTiles {
+    int glane;
+    unsigned gmask;
+    i64 tile_w, tiles, groups, first;
+    __device__ __forceinline__ GroupTiles(int G, int VEC, i64 n)
+        : glane(threadIdx.x & (G - 1)),
+          gmask(group_mask(G)),
+          tile_w((i64)G * VEC),
+          tiles((n + (i64)G * VEC - 1) / ((i64)G * VEC)),
+          groups(((i64)gridDim.x * blockDim.x) / G),
+          first(((i64)blockIdx.x * blockDim.x + threadIdx.x) / G) {}
+    // The item of walk position g (one tile, n <= G * VEC, needs no division).
+    __device__ __forceinline__ i64 item(i64 g) const { return tiles == 1 ? g : g / tiles; }
+    // The lane's first column at walk position g of `item`.
+    __device__ __forceinline__ i64 col0(i64 g, i64 item, int VEC) const {
+        return (g - item * tiles) * tile_w + (i64)glane * VEC;
+    }
+};
+
 // acc += A(row segment [s, e)) * op(B)(:, j0 .. j0+VEC), entries in storage order. The
 // group loads G entries at a time and broadcasts them; U of their B rows are loaded before
 // any is used (positions past the segment load the segment's last B row again and add

@@ -10,7 +10,7 @@ use super::kernels::{index_tag, value_tag};
 use super::launch::{Args, Carve, Launcher, Scalar, BLOCK};
 use super::memory::DeviceAlloc;
 use super::prims::{self, Width};
-use super::spmm::{c_copy, compute_of, finish_c, op_b, shape, stage_b, staging, target};
+use super::spmm::{a_b_args, c_args, c_copy, compute_of, finish_c, op_b, shape, stage_b, staging, target};
 use super::spmv;
 use crate::backend::SpmmArgs;
 use crate::error::{Error, Result};
@@ -139,19 +139,7 @@ pub fn run(
             l.grid(plan.segments * tiles * g as u64, BLOCK as u64),
             BLOCK,
             0,
-            Args::new()
-                .i64(n)
-                .u64(plan.segments)
-                .i64(plan.seg)
-                .ptr(seg_ptr.addr)
-                .ptr(seg_row.addr)
-                .ptr(csr.ptr)
-                .ptr(csr.col)
-                .ptr(csr.val)
-                .i64(csr.base)
-                .ptr(b.ptr)
-                .i64(b.ld)
-                .i32(b.row as i32)
+            a_b_args(Args::new().i64(n).u64(plan.segments).i64(plan.seg).ptr(seg_ptr.addr).ptr(seg_row.addr), &csr, &b)
                 .ptr(partial)
                 .i32(g as i32),
         )?;
@@ -161,24 +149,7 @@ pub fn run(
         l.grid(m as u64 * tiles * g as u64, BLOCK as u64),
         BLOCK,
         0,
-        Args::new()
-            .i64(m)
-            .i64(n)
-            .ptr(seg_ptr.addr)
-            .ptr(partial)
-            .ptr(csr.ptr)
-            .ptr(csr.col)
-            .ptr(csr.val)
-            .i64(csr.base)
-            .ptr(b.ptr)
-            .i64(b.ld)
-            .i32(b.row as i32)
-            .ptr(out.ptr)
-            .i64(out.ld)
-            .i32(out.c_row(v))
-            .scalar(out.alpha)
-            .scalar(out.beta)
-            .i32(g as i32),
+        c_args(a_b_args(Args::new().i64(m).i64(n).ptr(seg_ptr.addr).ptr(partial), &csr, &b), &out, v).i32(g as i32),
     )?;
     finish_c(l, args, w, alpha, beta)
 }

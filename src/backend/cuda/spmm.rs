@@ -233,21 +233,7 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *m
         l.grid(m as u64 * tiles * g as u64, BLOCK as u64),
         BLOCK,
         0,
-        Args::new()
-            .i64(m)
-            .i64(n)
-            .ptr(csr.ptr)
-            .ptr(csr.col)
-            .ptr(csr.val)
-            .i64(csr.base)
-            .ptr(b.ptr)
-            .i64(b.ld)
-            .i32(b.row as i32)
-            .ptr(out.ptr)
-            .i64(out.ld)
-            .i32(out.c_row(v))
-            .scalar(out.alpha)
-            .scalar(out.beta)
+        c_args(a_b_args(Args::new().i64(m).i64(n), &csr, &b), &out, v)
             .i32(g as i32)
             .i64(threshold)
             .ptr(list)
@@ -326,6 +312,17 @@ pub(super) fn finish_c(l: &Launcher, args: &SpmmArgs, w: Option<u64>, alpha: Sca
     }
 }
 
+/// The row kernels' arguments for A (offsets, columns, values, base) and op(B) (pointer, ld,
+/// row-major).
+pub(super) fn a_b_args(a: Args, csr: &Csr, b: &OpB) -> Args {
+    a.ptr(csr.ptr).ptr(csr.col).ptr(csr.val).i64(csr.base).ptr(b.ptr).i64(b.ld).i32(b.row as i32)
+}
+
+/// The row kernels' arguments for where they write: C or W, ld, `c_row`, alpha, beta.
+pub(super) fn c_args(a: Args, out: &Target, vec: u64) -> Args {
+    a.ptr(out.ptr).i64(out.ld).i32(out.c_row(vec)).scalar(out.alpha).scalar(out.beta)
+}
+
 /// (VEC, lanes per group, column tiles): four consecutive B elements per lane when they are
 /// aligned for one vector load.
 pub(super) fn shape(args: &SpmmArgs, b: &OpB) -> (u64, u32, u64) {
@@ -372,18 +369,7 @@ fn run_long_rows(
         l.grid(lr.max_chunks * tiles * g as u64, BLOCK as u64),
         BLOCK,
         0,
-        Args::new()
-            .i64(n)
-            .ptr(lr.count)
-            .ptr(lr.list)
-            .ptr(lr.prefix)
-            .ptr(csr.ptr)
-            .ptr(csr.col)
-            .ptr(csr.val)
-            .i64(csr.base)
-            .ptr(b.ptr)
-            .i64(b.ld)
-            .i32(b.row as i32)
+        a_b_args(Args::new().i64(n).ptr(lr.count).ptr(lr.list).ptr(lr.prefix), csr, b)
             .i64(lr.chunk)
             .ptr(lr.partial)
             .i32(g as i32),
