@@ -58,6 +58,8 @@ pub struct Settings {
     pub spmv_algs: Vec<(u32, &'static str)>,
     /// spblk's SpMM algorithm (`--spmm-alg`): (value, label).
     pub spmm_alg: (u32, &'static str),
+    /// spblk's SDDMM algorithm (`--sddmm-alg`): (value, label).
+    pub sddmm_alg: (u32, &'static str),
     pub spgemm_max_products: u64,
     pub tol_f32: f64,
     pub tol_f64: f64,
@@ -601,7 +603,11 @@ pub fn sddmm(ctx: &Ctx, m: &Mat, dt: Dt, kdim: i64, layout: Layout) -> Res<Recor
     );
     time_sides(gpu, &mut sides, set.warmup, set.repeat)?;
     let variant = format!("{} K={kdim}{}", dt.name(), layout_suffix(layout, DEFAULT_SDDMM_LAYOUT));
-    Ok(record(ctx, m, Op::Sddmm, variant, 2.0 * nnz as f64 * kdim as f64, bytes as f64, k, &sides, verdict))
+    let mut rec = record(ctx, m, Op::Sddmm, variant, 2.0 * nnz as f64 * kdim as f64, bytes as f64, k, &sides, verdict);
+    if let Some(ms) = ctx.libs.iter().find_map(|api| api.last_preprocess_ms()) {
+        rec.note = format!("spblk preprocess {ms:.3} ms");
+    }
+    Ok(rec)
 }
 
 /// CSC of the pattern with values: (col_ptr, row_ind, vals), rows ascending in each column.
@@ -994,7 +1000,8 @@ pub fn variants(op: Op, set: &Settings) -> Vec<(Dt, usize, Layout, String)> {
             .iter()
             .flat_map(|&k| {
                 set.sddmm_layouts.iter().map(move |&l| {
-                    (Dt::F32, k as usize, l, format!("f32 K={k}{}", layout_suffix(l, DEFAULT_SDDMM_LAYOUT)))
+                    let alg = if set.sddmm_alg.0 == 0 { String::new() } else { format!(" alg={}", set.sddmm_alg.1) };
+                    (Dt::F32, k as usize, l, format!("f32 K={k}{}{alg}", layout_suffix(l, DEFAULT_SDDMM_LAYOUT)))
                 })
             })
             .collect(),
@@ -1051,7 +1058,13 @@ pub fn run_matrix(ctx: &Ctx, m: &Mat, mut progress: impl FnMut(&Record)) -> Vec<
                         r
                     })
                 }
-                Op::Sddmm => sddmm(ctx, m, dt, w as i64, layout),
+                Op::Sddmm => {
+                    ctx.libs.iter().for_each(|api| api.set_sddmm_alg(ctx.set.sddmm_alg.0));
+                    sddmm(ctx, m, dt, w as i64, layout).map(|mut r| {
+                        r.variant = label.clone();
+                        r
+                    })
+                }
                 Op::Spgemm => spgemm(ctx, m),
                 Op::Csr2csc => csr2csc(ctx, m),
             };

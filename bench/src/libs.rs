@@ -64,7 +64,10 @@ pub trait Api {
     fn set_spmv_alg(&self, _alg: u32) {}
     /// The SpMM algorithm of the following SpMM calls (spblk's `--spmm-alg`).
     fn set_spmm_alg(&self, _alg: u32) {}
-    /// Wall time of the last SpMM preprocess (spblk, which reports plans' costs), if timed.
+    /// The SDDMM algorithm of the following SDDMM calls (spblk's `--sddmm-alg`).
+    fn set_sddmm_alg(&self, _alg: u32) {}
+    /// Wall time of the last SpMM or SDDMM preprocess since the algorithm was set (spblk, which
+    /// reports plans' costs), if timed.
     fn last_preprocess_ms(&self) -> Option<f64> {
         None
     }

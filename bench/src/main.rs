@@ -55,6 +55,8 @@ OPTIONS:
                        default, csr-alg1, csr-alg2, scalar, vector, rows, merge (docs/spmv.md); all = every one
   --spmm-alg NAME       spblk's SpMM algorithm, timed against cuSPARSE's default (default: default):
                        default, csr-alg2, rode (SPBLK_SPMM_ALG_RODE; the note gives the preprocess time)
+  --sddmm-alg NAME      spblk's SDDMM algorithm, timed against cuSPARSE's default (default: default):
+                       default, aspt (SPBLK_SDDMM_ALG_ASPT); the note gives the spblk preprocess time
   --sizes              add the SpMV size sweep: uniform rows of 8 and R-MAT (edge factor 16), from about
                        10^3 to 10^8 nonzeros (SpMV only)
   --spgemm-max-products N   skip SpGEMM where A·A has more scalar products (default 4e8 quick, 2e9 full)
@@ -75,6 +77,7 @@ OPTIONS:
   --l2-mb X            L2 size used to decide input rotation (default: the device's; 50 in --dry-run)
   --out DIR            write results.csv, results.json and table.txt into DIR
   --dry-run            generate the matrices and print sizes only; needs no GPU
+  --dump-mtx DIR       with --dry-run: also write each matrix's pattern to DIR/<name>.mtx (for peers)
   -h, --help           this text
 
 VBR / 1-SA EXPERIMENT (--vbr; see docs/benchmarks.md):
@@ -142,6 +145,8 @@ const SIZES: &[(&str, &[Op])] = &[
 
 /// `--spmm-alg` names and spblk's values.
 const SPMM_ALGS: &[(&str, u32)] = &[("default", 0), ("csr-alg2", 6), ("rode", 100)];
+/// `--sddmm-alg` names and spblk's values.
+const SDDMM_ALGS: &[(&str, u32)] = &[("default", 0), ("aspt", 101)];
 
 /// `--spmv-algs` names and spblk's values.
 const SPMV_ALGS: &[(&str, u32)] = &[
@@ -187,6 +192,7 @@ struct Opts {
     gen: Vec<String>,
     ops: Option<Vec<Op>>,
     dry_run: bool,
+    dump_mtx: Option<String>,
     baseline_only: bool,
     overhead: bool,
     device: i32,
@@ -246,6 +252,7 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
         gen: Vec::new(),
         ops: None,
         dry_run: false,
+        dump_mtx: None,
         baseline_only: false,
         overhead: false,
         device: 0,
@@ -265,6 +272,7 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
             spmv_types: vec![Dt::F32, Dt::F64],
             spmv_algs: vec![(0, "default")],
             spmm_alg: (0, "default"),
+            sddmm_alg: (0, "default"),
             spgemm_max_products: 0,
             tol_f32: 1e-4,
             tol_f64: 1e-10,
@@ -353,6 +361,14 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
                     .map(|&(n, a)| (a, n))
                     .ok_or_else(|| format!("--spmm-alg: '{v}' is not one of default, csr-alg2, rode"))?;
             }
+            "--sddmm-alg" => {
+                let v = value()?;
+                o.set.sddmm_alg = SDDMM_ALGS
+                    .iter()
+                    .find(|(n, _)| *n == v)
+                    .map(|&(n, a)| (a, n))
+                    .ok_or_else(|| format!("--sddmm-alg: '{v}' is not one of default, aspt"))?;
+            }
             "--sizes" => o.sizes = true,
             "--spgemm-max-products" => o.max_products = Some(parse_num(a, &value()?)?),
             "--tol-f32" => o.set.tol_f32 = parse_num(a, &value()?)?,
@@ -360,6 +376,7 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
             "--cusparse-lib" => o.cusparse_lib = Some(value()?),
             "--l2-mb" => o.l2_mb = Some(parse_num(a, &value()?)?),
             "--out" => o.out = Some(value()?),
+            "--dump-mtx" => o.dump_mtx = Some(value()?),
             other => return Err(format!("unknown argument '{other}' (see --help)")),
         }
         i += 1;
@@ -497,6 +514,14 @@ fn dry_run(o: &Opts, plan: &[(Spec, Vec<Op>)]) -> i32 {
             return 1;
         }
         println!("{}", mat_line(&m));
+        if let Some(dir) = &o.dump_mtx {
+            let path = format!("{dir}/{}.mtx", m.name);
+            if let Err(e) = mtx::write(&path, &m.p) {
+                eprintln!("spblk-bench: {e}");
+                return 1;
+            }
+            println!("  written to {path}");
+        }
         for &op in &m.ops {
             for (dt, w, _, label) in cases::variants(op, set) {
                 if op == Op::Spgemm {
@@ -753,6 +778,10 @@ fn real_main() -> i32 {
             return 64;
         }
     };
+    if o.dump_mtx.is_some() && (!o.dry_run || o.overhead || o.vbr.on) {
+        eprintln!("spblk-bench: --dump-mtx needs --dry-run (and no --overhead or --vbr)");
+        return 64;
+    }
     if o.overhead && o.dry_run {
         return overhead_dry_run();
     }

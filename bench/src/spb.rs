@@ -20,6 +20,8 @@ pub struct Spblk {
     spmv_alg: std::cell::Cell<spblkSpMVAlg_t>,
     /// The algorithm value of SpMM calls (`--spmm-alg`).
     spmm_alg: std::cell::Cell<spblkSpMMAlg_t>,
+    /// The algorithm value of SDDMM calls (`--sddmm-alg`).
+    sddmm_alg: std::cell::Cell<spblkSDDMMAlg_t>,
     /// Wall time of the last SpMM preprocess (it waits for its work).
     preprocess_ms: std::cell::Cell<Option<f64>>,
 }
@@ -68,6 +70,7 @@ impl Spblk {
             version: 0,
             spmv_alg: std::cell::Cell::new(SPBLK_SPMV_ALG_DEFAULT),
             spmm_alg: std::cell::Cell::new(SPBLK_SPMM_ALG_DEFAULT),
+            sddmm_alg: std::cell::Cell::new(SPBLK_SDDMM_ALG_DEFAULT),
             preprocess_ms: std::cell::Cell::new(None),
         };
         ok(spblkSetStream(h, gpu.stream as spblkStream_t), "spblkSetStream")?;
@@ -99,6 +102,11 @@ impl Api for Spblk {
     }
     fn set_spmm_alg(&self, alg: u32) {
         self.spmm_alg.set(alg);
+        self.preprocess_ms.set(None);
+    }
+    fn set_sddmm_alg(&self, alg: u32) {
+        self.sddmm_alg.set(alg);
+        self.preprocess_ms.set(None);
     }
     fn last_preprocess_ms(&self) -> Option<f64> {
         self.preprocess_ms.get()
@@ -225,7 +233,7 @@ impl Api for Spblk {
                 be,
                 c as _,
                 dt(d),
-                SPBLK_SDDMM_ALG_DEFAULT,
+                self.sddmm_alg.get(),
                 &mut size,
             ),
             "spblkSDDMM_bufferSize",
@@ -242,26 +250,17 @@ impl Api for Spblk {
         d: Dt,
         buf: u64,
     ) -> Res<()> {
+        let start = std::time::Instant::now();
         ok(
-            spblkSDDMM_preprocess(
-                self.h,
-                N,
-                N,
-                al,
-                a as _,
-                b as _,
-                be,
-                c as _,
-                dt(d),
-                SPBLK_SDDMM_ALG_DEFAULT,
-                buf as _,
-            ),
+            spblkSDDMM_preprocess(self.h, N, N, al, a as _, b as _, be, c as _, dt(d), self.sddmm_alg.get(), buf as _),
             "spblkSDDMM_preprocess",
-        )
+        )?;
+        self.preprocess_ms.set(Some(start.elapsed().as_secs_f64() * 1e3));
+        Ok(())
     }
     unsafe fn sddmm(&self, al: *const c_void, a: D, b: D, be: *const c_void, c: D, d: Dt, buf: u64) -> Res<()> {
         ok(
-            spblkSDDMM(self.h, N, N, al, a as _, b as _, be, c as _, dt(d), SPBLK_SDDMM_ALG_DEFAULT, buf as _),
+            spblkSDDMM(self.h, N, N, al, a as _, b as _, be, c as _, dt(d), self.sddmm_alg.get(), buf as _),
             "spblkSDDMM",
         )
     }
