@@ -364,7 +364,9 @@ static void analysis(spblkHandle_t h) {
     EXPECT_STATUS(spblkAnalysisParamsInit(&small, 0), SPBLK_STATUS_INVALID_VALUE);
     info.structSize = sizeof info;
     EXPECT_STATUS(spblkAnalysisGetInfo(da.descr, &info), SPBLK_STATUS_INVALID_VALUE); /* no plan yet */
-    EXPECT_STATUS(spblkAnalyze(h, da.descr, SPBLK_ANALYSIS_ASPT, NULL), SPBLK_STATUS_NOT_SUPPORTED);
+    /* ASpT's tiling (for SDDMM) needs no parameters and is not a 1-SA plan. */
+    CHECK(spblkAnalyze(h, da.descr, SPBLK_ANALYSIS_ASPT, NULL));
+    EXPECT_STATUS(spblkAnalysisGetInfo(da.descr, &info), SPBLK_STATUS_INVALID_VALUE);
     params.blockWidth = 0;
     EXPECT_STATUS(spblkAnalyze(h, da.descr, SPBLK_ANALYSIS_1SA, &params), SPBLK_STATUS_INVALID_VALUE);
     EXPECT(strstr(last_error(), "'params'") && strstr(last_error(), "blockWidth"), "message '%s'", last_error());
@@ -384,6 +386,8 @@ static void analysis(spblkHandle_t h) {
     CHECK(spblkCreateCsc(&csc, 30, 40, a.nnz, da.major, da.minor, da.val, SPBLK_INDEX_32I, SPBLK_INDEX_32I,
                          SPBLK_INDEX_BASE_ZERO, SPBLK_R_32F));
     EXPECT_STATUS(spblkAnalyze(h, csc, SPBLK_ANALYSIS_1SA, NULL), SPBLK_STATUS_NOT_SUPPORTED);
+    EXPECT_STATUS(spblkAnalyze(h, csc, SPBLK_ANALYSIS_ASPT, NULL), SPBLK_STATUS_NOT_SUPPORTED);
+    EXPECT(strstr(last_error(), "CSR") != NULL, "message '%s'", last_error());
     CHECK(spblkDestroySpMat(csc));
     sparse_free(&da);
     csr_free(&a);

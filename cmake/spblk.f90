@@ -84,6 +84,7 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_SPMM_ALG_VBR = 102
   integer(c_int32_t), parameter :: SPBLK_SPMM_ALG_VBR_TF32 = 103
   integer(c_int32_t), parameter :: SPBLK_SDDMM_ALG_DEFAULT = 0
+  integer(c_int32_t), parameter :: SPBLK_SDDMM_ALG_ASPT = 101
   integer(c_int32_t), parameter :: SPBLK_SPGEMM_DEFAULT = 0
   integer(c_int32_t), parameter :: SPBLK_SPGEMM_CSR_ALG_DETERMINITIC = 1
   integer(c_int32_t), parameter :: SPBLK_SPGEMM_CSR_ALG_NONDETERMINITIC = 2
@@ -554,8 +555,9 @@ module spblk
       integer(c_int32_t), value :: alg
       integer(c_size_t), intent(inout) :: bufferSize
     end function spblkSDDMM_bufferSize
-    ! Optional analysis for repeated `spblkSDDMM` calls with the same pattern. spblk's SDDMM
-    ! reads C's pattern as stored and needs no plan: this call validates and returns.
+    ! Analysis for repeated `spblkSDDMM` calls with the same pattern: with
+    ! `SPBLK_SDDMM_ALG_ASPT` it builds the ASpT plan the product needs; the default (streaming)
+    ! needs none, and this call validates and returns.
     function spblkSDDMM_preprocess(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, &
         alg, externalBuffer) bind(C, name="spblkSDDMM_preprocess")
       import

@@ -22,33 +22,6 @@
 #define SPBLK_VBR_COPY_BF16 2
 
 /**
- * Smallest candidate budget that [`group_rows`] (and hence `analyze` and `spblkAnalyze`)
- * uses; see [`auto_candidate_budget`] and [`group_rows_budgeted`].
- */
-#define DEFAULT_CANDIDATE_BUDGET 32
-
-/**
- * Work target of the automatic budget: about this many candidate slots in total.
- */
-#define AUTO_BUDGET_WORK (1 << 24)
-
-/**
- * Entries per block of a row's block part (a row shorter than this is all residual).
- */
-#define RodePlan_BLOCK 32
-
-/**
- * The longest segment length `seg_for` picks (RoDe's own).
- */
-#define RodePlan_MAX_SEG 512
-
-/**
- * A row is cut into at most this many segments (longer ones for longer rows), so that
- * adding a row's partials stays short (kernels/spmm/rode.cu's RODE_MAX_SEGS).
- */
-#define RodePlan_MAX_SEGS 256
-
-/**
  * CUDA's stream type, declared by tag so that a `cudaStream_t` or `CUstream` passes as is
  * and no CUDA header is needed.
  */
@@ -431,7 +404,8 @@ typedef uint32_t spblkDiagType_t;
 #define SPBLK_SPMM_ALG_RODE 100
 
 /**
- * spblk addition: ASpT adaptive sparse tiling (needs `SPBLK_ANALYSIS_ASPT`).
+ * spblk addition, reserved: ASpT adaptive sparse tiling for SpMM (`NOT_SUPPORTED` in this
+ * version; SDDMM has it, `SPBLK_SDDMM_ALG_ASPT`).
  */
 #define SPBLK_SPMM_ALG_ASPT 101
 
@@ -450,6 +424,19 @@ typedef uint32_t spblkDiagType_t;
 #define SPBLK_SPMM_ALG_VBR_TF32 103
 
 #define SPBLK_SDDMM_ALG_DEFAULT 0
+
+/**
+ * spblk addition: ASpT tiling (after Hong et al., PPoPP'19): C's rows ordered so that rows
+ * with the same column blocks are neighbours, cut into panels of 32 rows whose entries are
+ * taken column by column, with the panel's rows of op(A) staged in shared memory: each
+ * column of op(B) is read about once per panel. Each entry's dot product is summed as the
+ * default sums it (deterministic). Needs a plan on matC, built by `spblkSDDMM_preprocess`
+ * with this value or by `spblkAnalyze` with `SPBLK_ANALYSIS_ASPT` (without one the call
+ * returns `INVALID_VALUE`); the plan holds 8 bytes per entry and 4 per row. CUDA: k at most
+ * 256 (128 for f64), else `NOT_SUPPORTED`. `SPBLK_SDDMM_ALG_DEFAULT` does not run it: on
+ * the H100 it measured slower than the default's streaming kernel on the benchmark sets.
+ */
+#define SPBLK_SDDMM_ALG_ASPT 101
 
 #define SPBLK_SPGEMM_DEFAULT 0
 
@@ -493,7 +480,8 @@ typedef uint32_t spblkDiagType_t;
 #define SPBLK_ANALYSIS_1SA 1
 
 /**
- * Adaptive sparse tiling (reserved; not available yet).
+ * ASpT tiling of a CSR pattern for `SPBLK_SDDMM_ALG_ASPT` (built on the GPU on CUDA; the
+ * parameters are not used).
  */
 #define SPBLK_ANALYSIS_ASPT 2
 
@@ -870,8 +858,9 @@ spblkStatus_t spblkSDDMM_bufferSize(spblkHandle_t handle,
                                     size_t *bufferSize);
 
 /**
- * Optional analysis for repeated `spblkSDDMM` calls with the same pattern. spblk's SDDMM reads
- * C's pattern as stored and needs no plan: this call validates and returns.
+ * Analysis for repeated `spblkSDDMM` calls with the same pattern: with
+ * `SPBLK_SDDMM_ALG_ASPT` it builds the ASpT plan the product needs; the default (streaming) needs
+ * none, and this call validates and returns.
  */
 spblkStatus_t spblkSDDMM_preprocess(spblkHandle_t handle,
                                     spblkOperation_t opA,

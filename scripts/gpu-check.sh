@@ -108,8 +108,8 @@ else
     else row "$tool" FAIL "rc=$rc, $errs errors; $tests (see $log)"; fi
   }
   sanitize memcheck memcheck.log
-  # Shared-memory kernels: scans, radix sort (csr2csc, conversions), SpGEMM hash tables.
-  sanitize racecheck racecheck.log csr2csc spgemm spmv_long
+  # Shared-memory kernels: scans, radix sort (csr2csc, conversions), SpGEMM hash tables, ASpT's staged rows.
+  sanitize racecheck racecheck.log csr2csc spgemm spmv_long aspt
 fi
 
 # (d) benchmark -------------------------------------------------------------------------

@@ -121,7 +121,8 @@ pub const SPBLK_SPMM_BSR_ALG1: spblkSpMMAlg_t = 14;
 /// `SPBLK_ANALYSIS_RODE` (CSR, opA = N); without one the call returns `INVALID_VALUE`. The
 /// workspace holds one row of C per segment: `bufferSize` reports up to nnz/32 of them.
 pub const SPBLK_SPMM_ALG_RODE: spblkSpMMAlg_t = 100;
-/// spblk addition: ASpT adaptive sparse tiling (needs `SPBLK_ANALYSIS_ASPT`).
+/// spblk addition, reserved: ASpT adaptive sparse tiling for SpMM (`NOT_SUPPORTED` in this
+/// version; SDDMM has it, `SPBLK_SDDMM_ALG_ASPT`).
 pub const SPBLK_SPMM_ALG_ASPT: spblkSpMMAlg_t = 101;
 /// spblk addition: 1-SA variable-row blocks (needs `spblkAnalyze` with `SPBLK_ANALYSIS_1SA`).
 /// On CUDA: f16/bf16 inputs on f16/bf16 tensor cores with f32 accumulation; f32 inputs
@@ -134,6 +135,16 @@ pub const SPBLK_SPMM_ALG_VBR_TF32: spblkSpMMAlg_t = 103;
 
 pub type spblkSDDMMAlg_t = u32;
 pub const SPBLK_SDDMM_ALG_DEFAULT: spblkSDDMMAlg_t = 0;
+/// spblk addition: ASpT tiling (after Hong et al., PPoPP'19): C's rows ordered so that rows
+/// with the same column blocks are neighbours, cut into panels of 32 rows whose entries are
+/// taken column by column, with the panel's rows of op(A) staged in shared memory: each
+/// column of op(B) is read about once per panel. Each entry's dot product is summed as the
+/// default sums it (deterministic). Needs a plan on matC, built by `spblkSDDMM_preprocess`
+/// with this value or by `spblkAnalyze` with `SPBLK_ANALYSIS_ASPT` (without one the call
+/// returns `INVALID_VALUE`); the plan holds 8 bytes per entry and 4 per row. CUDA: k at most
+/// 256 (128 for f64), else `NOT_SUPPORTED`. `SPBLK_SDDMM_ALG_DEFAULT` does not run it: on
+/// the H100 it measured slower than the default's streaming kernel on the benchmark sets.
+pub const SPBLK_SDDMM_ALG_ASPT: spblkSDDMMAlg_t = 101;
 
 /// SpGEMM algorithms: `DEFAULT`, `ALG1` and the two `CSR_ALG_*` run spblk's deterministic
 /// binned-hash method; `ALG2` and `ALG3` (the `estimateMemory` protocol) are
@@ -176,7 +187,8 @@ pub const SPBLK_BACKEND_HOST: spblkBackend_t = 2;
 pub type spblkAnalysisAlg_t = u32;
 /// 1-SA row grouping into variable-row blocks (VBR) for `SPBLK_SPMM_ALG_VBR`.
 pub const SPBLK_ANALYSIS_1SA: spblkAnalysisAlg_t = 1;
-/// Adaptive sparse tiling (reserved; not available yet).
+/// ASpT tiling of a CSR pattern for `SPBLK_SDDMM_ALG_ASPT` (built on the GPU on CUDA; the
+/// parameters are not used).
 pub const SPBLK_ANALYSIS_ASPT: spblkAnalysisAlg_t = 2;
 /// RoDe row decomposition for `SPBLK_SPMM_ALG_RODE` (CSR; built on the GPU on CUDA; the
 /// parameters are not used). `spblkAnalysisGetInfo` reports the 1-SA analysis only.

@@ -17,7 +17,7 @@ use std::any::Any;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::analysis::OneSaPlan;
-use crate::types::{IndexType, Operation};
+use crate::types::{DataType, IndexType, Operation};
 
 /// Memory a backend allocated for a plan: its address (device or host) and the owner that
 /// frees it on drop.
@@ -108,14 +108,14 @@ pub struct RodePlan {
 
 impl RodePlan {
     /// Entries per block of a row's block part (a row shorter than this is all residual).
-    pub const BLOCK: i64 = 32;
+    pub(crate) const BLOCK: i64 = 32;
     /// The longest segment length `seg_for` picks (RoDe's own).
-    pub const MAX_SEG: i64 = 512;
+    pub(crate) const MAX_SEG: i64 = 512;
     /// A row is cut into at most this many segments (longer ones for longer rows), so that
     /// adding a row's partials stays short (kernels/spmm/rode.cu's RODE_MAX_SEGS).
-    pub const MAX_SEGS: i64 = 256;
+    pub(crate) const MAX_SEGS: i64 = 256;
     /// The product's message (argument matA) when op(A) has no RoDe plan.
-    pub const MISSING: &'static str = "has no RoDe plan for this op(A) (call spblkSpMM_preprocess with \
+    pub(crate) const MISSING: &'static str = "has no RoDe plan for this op(A) (call spblkSpMM_preprocess with \
                                         SPBLK_SPMM_ALG_RODE, or spblkAnalyze with SPBLK_ANALYSIS_RODE, first)";
 
     /// The segment length of a matrix of `nnz` entries: nnz / 8192 as a power of two, from
@@ -140,6 +140,94 @@ impl RodePlan {
         let blocked = Self::block_part(len);
         (blocked + Self::seg_len(blocked, seg) - 1) / Self::seg_len(blocked, seg)
     }
+}
+
+/// ASpT's tiling of a CSR pattern (`SPBLK_SDDMM_ALG_ASPT`, docs/sddmm.md): the rows ordered by
+/// a min-hash of their column blocks (rows with the same blocks next to each other), that order
+/// cut into panels of `PANEL` rows, and each panel's entries listed by column. The CUDA backend
+/// builds it on the device, the host backend the same arrays on the host.
+#[derive(Debug)]
+pub struct AsptPlan {
+    pub rows: i64,
+    pub nnz: i64,
+    pub panels: u64,
+    /// Distinct (panel, column) pairs: `nnz / runs` entries of a panel share a column on average.
+    pub runs: u64,
+    /// Seconds the build took (the analysis cost the benchmark reports).
+    pub build_seconds: f64,
+    pub arrays: AsptArrays,
+}
+
+/// The plan's arrays (u32): `order` (rows: the rows in panel order), `panel_ptr` (panels + 1:
+/// each panel's first entry), `ent_pos` (nnz: each listed entry's position in C's arrays) and
+/// `ent_key` (nnz: its column << 5 | its row's slot in the panel).
+#[derive(Debug)]
+pub struct AsptArrays {
+    pub order: Buffer,
+    pub panel_ptr: Buffer,
+    pub ent_pos: Buffer,
+    pub ent_key: Buffer,
+}
+
+impl AsptPlan {
+    /// An entry key's low bits: its row's slot in the panel.
+    pub(crate) const SLOT_BITS: u32 = 5;
+    /// Rows per panel.
+    pub(crate) const PANEL: i64 = 1 << Self::SLOT_BITS;
+    /// The row key hashes columns in blocks of 2^COARSE.
+    pub(crate) const COARSE: u32 = 5;
+    /// The product's message (argument matC) when C has no ASpT plan.
+    pub(crate) const MISSING: &'static str =
+        "has no ASpT plan (call spblkSDDMM_preprocess with SPBLK_SDDMM_ALG_ASPT, or \
+                                        spblkAnalyze with SPBLK_ANALYSIS_ASPT, first)";
+
+    /// The largest k the CUDA product takes (one 8G-element slice per lane group, G <= 32, and
+    /// 32 staged rows of op(A) in at most 48 KB of shared memory); the default keeps to it on
+    /// both backends.
+    pub fn max_k(compute: DataType) -> i64 {
+        if compute == DataType::F64 {
+            128
+        } else {
+            256
+        }
+    }
+    /// Entries per (panel, column) pair: how often a staged column of op(B) is used.
+    pub fn reuse(&self) -> f64 {
+        self.nnz as f64 / self.runs.max(1) as f64
+    }
+    /// Why a pattern cannot be tiled (32-bit positions, columns in 27 bits), if it cannot.
+    pub fn unsupported(rows: i64, cols: i64, nnz: i64) -> Option<String> {
+        (rows >= u32::MAX as i64 || nnz >= u32::MAX as i64 || cols > 1 << 27).then(|| {
+            format!(
+                "ASpT plans index rows and entries with 32 bits and columns with 27 ({rows} rows, {cols} columns, \
+                 {nnz} entries)"
+            )
+        })
+    }
+    /// The sort keys of a row with these columns, (first min-hash, hash of the other three):
+    /// the host's copy of kernels/sddmm/aspt.cu's `aspt_row_keys`.
+    pub fn row_key(cols: impl Iterator<Item = u32>) -> (u32, u32) {
+        let mut h = [u32::MAX; 4];
+        for c in cols {
+            let block = c >> Self::COARSE;
+            for (t, h) in h.iter_mut().enumerate() {
+                *h = (*h).min(mix(block.wrapping_mul(4).wrapping_add(t as u32)));
+            }
+        }
+        if h[0] == u32::MAX {
+            return (u32::MAX, u32::MAX);
+        }
+        (h[0], mix(h[1] ^ mix(h[2] ^ mix(h[3]))))
+    }
+}
+
+/// kernels/sddmm/aspt.cu's `aspt_mix`.
+fn mix(mut x: u32) -> u32 {
+    x ^= x >> 16;
+    x = x.wrapping_mul(0x7feb_352d);
+    x ^= x >> 15;
+    x = x.wrapping_mul(0x846c_a68b);
+    x ^ (x >> 16)
 }
 
 /// The VBR arrays of a 1-SA plan in a backend's memory, as its kernel reads them: the
@@ -183,6 +271,7 @@ pub struct Plans {
     spmv_tiles: [Option<Arc<SpmvTiles>>; 2],
     one_sa: Option<Arc<OneSa>>,
     rode: [Option<Arc<RodePlan>>; 2],
+    aspt: Option<Arc<AsptPlan>>,
 }
 
 fn op_index(op: Operation) -> usize {
@@ -216,12 +305,21 @@ impl Plans {
     pub fn set_rode(&mut self, op: Operation, plan: RodePlan) {
         self.rode[op_index(op)] = Some(Arc::new(plan));
     }
+    pub fn aspt(&self) -> Option<Arc<AsptPlan>> {
+        self.aspt.clone()
+    }
+    pub fn set_aspt(&mut self, plan: AsptPlan) -> Arc<AsptPlan> {
+        let plan = Arc::new(plan);
+        self.aspt = Some(plan.clone());
+        plan
+    }
     /// How many plans are held (tests and logs).
     pub fn count(&self) -> usize {
         self.operand.iter().flatten().count()
             + self.spmv_tiles.iter().flatten().count()
             + usize::from(self.one_sa.is_some())
             + self.rode.iter().flatten().count()
+            + usize::from(self.aspt.is_some())
     }
 }
 

@@ -115,7 +115,7 @@ c_enum!(
 );
 c_enum!(
     /// `spblkSDDMMAlg_t`.
-    SddmmAlg: spblkSDDMMAlg_t { Default = SPBLK_SDDMM_ALG_DEFAULT }
+    SddmmAlg: spblkSDDMMAlg_t { Default = SPBLK_SDDMM_ALG_DEFAULT, Aspt = SPBLK_SDDMM_ALG_ASPT }
 );
 c_enum!(
     /// `spblkSpGEMMAlg_t`.

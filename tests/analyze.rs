@@ -156,7 +156,7 @@ fn plan_lifetime_and_parameter_versions() {
     assert_eq!(spblkAnalyze(h, da, SPBLK_ANALYSIS_1SA, &old as *const V0 as *const _), 0, "{}", last_error());
     let i = info(da).unwrap();
     assert!(i.avgBlockHeight >= 7.9, "{i:?}");
-    // Bad parameters name themselves; ASpT/RoDe are reserved.
+    // Bad parameters name themselves.
     let mut p = params(8, 1.5);
     assert_eq!(spblkAnalyze(h, da, SPBLK_ANALYSIS_1SA, &p), SPBLK_STATUS_INVALID_VALUE);
     assert!(last_error().contains("params"), "{}", last_error());
@@ -164,9 +164,11 @@ fn plan_lifetime_and_parameter_versions() {
     p.structSize = 0;
     assert_eq!(spblkAnalyze(h, da, SPBLK_ANALYSIS_1SA, &p), SPBLK_STATUS_INVALID_VALUE);
     p.structSize = std::mem::size_of::<spblkAnalysisParams>();
-    assert_eq!(spblkAnalyze(h, da, SPBLK_ANALYSIS_ASPT, &p), SPBLK_STATUS_NOT_SUPPORTED);
     assert_eq!(spblkAnalyze(h, da, 42, &p), SPBLK_STATUS_INVALID_VALUE);
     assert!(info(da).is_ok(), "a failed analyze keeps the previous plan");
+    // An ASpT analysis is another plan beside the 1-SA one.
+    assert_eq!(spblkAnalyze(h, da, SPBLK_ANALYSIS_ASPT, &p), SPBLK_STATUS_SUCCESS, "{}", last_error());
+    assert!(info(da).is_ok(), "an ASpT analysis keeps the 1-SA plan");
     // New pointers invalidate the plan; VBR then refuses to run.
     let (off, col, val) = (a.major.ptr(), a.minor.ptr(), a.values.ptr());
     assert_eq!(spblkCsrSetPointers(da, off, col, val), 0);

@@ -14,29 +14,7 @@
 // op(A)(i, l) is at A[i*lda + l] when `a_row` is set, else A[i + l*lda]; op(B)(l, j) is at
 // B[l*ldb + j] when `b_row` is set, else B[l + j*ldb]. `a_vec` / `b_vec`: op(A)'s rows /
 // op(B)'s columns are contiguous with 4-element-aligned starts (ld % 4 == 0, aligned base).
-#include "common/vec.cuh"
-#include "common/warp.cuh"
-
-#define SDDMM_E 8  // k elements per lane and slice
-
-// Elements l0 .. l0+7 (zero past k) of the vector at M with stride `inc`; VEC: stride 1 and
-// M 4-element aligned, so full slices are two vector loads.
-template <bool VEC, class In, class T>
-__device__ __forceinline__ void sddmm_load8(const In* __restrict__ M, i64 inc, i64 l0, i64 k, T* o) {
-    if (VEC && l0 + SDDMM_E <= k) {
-        Load4<In, T>::run(M + l0, o);
-        Load4<In, T>::run(M + l0 + 4, o + 4);
-    } else {
-#pragma unroll
-        for (int v = 0; v < SDDMM_E; ++v) o[v] = l0 + v < k ? to_compute(M[(VEC ? l0 + v : (l0 + v) * inc)]) : T(0);
-    }
-}
-
-template <class T> __device__ __forceinline__ T dot8(const T* a, const T* b, T acc) {
-#pragma unroll
-    for (int v = 0; v < SDDMM_E; ++v) acc += a[v] * b[v];
-    return acc;
-}
+#include "sddmm/dot.cuh"
 
 template <bool VEC, class In, class Out, class I>
 __device__ void sddmm_csr(i64 m, i64 k, i64 nnz, const I* __restrict__ ptr, const I* __restrict__ col, i64 base,
@@ -84,7 +62,7 @@ __device__ void sddmm_csr(i64 m, i64 k, i64 nnz, const I* __restrict__ ptr, cons
                 dot = dot8(ai, b, dot);
             }
             dot = group_sum(dot, G, group_mask(G));
-            if (glane == 0) axpby_store(&C[p], dot, scalar_arg(alpha_dev, alpha_h), scalar_arg(beta_dev, beta_h));
+            if (glane == 0) sddmm_store(&C[p], dot, scalar_arg(alpha_dev, alpha_h), scalar_arg(beta_dev, beta_h));
             j = j_next;
         }
     }
@@ -130,25 +108,21 @@ __device__ void sddmm_csr_fast(i64 m, i64 k, i64 nnz, const I* __restrict__ ptr,
                 const T d0 = group_sum(dot8(areg, b0, T(0)), G, gmask);
                 const T d1 = group_sum(dot8(areg, b1, T(0)), G, gmask);
                 if (glane == 0) {
-                    axpby_store(&cq[e * S], d0, alpha, beta);
-                    axpby_store(&cq[(e + 1) * S], d1, alpha, beta);
+                    sddmm_store(&cq[e * S], d0, alpha, beta);
+                    sddmm_store(&cq[(e + 1) * S], d1, alpha, beta);
                 }
             }
             if (e < n) {
                 T b0[SDDMM_E];
                 sddmm_load8<true, In, T>(B + ((i64)cp[e * S] - base) * ldb, 1, l0, k, b0);
                 const T d0 = group_sum(dot8(areg, b0, T(0)), G, gmask);
-                if (glane == 0) axpby_store(&cq[e * S], d0, alpha, beta);
+                if (glane == 0) sddmm_store(&cq[e * S], d0, alpha, beta);
             }
             p += (i64)n * S;
             if (p >= p1) break;
         }
     }
 }
-
-// 256 threads; f32: at most 64 registers each, so 32 warps per SM keep 256 dot products in
-// flight (f16/bf16 need 80 and f64 128 without spilling).
-#define SDDMM_MIN_BLOCKS(In) (sizeof(In) == 4 ? 4 : sizeof(In) == 8 ? 2 : 3)
 
 // `path`: 0 the general path with element loads; 1 the general path with vector loads (op(A)'s
 // rows and op(B)'s columns both contiguous with 4-element-aligned starts); 2 the fast path

@@ -85,7 +85,7 @@ mod vbr;
 pub use reference::{group_rows_reference, group_rows_serial_alg2};
 pub use search::{
     auto_candidate_budget, group_rows, group_rows_auto_with_stats, group_rows_budgeted, group_rows_exact,
-    group_rows_with_stats, SearchStats, AUTO_BUDGET_WORK, DEFAULT_CANDIDATE_BUDGET,
+    group_rows_with_stats, SearchStats,
 };
 pub use vbr::{build_vbr, OneSaStats, Scalar, Vbr};
 

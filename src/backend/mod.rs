@@ -50,6 +50,10 @@ pub enum SpmmMethod {
 pub enum SddmmMethod {
     /// One dot product per stored entry of C, a group of lanes per entry.
     CsrEntries,
+    /// ASpT's panels of similar rows, entries taken column by column with the panel's rows of
+    /// op(A) staged (`SPBLK_SDDMM_ALG_ASPT`); each dot product summed as `CsrEntries` sums it.
+    /// Needs the plan of a preprocess or `spblkAnalyze`.
+    Aspt,
 }
 
 /// The SpGEMM methods spblk implements.
@@ -224,6 +228,10 @@ pub trait Backend: Send + Sync {
     /// Builds RoDe's decomposition of A (op(A) = A) and keeps it in A's plans
     /// (`spblkAnalyze(SPBLK_ANALYSIS_RODE)`).
     fn analyze_rode(&self, exec: &Exec, a: &SpMat) -> Result<()>;
+
+    /// Builds ASpT's tiling of CSR matrix `c` and keeps it in its plans, unless a plan with
+    /// arrays is there (`spblkAnalyze(SPBLK_ANALYSIS_ASPT)`, SDDMM's preprocess).
+    fn analyze_aspt(&self, exec: &Exec, c: &SpMat) -> Result<()>;
 
     /// Copies a 1-SA plan's VBR arrays into memory the backend's kernels read, laid out as
     /// they read them (freed with the plan). `None`: the backend computes from the host plan.

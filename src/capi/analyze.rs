@@ -115,7 +115,7 @@ fn decode(p: &spblkAnalysisParams, alg: spblkAnalysisAlg_t) -> Result<Request> {
         AnalysisAlg::OneSa => {}
         // RoDe has no parameters: its block and segment lengths are fixed (docs/rode.md).
         AnalysisAlg::Rode => return Ok(Request::Rode),
-        AnalysisAlg::Aspt => return Err(Error::not_supported("analysis Aspt (ASpT) is not available yet")),
+        AnalysisAlg::Aspt => return Ok(Request::Aspt),
     }
     if p.blockWidth < 1 {
         return Err(Error::invalid("params", format!("blockWidth must be >= 1 (got {})", p.blockWidth)));

@@ -278,8 +278,9 @@ pub extern "C" fn spblkSDDMM_bufferSize(
     })
 }
 
-/// Optional analysis for repeated `spblkSDDMM` calls with the same pattern. spblk's SDDMM reads
-/// C's pattern as stored and needs no plan: this call validates and returns.
+/// Analysis for repeated `spblkSDDMM` calls with the same pattern: with
+/// `SPBLK_SDDMM_ALG_ASPT` it builds the ASpT plan the product needs; the default (streaming) needs
+/// none, and this call validates and returns.
 #[no_mangle]
 pub extern "C" fn spblkSDDMM_preprocess(
     handle: spblkHandle_t,

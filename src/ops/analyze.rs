@@ -1,7 +1,7 @@
 //! `spblkAnalyze`: for 1-SA, reads a CSR matrix's pattern and values through the backend
 //! (host or device memory alike), runs the analysis on the host, and stores the plan (with its
 //! arrays uploaded where the backend computes from its own memory) in the descriptor. RoDe's
-//! decomposition is built by the backend itself (on the device for CUDA).
+//! decomposition and ASpT's tiling are built by the backend itself (on the device for CUDA).
 
 use std::time::Instant;
 
@@ -26,6 +26,8 @@ pub enum Request {
     },
     /// RoDe's row decomposition of A, built by the backend (on the device for CUDA).
     Rode,
+    /// ASpT's tiling of A's pattern (for SDDMM, whose sparse matrix is C), built by the backend.
+    Aspt,
 }
 
 /// Reads `len` indices of type `ity` from backend memory, as zero-based usize.
@@ -93,6 +95,16 @@ pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) 
                 )));
             }
             backend.analyze_rode(exec, a)
+        }
+        Request::Aspt => {
+            if !matches!(a.pattern, SparsePattern::Csr { .. }) {
+                return Err(Error::not_supported(format!(
+                    "argument 'matA': an ASpT analysis needs CSR, got {:?}",
+                    a.format()
+                )));
+            }
+            // Keeps a plan with arrays; builds them where the default's preprocess freed them.
+            backend.analyze_aspt(exec, a)
         }
         Request::OneSa { params, f16_copy, bf16_copy } => {
             params.validate().map_err(|why| Error::invalid("params", why))?;

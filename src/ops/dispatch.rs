@@ -236,11 +236,18 @@ pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMeth
     Ok(method)
 }
 
+/// The method of an SDDMM algorithm. The default streams: ASpT (`SPBLK_SDDMM_ALG_ASPT`) measured
+/// slower than streaming on every matrix of the benchmark sets where its panels share columns
+/// (docs/sddmm.md), so the default never takes it.
 pub fn sddmm(alg: SddmmAlg) -> SddmmMethod {
     match alg {
         SddmmAlg::Default => {
-            trace::choice("CsrEntries", "the only SDDMM method");
+            trace::choice("CsrEntries", "the default streams (ASpT measured slower: docs/sddmm.md)");
             SddmmMethod::CsrEntries
+        }
+        SddmmAlg::Aspt => {
+            trace::choice("Aspt", "asked for Aspt");
+            SddmmMethod::Aspt
         }
     }
 }

@@ -284,13 +284,14 @@ fn spmm_case(kind: Kind, p: &Problem, sp: &Sp, format: spblkFormat_t, alg: u32, 
     spblkDestroyDnMat(c);
 }
 
-/// SDDMM's and SpGEMM's algorithm values: the one SDDMM method; SpGEMM DEFAULT, ALG1 and the
-/// CSR_ALG values run the binned-hash method and give A·A exactly, ALG2/ALG3 are
-/// NOT_SUPPORTED, out-of-range values INVALID_VALUE.
+/// SDDMM's and SpGEMM's algorithm values: SDDMM DEFAULT (no preprocess) streams, ASPT is
+/// INVALID_VALUE without its plan and runs ASpT after its preprocess, both exact; other values
+/// INVALID_VALUE. SpGEMM DEFAULT, ALG1 and the CSR_ALG values run the binned-hash method and
+/// give A·A exactly, ALG2/ALG3 are NOT_SUPPORTED, out-of-range values INVALID_VALUE.
 fn sddmm_and_spgemm_algorithms(kind: Kind) {
     let p = Problem::new(61, 90, 90);
     let sp = p.sp(62, SPBLK_FORMAT_CSR);
-    for alg in [0u32, 1, 9] {
+    for alg in [SPBLK_SDDMM_ALG_DEFAULT, 1, 9, SPBLK_SDDMM_ALG_ASPT] {
         let what = format!("{kind:?} SDDMM alg {alg}");
         let mut side = Side::new(kind);
         let h = side.handle;
@@ -307,11 +308,23 @@ fn sddmm_and_spgemm_algorithms(kind: Kind) {
         let mut size = 0usize;
         let sized = spblkSDDMM_bufferSize(h, N, N, alpha, a, b, beta, c, F64, alg, &mut size);
         let buf = side.buffer(if sized == SPBLK_STATUS_SUCCESS { size } else { 0 });
-        let (st, records) = trace::capture(|| spblkSDDMM(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
-        if alg == SPBLK_SDDMM_ALG_DEFAULT {
+        let call = || trace::capture(|| spblkSDDMM(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
+        let (mut st, mut records) = call();
+        if alg == SPBLK_SDDMM_ALG_ASPT {
+            assert_eq!(st, SPBLK_STATUS_INVALID_VALUE, "{what}: without a plan");
+            assert!(last_message().contains("no ASpT plan"), "{what}: {}", last_message());
+            ok(spblkSDDMM_preprocess(h, N, N, alpha, a, b, beta, c, F64, alg, buf), &what);
+            (st, records) = call();
+        }
+        if alg == SPBLK_SDDMM_ALG_DEFAULT || alg == SPBLK_SDDMM_ALG_ASPT {
             ok(st, &what);
-            assert_eq!(records[0].method, "CsrEntries", "{what}");
-            let k = records[0].launches("spblk_sddmm_csr") + records[0].launches("host:sddmm_entries");
+            let (method, kernels) = if alg == SPBLK_SDDMM_ALG_DEFAULT {
+                ("CsrEntries", ["spblk_sddmm_csr", "host:sddmm_entries"])
+            } else {
+                ("Aspt", ["spblk_sddmm_aspt", "host:sddmm_aspt"])
+            };
+            assert_eq!(records[0].method, method, "{what}");
+            let k = records[0].launches(kernels[0]) + records[0].launches(kernels[1]);
             assert_eq!(k, 1, "{what}: {:?}", records[0]);
             side.sync();
             let got = f64s(&side.get(values_ptr(c), p.entries.len() * 8));
@@ -456,6 +469,70 @@ fn default_takes_rode_where_predicted(kind: Kind) {
         spblkDestroySpMat(a);
         spblkDestroyDnMat(b);
         spblkDestroyDnMat(c);
+    }
+}
+
+/// `SPBLK_SDDMM_ALG_DEFAULT` streams on rows that share column blocks (where ASpT has the most
+/// reuse), whether or not C has an ASpT plan: its preprocess builds none (no kernel runs), and
+/// after `spblkAnalyze(SPBLK_ANALYSIS_ASPT)` it still streams, exactly, with the same
+/// bufferSize; `SPBLK_SDDMM_ALG_ASPT` then runs on that plan with the same results.
+fn default_streams_with_an_aspt_plan(kind: Kind) {
+    let what = format!("{kind:?} default SDDMM");
+    let (m, n, kk) = (512usize, 512usize, 16usize);
+    let mut r = rng(81);
+    let entries = crate::sddmm::scrambled_blocks(&mut r, (m, n), 32, 4, 0.5, 2);
+    // C's values are outputs (beta = 0).
+    let p = Problem { m, k: n, vals: vec![0.0; entries.len()], entries };
+    let mut side = Side::new(kind);
+    let h = side.handle;
+    let c = p.sp(82, SPBLK_FORMAT_CSR).descr(&mut side);
+    let (av, bv) = (ints(&mut rng(83), m * kk), ints(&mut rng(84), kk * n));
+    let (ap, bp) = (side.put(&encode(&av, F64)), side.put(&encode(&bv, F64)));
+    let (mut a, mut b) = (std::ptr::null_mut(), std::ptr::null_mut());
+    ok(spblkCreateDnMat(&mut a, m as i64, kk as i64, kk as i64, ap, F64, SPBLK_ORDER_ROW), "A");
+    ok(spblkCreateDnMat(&mut b, kk as i64, n as i64, kk as i64, bp, F64, SPBLK_ORDER_COL), "B");
+    let alpha = side.scalar(false, &scalar_bytes(1.0, F64));
+    let beta = side.scalar(false, &scalar_bytes(0.0, F64));
+    let size = || {
+        let mut size = 0usize;
+        let alg = SPBLK_SDDMM_ALG_DEFAULT;
+        ok(spblkSDDMM_bufferSize(h, N, N, alpha, a, b, beta, c, F64, alg, &mut size), "bufferSize");
+        size
+    };
+    let before = size();
+    let buf = side.buffer(before);
+    let want: Vec<f64> =
+        p.entries.iter().map(|&(i, j)| (0..kk).map(|l| av[i * kk + l] * bv[j * kk + l]).sum()).collect();
+    let run = |side: &mut Side, alg: u32, stage: &str| {
+        let (st, records) = trace::capture(|| spblkSDDMM(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
+        ok(st, &what);
+        side.sync();
+        assert_eq!(f64s(&side.get(values_ptr(c), p.entries.len() * 8)), want, "{what} {stage}");
+        records[0].method.clone()
+    };
+    let alg = SPBLK_SDDMM_ALG_DEFAULT;
+    let (st, records) = trace::capture(|| spblkSDDMM_preprocess(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
+    ok(st, &what);
+    assert!(records[0].kernels.is_empty(), "{what}: the default's preprocess ran {:?}", records[0].kernels);
+    assert_eq!(run(&mut side, alg, "after the preprocess"), "CsrEntries", "{what}");
+    ok(spblk::capi::analyze::spblkAnalyze(h, c, SPBLK_ANALYSIS_ASPT, std::ptr::null()), "spblkAnalyze");
+    assert_eq!(size(), before, "{what}: bufferSize must not depend on the plan");
+    assert_eq!(run(&mut side, alg, "with an ASpT plan"), "CsrEntries", "{what}");
+    assert_eq!(run(&mut side, SPBLK_SDDMM_ALG_ASPT, "ASpT"), "Aspt", "{what}");
+    spblkDestroySpMat(c);
+    spblkDestroyDnMat(a);
+    spblkDestroyDnMat(b);
+}
+
+#[test]
+fn default_streams_with_an_aspt_plan_host() {
+    default_streams_with_an_aspt_plan(Kind::Host);
+}
+
+#[test]
+fn default_streams_with_an_aspt_plan_cuda() {
+    if gpu("default_streams_with_an_aspt_plan_cuda") {
+        default_streams_with_an_aspt_plan(Kind::Cuda);
     }
 }
 

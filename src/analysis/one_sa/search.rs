@@ -8,10 +8,10 @@ use rayon::prelude::*;
 
 /// Smallest candidate budget that [`group_rows`] (and hence `analyze` and `spblkAnalyze`)
 /// uses; see [`auto_candidate_budget`] and [`group_rows_budgeted`].
-pub const DEFAULT_CANDIDATE_BUDGET: usize = 32;
+pub(crate) const DEFAULT_CANDIDATE_BUDGET: usize = 32;
 
 /// Work target of the automatic budget: about this many candidate slots in total.
-pub const AUTO_BUDGET_WORK: usize = 1 << 24;
+pub(crate) const AUTO_BUDGET_WORK: usize = 1 << 24;
 
 /// The budget [`group_rows`] uses for `classes` distinct quotient rows:
 /// `max(DEFAULT_CANDIDATE_BUDGET, AUTO_BUDGET_WORK / classes)`. Small and medium inputs

@@ -1,4 +1,5 @@
 use super::gen;
+use super::search::DEFAULT_CANDIDATE_BUDGET;
 use super::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

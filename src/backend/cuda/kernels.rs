@@ -47,6 +47,7 @@ pub fn all() -> Vec<String> {
             .map(String::from),
     );
     v.extend(["spblk_spgemm_bin_rows", "spblk_spgemm_row_keys"].map(String::from));
+    v.extend(["spblk_aspt_ranks", "spblk_aspt_first_keys", "spblk_aspt_panel_keys"].map(String::from));
     v.extend(["f32", "f64"].map(|t| format!("spblk_spgemm_permute_{t}")));
     for i in INDICES {
         for s in ["keys", "offsets", "rows", "gather"] {
@@ -56,6 +57,9 @@ pub fn all() -> Vec<String> {
         v.push(format!("spblk_spmv_csr_long_plan_{i}"));
         v.push(format!("spblk_spmv_merge_starts_{i}"));
         v.push(format!("spblk_rode_count_{i}"));
+        for s in ["row_keys", "entry_keys", "entries"] {
+            v.push(format!("spblk_aspt_{s}_{i}"));
+        }
         v.push(format!("spblk_spgemm_rowprod_{i}"));
         v.push(format!("spblk_spgemm_symbolic_shared_{i}"));
         v.push(format!("spblk_spgemm_symbolic_global_{i}"));
@@ -98,6 +102,7 @@ pub fn all() -> Vec<String> {
         }
     }
     for (a, b) in PRECISIONS {
+        v.push(format!("spblk_sddmm_aspt_{a}_{b}"));
         v.push(format!("spblk_spmv_csr_long_finish_{a}_{b}"));
         v.push(format!("spblk_spmm_csr_long_finish_{a}_{b}"));
     }

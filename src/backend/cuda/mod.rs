@@ -21,9 +21,10 @@ use super::{
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::plan::{RodePlan, VbrArrays};
+use crate::plan::{AsptPlan, RodePlan, VbrArrays};
 use crate::types::{BackendKind, Operation};
 
+mod aspt;
 pub mod context;
 mod convert;
 mod dense;
@@ -162,22 +163,28 @@ impl Backend for CudaBackend {
         }
     }
 
+    /// Both methods copy the same strided operands (ASpT reads them as the streaming kernel does).
     fn sddmm_buffer_size(&self, args: &SddmmArgs) -> Result<usize> {
-        let SddmmMethod::CsrEntries = args.method;
         Ok(sddmm::buffer_size(args))
     }
 
-    fn sddmm_preprocess(&self, _exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
+    fn sddmm_preprocess(&self, exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
         match args.method {
             // Each warp finds its entries' rows in C's offsets as stored: nothing to precompute.
             SddmmMethod::CsrEntries => Ok(()),
+            SddmmMethod::Aspt => self.analyze_aspt(exec, args.c),
         }
     }
 
     fn sddmm(&self, exec: &Exec, args: &SddmmArgs, buffer: *mut c_void) -> Result<()> {
-        let SddmmMethod::CsrEntries = args.method;
         let l = Launcher::new(&self.dev, exec)?;
-        sddmm::run(&l, args, buffer)
+        match args.method {
+            SddmmMethod::CsrEntries => sddmm::run(&l, args, buffer),
+            SddmmMethod::Aspt => {
+                let plan = args.c.plans.lock().aspt().ok_or_else(|| Error::invalid("matC", AsptPlan::MISSING))?;
+                aspt::run(&l, args, &plan, buffer)
+            }
+        }
     }
 
     fn spgemm_work_estimation_size(&self, args: &SpgemmArgs) -> Result<usize> {
@@ -244,6 +251,26 @@ impl Backend for CudaBackend {
 
     fn analyze_rode(&self, exec: &Exec, a: &SpMat) -> Result<()> {
         self.rode_plan(exec, a, Operation::NonTranspose)
+    }
+
+    fn analyze_aspt(&self, exec: &Exec, c: &SpMat) -> Result<()> {
+        let mut plans = c.plans.lock();
+        if plans.aspt().is_some() {
+            return Ok(());
+        }
+        let l = Launcher::new(&self.dev, exec)?;
+        let plan = aspt::build_plan(&l, &self.dev, c)?;
+        crate::trace::choice(
+            "ASpT plan",
+            format_args!(
+                "{} panels, {:.1} entries per panel column, built in {:.3} ms",
+                plan.panels,
+                plan.reuse(),
+                plan.build_seconds * 1e3
+            ),
+        );
+        plans.set_aspt(plan);
+        Ok(())
     }
 
     fn upload_one_sa(&self, exec: &Exec, plan: &OneSaPlan) -> Result<Option<VbrArrays>> {

@@ -14,11 +14,20 @@ use crate::types::{Operation, Order};
 
 /// A dense operand as the kernel reads it: op(M)(r, s) at ptr[r*ld + s] when `row`, else
 /// ptr[r + s*ld]; `copy`: the transpose to run first (rows, cols of the copy, destination).
-struct Operand {
-    ptr: u64,
-    ld: i64,
+pub struct Operand {
+    pub ptr: u64,
+    pub ld: i64,
     row: bool,
     copy: Option<(i64, i64, u64)>,
+}
+
+/// k: the columns of op(A).
+pub fn inner_dim(args: &SddmmArgs) -> i64 {
+    if args.op_a == Operation::Transpose {
+        args.a.rows
+    } else {
+        args.a.cols
+    }
 }
 
 /// Leading dimension of a copy: K rounded up to 4 elements (aligned vector loads).
@@ -30,7 +39,7 @@ fn copy_ld(k: i64) -> i64 {
 /// or as a copy carved from the workspace.
 fn operands(c: &mut Carve, args: &SddmmArgs) -> (Operand, Operand) {
     let (m, n) = (args.c.rows, args.c.cols);
-    let k = if args.op_a == Operation::Transpose { args.a.rows } else { args.a.cols };
+    let k = inner_dim(args);
     let esize = args.precision.input.size() as u64;
     let a_row = (args.a.order == Order::Row) != (args.op_a == Operation::Transpose);
     let b_row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
@@ -59,6 +68,19 @@ pub fn buffer_size(args: &SddmmArgs) -> usize {
     c.size()
 }
 
+/// op(A) with contiguous rows and op(B) with contiguous columns: as given, or copied into
+/// `buffer` first.
+pub fn stage_operands(l: &Launcher, args: &SddmmArgs, buffer: *mut std::ffi::c_void) -> Result<(Operand, Operand)> {
+    let esize = args.precision.input.size() as u64;
+    let (a, b) = operands(&mut Carve::new(buffer), args);
+    for (m, src) in [(&a, &args.a), (&b, &args.b)] {
+        if let Some((rows, cols, dst)) = m.copy {
+            dense::transpose(l, rows, cols, (src.values as u64, src.ld), (dst, m.ld), esize)?;
+        }
+    }
+    Ok((a, b))
+}
+
 pub fn run(l: &Launcher, args: &SddmmArgs, buffer: *mut std::ffi::c_void) -> Result<()> {
     let alpha = Scalar::new(&args.alpha, args.precision.compute, "alpha")?;
     let beta = Scalar::new(&args.beta, args.precision.compute, "beta")?;
@@ -69,14 +91,9 @@ pub fn run(l: &Launcher, args: &SddmmArgs, buffer: *mut std::ffi::c_void) -> Res
     if c.nnz == 0 {
         return Ok(());
     }
-    let k = if args.op_a == Operation::Transpose { args.a.rows } else { args.a.cols };
+    let k = inner_dim(args);
     let esize = args.precision.input.size() as u64;
-    let (a, b) = operands(&mut Carve::new(buffer), args);
-    for (m, src) in [(&a, &args.a), (&b, &args.b)] {
-        if let Some((rows, cols, dst)) = m.copy {
-            dense::transpose(l, rows, cols, (src.values as u64, src.ld), (dst, m.ld), esize)?;
-        }
-    }
+    let (a, b) = stage_operands(l, args, buffer)?;
     let (a_row, b_row) = (a.row, b.row);
     // Eight k elements per lane (two 4-element loads per entry): more entries in flight per
     // warp than four per lane, and fewer shuffles per dot product.

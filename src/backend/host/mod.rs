@@ -10,11 +10,12 @@ use super::{
 };
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::plan::{Buffer, Converted, OperandPlan, RodePlan};
+use crate::plan::{AsptPlan, Buffer, Converted, OperandPlan, RodePlan};
 use crate::trace;
 use crate::types::{BackendKind, IndexType, Operation};
 use crate::{with_index_type, with_precision};
 
+pub mod aspt;
 pub mod convert;
 pub mod elem;
 pub mod products;
@@ -120,20 +121,26 @@ impl Backend for HostBackend {
         Ok(0)
     }
 
-    fn sddmm_preprocess(&self, _exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
+    fn sddmm_preprocess(&self, exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
         match args.method {
             // Each entry's dot product reads C's pattern as stored: nothing to precompute.
             SddmmMethod::CsrEntries => Ok(()),
+            SddmmMethod::Aspt => self.analyze_aspt(exec, args.c),
         }
     }
 
     fn sddmm(&self, _exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
-        let SddmmMethod::CsrEntries = args.method;
         let ity = args.c.uniform_index_type("matC")?;
-        trace::kernel("host:sddmm_entries");
+        let plan = match args.method {
+            SddmmMethod::CsrEntries => None,
+            SddmmMethod::Aspt => {
+                Some(args.c.plans.lock().aspt().ok_or_else(|| Error::invalid("matC", AsptPlan::MISSING))?)
+            }
+        };
+        trace::kernel(if plan.is_some() { "host:sddmm_aspt" } else { "host:sddmm_entries" });
         with_index_type!(ity, I => with_precision!(args.precision, In, Out, T => {
-            // SAFETY: as in spmv.
-            unsafe { products::sddmm::<I, In, Out, T>(args) }
+            // SAFETY: as in spmv; a host descriptor's plan is a host plan.
+            unsafe { products::sddmm::<I, In, Out, T>(args, plan.as_deref()) }
         }))
     }
 
@@ -215,6 +222,21 @@ impl Backend for HostBackend {
 
     fn analyze_rode(&self, _exec: &Exec, a: &SpMat) -> Result<()> {
         rode_plan(a, Operation::NonTranspose)
+    }
+
+    fn analyze_aspt(&self, _exec: &Exec, c: &SpMat) -> Result<()> {
+        if c.plans.lock().aspt().is_some() {
+            return Ok(());
+        }
+        let ity = c.uniform_index_type("matC")?;
+        // SAFETY: ops validated the descriptor; host memory of its declared sizes.
+        let plan = with_index_type!(ity, I => unsafe { aspt::build_plan::<I>(c) })?;
+        trace::choice(
+            "ASpT plan",
+            format_args!("{} panels, {:.1} entries per panel column (host)", plan.panels, plan.reuse()),
+        );
+        c.plans.lock().set_aspt(plan);
+        Ok(())
     }
 
     fn read_bytes(&self, _exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()> {

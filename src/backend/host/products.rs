@@ -9,7 +9,7 @@ use super::views::{csr_of_op, csr_structure, DenseView};
 use crate::backend::{ScalarArg, SddmmArgs};
 use crate::descr::{DnMat, SpMat};
 use crate::error::{Error, Result};
-use crate::plan::{OperandPlan, RodePlan};
+use crate::plan::{AsptPlan, OperandPlan, RodePlan};
 use crate::trace;
 use crate::types::Operation;
 
@@ -107,11 +107,14 @@ pub unsafe fn spmm<I: Index, In: Elem, Out: Elem, T: Real>(
     Ok(())
 }
 
-/// `C = alpha (op(A) op(B)) ∘ spy(C) + beta C` with `C` in CSR.
+/// `C = alpha (op(A) op(B)) ∘ spy(C) + beta C` with `C` in CSR: row by row, or with an ASpT
+/// plan panel by panel, each panel's entries column by column (`SddmmMethod::Aspt`). Each
+/// entry's dot product is summed in the same order either way.
 ///
 /// # Safety
-/// All descriptors must describe host memory of their declared sizes.
-pub unsafe fn sddmm<I: Index, In: Elem, Out: Elem, T: Real>(args: &SddmmArgs) -> Result<()> {
+/// All descriptors must describe host memory of their declared sizes; `aspt` must be a host
+/// plan of C's pattern.
+pub unsafe fn sddmm<I: Index, In: Elem, Out: Elem, T: Real>(args: &SddmmArgs, aspt: Option<&AsptPlan>) -> Result<()> {
     // SAFETY: forwarded from the caller.
     let alpha = unsafe { read_scalar::<T>(args.alpha, "alpha")? };
     let beta = unsafe { read_scalar::<T>(args.beta, "beta")? };
@@ -122,19 +125,41 @@ pub unsafe fn sddmm<I: Index, In: Elem, Out: Elem, T: Real>(args: &SddmmArgs) ->
     let base = args.c.base.offset();
     let vals = SharedMut(args.c.values as *mut Out);
     let k = a.cols;
-    (0..args.c.rows as usize).into_par_iter().with_min_len(MIN_ROWS_PER_TASK).for_each(|i| {
-        let range = (ptr[i].to_i64() - base) as usize..(ptr[i + 1].to_i64() - base) as usize;
-        for p in range {
-            let j = (idx[p].to_i64() - base) as usize;
-            let mut dot = T::ZERO;
-            for l in 0..k {
-                // SAFETY: i < m, j < n, l < k, checked by ops.
-                dot += T::load(unsafe { a.get(i, l) }) * T::load(unsafe { b.get(l, j) });
+    // Entry p of row i, column j; every p is written by exactly one worker.
+    let entry = |i: usize, j: usize, p: usize| {
+        let mut dot = T::ZERO;
+        for l in 0..k {
+            // SAFETY: i < m, j < n, l < k, checked by ops.
+            dot += T::load(unsafe { a.get(i, l) }) * T::load(unsafe { b.get(l, j) });
+        }
+        // SAFETY: p < nnz; only this worker handles entry p.
+        let old = || T::load(unsafe { *vals.get().add(p) });
+        let out = if beta == T::ZERO { alpha * dot } else { alpha * dot + beta * old() };
+        unsafe { *vals.get().add(p) = out.store::<Out>() };
+    };
+    let Some(plan) = aspt else {
+        (0..args.c.rows as usize).into_par_iter().with_min_len(MIN_ROWS_PER_TASK).for_each(|i| {
+            let first = (ptr[i].to_i64() - base) as usize;
+            for (p, j) in (first..).zip(&idx[first..(ptr[i + 1].to_i64() - base) as usize]) {
+                entry(i, (j.to_i64() - base) as usize, p);
             }
-            // SAFETY: entry p belongs to row i, which only this worker handles.
-            let old = || T::load(unsafe { *vals.get().add(p) });
-            let out = if beta == T::ZERO { alpha * dot } else { alpha * dot + beta * old() };
-            unsafe { *vals.get().add(p) = out.store::<Out>() };
+        });
+        return Ok(());
+    };
+    let arrays = &plan.arrays;
+    // SAFETY: a host plan's arrays are Vec<u32> (host/aspt.rs).
+    let (order, panel_ptr, pos, key) = unsafe {
+        (
+            arrays.order.host_slice::<u32>(),
+            arrays.panel_ptr.host_slice::<u32>(),
+            arrays.ent_pos.host_slice::<u32>(),
+            arrays.ent_key.host_slice::<u32>(),
+        )
+    };
+    (0..plan.panels as usize).into_par_iter().for_each(|q| {
+        for e in panel_ptr[q] as usize..panel_ptr[q + 1] as usize {
+            let row = order[q * AsptPlan::PANEL as usize + (key[e] % AsptPlan::PANEL as u32) as usize];
+            entry(row as usize, (key[e] >> AsptPlan::SLOT_BITS) as usize, pos[e] as usize);
         }
     });
     Ok(())

@@ -1,0 +1,207 @@
+//! ASpT SDDMM (`SPBLK_SDDMM_ALG_ASPT`, kernels/sddmm/aspt.cu, docs/sddmm.md): the plan built on
+//! the device (row keys → sort → ranks → entries sorted by column, then stably by panel), and
+//! the product over it.
+
+use std::sync::Arc;
+
+use super::context::Device;
+use super::kernels::{index_tag, precision_tag};
+use super::launch::{pow2_clamp, Args, Carve, Launcher, Scalar, BLOCK};
+use super::memory::DeviceAlloc;
+use super::prims::{key_bits, radix_sort, SortSpace};
+use super::sddmm;
+use crate::backend::SddmmArgs;
+use crate::descr::{SpMat, SparsePattern};
+use crate::error::{Error, Result};
+use crate::plan::{AsptArrays, AsptPlan};
+use crate::trace;
+use crate::types::DataType;
+
+/// The build's scratch: the sort (sized for the entries; the rows' sort reuses it), each row's
+/// rank, each entry's row rank, and the count of runs (u64).
+struct Scratch {
+    space: SortSpace,
+    rank: u64,
+    ent_rank: u64,
+    runs_at: u64,
+}
+
+impl Scratch {
+    fn carve(c: &mut Carve, m: u64, nnz: u64) -> Scratch {
+        Scratch {
+            space: SortSpace::carve(c, nnz.max(m)),
+            rank: c.take(m as usize * 4),
+            ent_rank: c.take(nnz as usize * 4),
+            runs_at: c.take(8),
+        }
+    }
+}
+
+/// Builds the plan of CSR matrix `c` on the device; waits for its work (reads the counts).
+pub fn build_plan(l: &Launcher, dev: &Arc<Device>, c: &SpMat) -> Result<AsptPlan> {
+    let start = std::time::Instant::now();
+    let SparsePattern::Csr { row_offsets, col_ind } = c.pattern else {
+        return Err(Error::not_supported(format!("argument 'matC': an ASpT plan needs CSR, got {:?}", c.format())));
+    };
+    if let Some(why) = AsptPlan::unsupported(c.rows, c.cols, c.nnz) {
+        return Err(Error::not_supported(why));
+    }
+    let (m, nnz) = (c.rows as u64, c.nnz as u64);
+    let panels = m.div_ceil(AsptPlan::PANEL as u64);
+    let (ptr, col, base, it) = (row_offsets as u64, col_ind as u64, c.base.offset(), index_tag(c.indices_type));
+    let alloc = |bytes: u64, what: &str| DeviceAlloc::new(dev, bytes as usize, what);
+    let order = alloc(m * 4, "ASpT plan")?;
+    let panel_ptr = alloc((panels + 1) * 4, "ASpT plan")?;
+    let ent_pos = alloc(nnz * 4, "ASpT plan")?;
+    let ent_key = alloc(nnz * 4, "ASpT plan")?;
+    let mut measure = Carve::measure();
+    Scratch::carve(&mut measure, m, nnz);
+    let scratch = alloc(measure.size() as u64, "ASpT plan build")?;
+    let Scratch { space, rank, ent_rank, runs_at } =
+        Scratch::carve(&mut Carve::new(scratch.ptr as *mut std::ffi::c_void), m, nnz);
+    let warps = |n: u64| l.grid(n * 32, BLOCK as u64);
+
+    // Rows by (first min-hash, hash of the others), stably (equal keys keep row order); the
+    // first min-hashes wait in `rank`, which is filled only afterwards. Then each row's rank.
+    l.launch(
+        &format!("spblk_aspt_row_keys_{it}"),
+        warps(m),
+        BLOCK,
+        0,
+        Args::new().i64(m as i64).ptr(ptr).ptr(col).i64(base).ptr(space.keys[0]).ptr(rank).ptr(space.vals[0]),
+    )?;
+    let cur = radix_sort(l, &space, m, 32, 0)?;
+    l.launch(
+        "spblk_aspt_first_keys",
+        l.grid(m, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new().u64(m).ptr(space.vals[cur]).ptr(rank).ptr(space.keys[cur]),
+    )?;
+    let cur = radix_sort(l, &space, m, 32, cur)?;
+    l.copy(order.ptr, space.vals[cur], m as usize * 4)?;
+    l.launch("spblk_aspt_ranks", l.grid(m, BLOCK as u64), BLOCK, 0, Args::new().u64(m).ptr(order.ptr).ptr(rank))?;
+    // Entries by column, then stably by panel.
+    l.launch(
+        &format!("spblk_aspt_entry_keys_{it}"),
+        warps(m),
+        BLOCK,
+        0,
+        Args::new()
+            .i64(m as i64)
+            .ptr(ptr)
+            .ptr(col)
+            .i64(base)
+            .ptr(rank)
+            .ptr(space.keys[0])
+            .ptr(space.vals[0])
+            .ptr(ent_rank),
+    )?;
+    let cur = radix_sort(l, &space, nnz, key_bits(c.cols as u64), 0)?;
+    l.launch(
+        "spblk_aspt_panel_keys",
+        l.grid(nnz, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new().u64(nnz).ptr(space.vals[cur]).ptr(ent_rank).ptr(space.keys[cur]),
+    )?;
+    let cur = radix_sort(l, &space, nnz, key_bits(panels), cur)?;
+    l.memset_u32(runs_at, 0, 2)?;
+    if nnz == 0 {
+        l.memset_u32(panel_ptr.ptr, 0, panels as usize + 1)?;
+    }
+    l.launch(
+        &format!("spblk_aspt_entries_{it}"),
+        l.grid(nnz, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new()
+            .u64(nnz)
+            .u64(panels)
+            .ptr(space.keys[cur])
+            .ptr(space.vals[cur])
+            .ptr(col)
+            .i64(base)
+            .ptr(ent_rank)
+            .ptr(ent_pos.ptr)
+            .ptr(ent_key.ptr)
+            .ptr(panel_ptr.ptr)
+            .ptr(runs_at),
+    )?;
+    let runs = l.read_u64s(runs_at, 1)?[0];
+    l.sync()?;
+    Ok(AsptPlan {
+        rows: c.rows,
+        nnz: c.nnz,
+        panels,
+        runs,
+        build_seconds: start.elapsed().as_secs_f64(),
+        arrays: AsptArrays {
+            order: order.into_buffer(),
+            panel_ptr: panel_ptr.into_buffer(),
+            ent_pos: ent_pos.into_buffer(),
+            ent_key: ent_key.into_buffer(),
+        },
+    })
+}
+
+pub fn run(l: &Launcher, args: &SddmmArgs, plan: &AsptPlan, buffer: *mut std::ffi::c_void) -> Result<()> {
+    let alpha = Scalar::new(&args.alpha, args.precision.compute, "alpha")?;
+    let beta = Scalar::new(&args.beta, args.precision.compute, "beta")?;
+    let c = args.c;
+    let arrays = &plan.arrays;
+    if plan.rows != c.rows || plan.nnz != c.nnz {
+        return Err(Error::internal(format!("the ASpT plan is of {}x? with {} entries", plan.rows, plan.nnz)));
+    }
+    let k = sddmm::inner_dim(args);
+    if k > AsptPlan::max_k(args.precision.compute) {
+        return Err(Error::not_supported(format!(
+            "SDDMM with SPBLK_SDDMM_ALG_ASPT takes k <= {} for {:?} on CUDA (k is {k})",
+            AsptPlan::max_k(args.precision.compute),
+            args.precision.compute
+        )));
+    }
+    if c.nnz == 0 {
+        return Ok(());
+    }
+    let (a, b) = sddmm::stage_operands(l, args, buffer)?;
+    let esize = args.precision.input.size() as u64;
+    let g = pow2_clamp((k as u64).div_ceil(8), 4, 32);
+    let b_vec = b.ld % 4 == 0 && b.ptr % (4 * esize).min(16) == 0;
+    let tsize: u64 = if args.precision.compute == DataType::F64 { 8 } else { 4 };
+    let shared = AsptPlan::PANEL as u64 * (8 * g as u64 + 16 / tsize) * tsize;
+    // Entries per block: 2048, fewer on small matrices so that every SM gets 4 blocks.
+    let nnz = c.nnz as u64;
+    let chunk = (nnz.div_ceil(4 * l.dev.sm_count as u64)).next_power_of_two().clamp(256, 2048);
+    trace::note(format_args!(
+        "ASpT: {} panels, {:.1} entries per panel column, {g} lanes per entry, {chunk} entries per block",
+        plan.panels,
+        plan.reuse()
+    ));
+    let name = format!("spblk_sddmm_aspt_{}", precision_tag(&args.precision));
+    l.launch(
+        &name,
+        l.grid(nnz.div_ceil(chunk) * BLOCK as u64, BLOCK as u64),
+        BLOCK,
+        shared as u32,
+        Args::new()
+            .i64(k)
+            .u64(nnz)
+            .u64(plan.panels)
+            .u64(chunk)
+            .u64(c.rows as u64)
+            .ptr(arrays.order.addr)
+            .ptr(arrays.panel_ptr.addr)
+            .ptr(arrays.ent_pos.addr)
+            .ptr(arrays.ent_key.addr)
+            .ptr(a.ptr)
+            .i64(a.ld)
+            .ptr(b.ptr)
+            .i64(b.ld)
+            .i32(b_vec as i32)
+            .ptr(c.values as u64)
+            .scalar(alpha)
+            .scalar(beta)
+            .i32(g as i32),
+    )
+}
