@@ -65,6 +65,41 @@ fn sddmm_scale(host: &mut Side, case: &SddmmCase, out: spblkDataType_t) -> Vec<f
     decode(&run_sddmm(host, &abs), out)
 }
 
+/// Case number `k`'s SDDMM on `entries` (m × n, inner dimension `depth`) with random operands in
+/// the given operations and orders: exact values for k % 5 < 2, 32-bit indices for even k, base
+/// (k / 2) % 2, device scalars for k % 4 >= 2, β = 0 with C NaN-filled for k % 3 == `beta_zero_at`;
+/// the default algorithm, preprocessed.
+fn random_case(
+    r: &mut StdRng,
+    k: usize,
+    (m, n, depth): (usize, usize, usize),
+    entries: &[(usize, usize)],
+    (op_a, op_b, oa, ob): (spblkOperation_t, spblkOperation_t, spblkOrder_t, spblkOrder_t),
+    (vin, out, compute): (spblkDataType_t, spblkDataType_t, spblkDataType_t),
+    beta_zero_at: usize,
+) -> SddmmCase {
+    let exact = k % 5 < 2;
+    let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
+    let beta_zero = k % 3 == beta_zero_at;
+    let cvals = if beta_zero { vec![f64::NAN; entries.len()] } else { some_values(r, entries.len(), exact) };
+    let c = Sp::new(r, SPBLK_FORMAT_CSR, m, n, entries, &cvals, ity, ((k / 2) % 2) as u32, out);
+    let a = if op_a == N { Dn::random(r, m, depth, oa, vin, exact) } else { Dn::random(r, depth, m, oa, vin, exact) };
+    let b = if op_b == N { Dn::random(r, depth, n, ob, vin, exact) } else { Dn::random(r, n, depth, ob, vin, exact) };
+    SddmmCase {
+        op_a,
+        op_b,
+        a,
+        b,
+        c,
+        alpha: some_scalar(r, 0.5, 2.0, exact),
+        beta: if beta_zero { 0.0 } else { some_scalar(r, -1.0, 1.0, exact) },
+        compute,
+        device_scalars: k % 4 >= 2,
+        alg: SPBLK_SDDMM_ALG_DEFAULT,
+        preprocess: true,
+    }
+}
+
 #[test]
 fn sddmm_matches_host() {
     if !gpu("sddmm_matches_host") {
@@ -86,38 +121,13 @@ fn sddmm_matches_host() {
                     continue;
                 }
                 let exact = k % 5 < 2;
-                let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
                 let (m, n) = if k % 13 == 0 { (0, 4) } else { (r.gen_range(1..60), r.gen_range(1..60)) };
                 let depth = depths[k % depths.len()];
                 let shape = shapes(k);
                 let entries = pattern(&mut r, m, n, shape);
-                let beta_zero = k % 3 == 0;
-                let cvals =
-                    if beta_zero { vec![f64::NAN; entries.len()] } else { some_values(&mut r, entries.len(), exact) };
-                let c = Sp::new(&mut r, SPBLK_FORMAT_CSR, m, n, &entries, &cvals, ity, ((k / 2) % 2) as u32, out);
-                let a = if op_a == N {
-                    Dn::random(&mut r, m, depth, oa, vin, exact)
-                } else {
-                    Dn::random(&mut r, depth, m, oa, vin, exact)
-                };
-                let b = if op_b == N {
-                    Dn::random(&mut r, depth, n, ob, vin, exact)
-                } else {
-                    Dn::random(&mut r, n, depth, ob, vin, exact)
-                };
-                let case = SddmmCase {
-                    op_a,
-                    op_b,
-                    a,
-                    b,
-                    c,
-                    alpha: some_scalar(&mut r, 0.5, 2.0, exact),
-                    beta: if beta_zero { 0.0 } else { some_scalar(&mut r, -1.0, 1.0, exact) },
-                    compute,
-                    device_scalars: k % 4 >= 2,
-                    alg: SPBLK_SDDMM_ALG_DEFAULT,
-                    preprocess: true,
-                };
+                let dims = (m, n, depth);
+                let case = random_case(&mut r, k, dims, &entries, (op_a, op_b, oa, ob), (vin, out, compute), 0);
+                let case = SddmmCase { alg: SPBLK_SDDMM_ALG_DEFAULT, ..case };
                 let what =
                     format!("sddmm case {k} ({vin},{out}) op {op_a}{op_b} order {oa}{ob} {m}x{n} k {depth} {shape:?}");
                 let mut host = Side::new(Kind::Host);
@@ -265,7 +275,6 @@ fn sddmm_aspt_matches_host_and_the_default() {
                     continue;
                 }
                 let exact = k % 5 < 2;
-                let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
                 let (m, n) = (r.gen_range(40..300), r.gen_range(40..300));
                 let max_depth = if compute == SPBLK_R_64F { 128 } else { 256 };
                 let depth = depths[k % depths.len()].min(max_depth);
@@ -274,33 +283,9 @@ fn sddmm_aspt_matches_host_and_the_default() {
                 } else {
                     scrambled_blocks(&mut r, (m, n), [8, 16, 32][k % 3], 3, 0.5, 2)
                 };
-                let beta_zero = k % 3 == 1;
-                let cvals =
-                    if beta_zero { vec![f64::NAN; entries.len()] } else { some_values(&mut r, entries.len(), exact) };
-                let c = Sp::new(&mut r, SPBLK_FORMAT_CSR, m, n, &entries, &cvals, ity, ((k / 2) % 2) as u32, out);
-                let a = if op_a == N {
-                    Dn::random(&mut r, m, depth, oa, vin, exact)
-                } else {
-                    Dn::random(&mut r, depth, m, oa, vin, exact)
-                };
-                let b = if op_b == N {
-                    Dn::random(&mut r, depth, n, ob, vin, exact)
-                } else {
-                    Dn::random(&mut r, n, depth, ob, vin, exact)
-                };
-                let case = SddmmCase {
-                    op_a,
-                    op_b,
-                    a,
-                    b,
-                    c,
-                    alpha: some_scalar(&mut r, 0.5, 2.0, exact),
-                    beta: if beta_zero { 0.0 } else { some_scalar(&mut r, -1.0, 1.0, exact) },
-                    compute,
-                    device_scalars: k % 4 >= 2,
-                    alg: SPBLK_SDDMM_ALG_ASPT,
-                    preprocess: true,
-                };
+                let dims = (m, n, depth);
+                let case = random_case(&mut r, k, dims, &entries, (op_a, op_b, oa, ob), (vin, out, compute), 1);
+                let case = SddmmCase { alg: SPBLK_SDDMM_ALG_ASPT, ..case };
                 let what =
                     format!("sddmm aspt case {k} ({vin},{out}) op {op_a}{op_b} order {oa}{ob} {m}x{n} k {depth}");
                 let mut host = Side::new(Kind::Host);
