@@ -71,6 +71,22 @@ template <class I> __device__ __forceinline__ i64 row_of(const I* ptr, i64 n, i6
     return lo;
 }
 
+// row_of for a whole warp (all 32 lanes, the same p): a 32-way search, ceil(log32 n) rounds of
+// dependent loads instead of log2 n. Lane t tests offset lo + t*step; the last lane whose
+// offset is <= p gives the next range (offsets ascend, so the tests are true then false).
+template <class I> __device__ __forceinline__ i64 warp_row_of(const I* ptr, i64 n, i64 base, i64 p) {
+    const int lane = threadIdx.x & 31;
+    i64 lo = 0, hi = n;  // invariant: ptr[lo]-base <= p < ptr[hi]-base
+    while (hi - lo > 1) {
+        const i64 step = (hi - lo + 31) >> 5;
+        const i64 i = lo + lane * step;
+        const unsigned le = __ballot_sync(0xffffffffu, i < hi && (i64)ptr[i] - base <= p);
+        lo += (i64)(31 - __clz(le)) * step;  // lane 0 tests lo itself: le != 0
+        hi = lo + step < hi ? lo + step : hi;
+    }
+    return lo;
+}
+
 // Instantiation lists. X(In, Out, tag_in, tag_out) for each supported precision combination
 // (src/types.rs Precision::check), and Y(I, tag) for each index type.
 #define SPBLK_FOR_PRECISIONS(X, ...)            \

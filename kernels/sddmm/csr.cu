@@ -5,8 +5,8 @@
 // Lane l of a group owns elements 8l .. 8l+7 of every 8G-wide slice of k (two 4-element loads
 // when the layout allows). The first slice of op(A)'s current row stays in registers until the
 // group's entries move to another row, so A is read once per row and group; later slices
-// (k > 256) are read with each entry. The row of the run's first entry is found by one binary
-// search; each group then steps along the offsets. The column index of the next entry is
+// (k > 256) are read with each entry. The row of the run's first entry is found by one 32-way
+// search of the whole warp; each group then steps along the offsets. The column index of the next entry is
 // loaded before the current dot product, so a group has its next B address ready when it needs
 // it. Each dot product is reduced with shuffles in a fixed order: deterministic. The common
 // layout with k <= 8G and long enough rows takes a leaner path (`sddmm_csr_fast`, below).
@@ -34,9 +34,10 @@ __device__ void sddmm_csr(i64 m, i64 k, i64 nnz, const I* __restrict__ ptr, cons
     for (i64 w = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w * per_warp < nnz; w += warps) {
         const i64 p0 = w * per_warp;
         const i64 p1 = p0 + per_warp < nnz ? p0 + per_warp : nnz;
+        const i64 row0 = warp_row_of(ptr, m, base, p0);  // every lane: the loop is warp-uniform
         i64 p = p0 + sub;
         if (p >= p1) continue;
-        i64 row = row_of(ptr, m, base, p0), row_end = (i64)ptr[row + 1] - base;
+        i64 row = row0, row_end = (i64)ptr[row + 1] - base;
         bool reload = true;
         T areg[SDDMM_E];
         i64 j = (i64)col[p] - base;
@@ -90,9 +91,10 @@ __device__ void sddmm_csr_fast(i64 m, i64 k, i64 nnz, const I* __restrict__ ptr,
     for (i64 w = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w * per_warp < nnz; w += warps) {
         const i64 p0 = w * per_warp;
         const i64 p1 = p0 + per_warp < nnz ? p0 + per_warp : nnz;
+        const i64 row0 = warp_row_of(ptr, m, base, p0);  // every lane: the loop is warp-uniform
         i64 p = p0 + sub;
         if (p >= p1) continue;
-        i64 row = row_of(ptr, m, base, p0), row_end = (i64)ptr[row + 1] - base;
+        i64 row = row0, row_end = (i64)ptr[row + 1] - base;
         for (;;) {
             while (p >= row_end) row_end = (i64)ptr[++row + 1] - base;
             T areg[SDDMM_E];
