@@ -6,13 +6,21 @@
 use super::sddmm::{run_sddmm, scrambled_blocks, SddmmCase};
 use super::*;
 
-const RUNS: usize = 100;
+/// 100 runs; 5 under `SPBLK_TEST_QUICK` (compute-sanitizer, where each run is slow: the
+/// determinism itself is checked by the plain runs).
+fn runs() -> usize {
+    if std::env::var_os("SPBLK_TEST_QUICK").is_some() {
+        5
+    } else {
+        100
+    }
+}
 
-/// Runs `run` RUNS times and asserts every result equals the first; returns the kernel
+/// Runs `run` `runs()` times and asserts every result equals the first; returns the kernel
 /// launches of the first run.
 fn same_bits(what: &str, mut run: impl FnMut() -> Vec<u8>) -> Vec<spblk::trace::Record> {
     let (first, records) = spblk::trace::capture(&mut run);
-    for i in 1..RUNS {
+    for i in 1..runs() {
         assert!(run() == first, "{what}: run {i} differs from the first");
     }
     records
