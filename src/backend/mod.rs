@@ -229,8 +229,8 @@ pub trait Backend: Send + Sync {
     /// (`spblkAnalyze(SPBLK_ANALYSIS_RODE)`).
     fn analyze_rode(&self, exec: &Exec, a: &SpMat) -> Result<()>;
 
-    /// Builds ASpT's tiling of CSR matrix `c` and keeps it in its plans, unless a plan with
-    /// arrays is there (`spblkAnalyze(SPBLK_ANALYSIS_ASPT)`, SDDMM's preprocess).
+    /// Builds ASpT's tiling of CSR matrix `c` and keeps it in its plans, unless it has one
+    /// (`spblkAnalyze(SPBLK_ANALYSIS_ASPT)`, SDDMM's preprocess with `SPBLK_SDDMM_ALG_ASPT`).
     fn analyze_aspt(&self, exec: &Exec, c: &SpMat) -> Result<()>;
 
     /// Copies a 1-SA plan's VBR arrays into memory the backend's kernels read, laid out as

@@ -103,7 +103,7 @@ pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) 
                     a.format()
                 )));
             }
-            // Keeps a plan with arrays; builds them where the default's preprocess freed them.
+            // A plan already there (from an earlier analysis or preprocess) is kept.
             backend.analyze_aspt(exec, a)
         }
         Request::OneSa { params, f16_copy, bf16_copy } => {
