@@ -166,7 +166,7 @@ fn sddmm_long_rows_take_the_fast_path() {
             let exact = case_no % 3 == 0;
             let ity = if case_no % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
             // Every row holds 100..200 entries: at least 4 per group and row for any width; and
-            // ~450 K entries, enough that every group gets a full run of 32 (small matrices
+            // ~450 K entries, enough for runs of 16 entries or more per group (small matrices
             // get shorter runs: src/backend/cuda/sddmm.rs).
             let (m, n) = (3000 + case_no, 400);
             let entries: Vec<(usize, usize)> = (0..m)

@@ -121,10 +121,12 @@ pub fn run(l: &Launcher, args: &SddmmArgs, buffer: *mut std::ffi::c_void) -> Res
     ));
     // Entries per warp: up to 32 per group, so one row search serves 32 dot products per group.
     // Each group's entries form a chain of dependent loads, so small matrices get shorter runs
-    // (down to one entry per group) until there are 16 warps per SM: at 32 per group a
-    // 4000-entry matrix ran as 16 warps and took 40 us against cuSPARSE's 6.
+    // (down to one entry per group) until there are 32 warps per SM (the launch bounds'
+    // occupancy): at 32 per group a 4000-entry matrix ran as 16 warps and took 40 us against
+    // cuSPARSE's 6; 32 rather than 16 warps per SM made the real matrices' calls 1.14x shorter
+    // (docs/sddmm.md).
     let groups = 32 / g as u64;
-    let warps_wanted = 16 * l.dev.sm_count as u64;
+    let warps_wanted = 32 * l.dev.sm_count as u64;
     let per_group = (c.nnz as u64).div_ceil(warps_wanted * groups).next_power_of_two().clamp(1, 32);
     let per_warp = per_group * groups;
     let name = format!("spblk_sddmm_csr_{}_{}", precision_tag(&args.precision), index_tag(c.indices_type));
