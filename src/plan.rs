@@ -182,8 +182,7 @@ impl AsptPlan {
                                         spblkAnalyze with SPBLK_ANALYSIS_ASPT, first)";
 
     /// The largest k the CUDA product takes (one 8G-element slice per lane group, G <= 32, and
-    /// 32 staged rows of op(A) in at most 48 KB of shared memory); the default keeps to it on
-    /// both backends.
+    /// 32 staged rows of op(A) in at most 48 KB of shared memory); larger k is NOT_SUPPORTED there.
     pub fn max_k(compute: DataType) -> i64 {
         if compute == DataType::F64 {
             128
