@@ -148,8 +148,9 @@ struct Tile {
 // the band's column tiles of one row tile. The band's slice of B (K x band*BN) stays in L2
 // while all row tiles pass, and A is read once per band.
 __device__ __forceinline__ Tile locate(const u64* __restrict__ tiles, i64 ntiles, i64 ntn, i64 band, int bn,
-                                       const u64* __restrict__ group_ptr, const u64* __restrict__ block_ptr) {
-    const i64 bid = blockIdx.x;
+                                       int splits, const u64* __restrict__ group_ptr,
+                                       const u64* __restrict__ block_ptr) {
+    const i64 bid = blockIdx.x / splits;  // the parts of one tile are consecutive (a cluster)
     const i64 b = bid / (ntiles * band);
     const i64 width = min(band, ntn - b * band);
     const i64 rem = bid - b * ntiles * band;
@@ -376,14 +377,140 @@ __device__ __forceinline__ void mma_step_tf32(const float* As, const float* Bs, 
     }
 }
 
-template <class T, class Out, bool B_ROW, int MODE, int WARPS_N, int STAGES>
-__device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, const u64* __restrict__ group_ptr,
-                         const u64* __restrict__ block_ptr, const u64* __restrict__ block_col,
-                         const u64* __restrict__ value_offset, const u64* __restrict__ perm,
-                         const T* __restrict__ values, i64 bw, i64 K, i64 N, const T* __restrict__ B, i64 ldb,
-                         Out* __restrict__ C, i64 ldc, int c_row, const float* alpha_dev, float alpha_host,
-                         const float* beta_dev, float beta_host, int vec) {
+// Thread-block clusters (sm_90): the parts of a split tile sum their partial tiles through
+// distributed shared memory, in rank order, so the result does not depend on timing.
+#if __CUDA_ARCH__ >= 900
+#define VBR_CLUSTERS 1
+#endif
+
+// Most parts of a split tile (the portable cluster size; the backend's MAX_SPLITS).
+constexpr int MAX_SPLITS = 8;
+
+// C's tile as f32 partial sums in shared memory (after the main loop; it reuses the stages):
+// [BM][BN + 4], the padding spreads a warp's 8 rows over the banks.
+template <int BN> struct Partial {
+    static constexpr int LD = BN + 4;  // a multiple of 4: rows stay 16-byte aligned
+    static constexpr int BYTES = BM * LD * 4;
+};
+
+// Writes the thread's accumulators to C (through the permutation) with alpha and beta.
+template <class Out, int WARPS_N>
+__device__ __forceinline__ void store_tile(const Tile& tl, const u64* __restrict__ perm, Out* __restrict__ C, i64 ldc,
+                                           int c_row, i64 N, float alpha, float beta, int wm, int wn, int lane,
+                                           const float (&acc)[MT][NT][4]) {
+    const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int mi = 0; mi < MT; ++mi)
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            const int r = wm * WM + mi * 16 + half * 8 + g;
+            if (r >= tl.rows) continue;
+            const i64 row = (i64)perm[tl.row0 + r];
+#pragma unroll
+            for (int ni = 0; ni < NT; ++ni)
+#pragma unroll
+                for (int q = 0; q < 2; ++q) {
+                    const i64 j = tl.n0 + wn * WN + ni * 8 + 2 * t + q;
+                    if (j < N)
+                        axpby_store(C + (c_row ? row * ldc + j : row + j * ldc), acc[mi][ni][half * 2 + q], alpha,
+                                    beta);
+                }
+        }
+}
+
+// A split tile's ending, first half: the part's partial tile into its shared memory.
+template <int WARPS_N>
+__device__ __forceinline__ void write_partial(unsigned char* smem_raw, int wm, int wn, int lane,
+                                              const float (&acc)[MT][NT][4]) {
+    typedef Partial<WN * WARPS_N> P;
+    float* part = reinterpret_cast<float*>(smem_raw);
+    __syncthreads();  // every warp is done with the stages
+    const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int mi = 0; mi < MT; ++mi)
+#pragma unroll
+        for (int half = 0; half < 2; ++half)
+#pragma unroll
+            for (int ni = 0; ni < NT; ++ni) {
+                const int r = wm * WM + mi * 16 + half * 8 + g, c = wn * WN + ni * 8 + 2 * t;
+                *reinterpret_cast<float2*>(part + r * P::LD + c) =
+                    make_float2(acc[mi][ni][half * 2], acc[mi][ni][half * 2 + 1]);
+            }
+}
+
+// Second half: part p sums its share of the rows of all parts' tiles, in part order
+// (distributed shared memory), and stores them. Not inlined: inlined, it made the f16 main
+// loop spill (28-152 bytes at the 128-register cap).
+template <class Out, int WARPS_N>
+__device__ __noinline__ void reduce_tile(unsigned char* smem_raw, const Tile& tl, int splits,
+                                            const u64* __restrict__ perm, Out* __restrict__ C, i64 ldc, int c_row,
+                                            i64 N, float alpha, float beta) {
+#ifdef VBR_CLUSTERS
+    constexpr int BN = WN * WARPS_N, THREADS = 64 * WARPS_N;
+    typedef Partial<BN> P;
+    const float* part = reinterpret_cast<const float*>(smem_raw);
+    // Cluster-wide barrier with release/acquire: the partial tiles are visible to every part.
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+    unsigned rank;
+    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    // Rows [r0, r1): BM split as evenly as it goes. A thread takes 4 columns at a time and
+    // issues the loads of all parts before adding (the remote loads' latency, ~200 cycles,
+    // once per element group rather than once per part).
+    const int r0 = (int)rank * BM / splits, r1 = ((int)rank + 1) * BM / splits;
+    const unsigned local = (unsigned)__cvta_generic_to_shared(part);
+    constexpr int Q = BN / 4;  // 4-column groups per row
+#pragma unroll 2
+    for (int e = threadIdx.x; e < (r1 - r0) * Q; e += THREADS) {
+        const int r = r0 + e / Q, c = (e % Q) * 4;
+        const unsigned off = local + (unsigned)(r * P::LD + c) * 4u;
+        float4 v[MAX_SPLITS];
+#pragma unroll
+        for (int q = 0; q < MAX_SPLITS; ++q) {
+            if (q < splits) {
+                unsigned remote;
+                asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(off), "r"(q));
+                asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
+                             : "=f"(v[q].x), "=f"(v[q].y), "=f"(v[q].z), "=f"(v[q].w)
+                             : "r"(remote));
+            }
+        }
+        float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+        for (int q = 0; q < MAX_SPLITS; ++q) {
+            if (q < splits) {
+                sum[0] += v[q].x;
+                sum[1] += v[q].y;
+                sum[2] += v[q].z;
+                sum[3] += v[q].w;
+            }
+        }
+        if (r < tl.rows) {
+            const i64 row = (i64)perm[tl.row0 + r];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const i64 j = tl.n0 + c + i;
+                if (j < N) axpby_store(C + (c_row ? row * ldc + j : row + j * ldc), sum[i], alpha, beta);
+            }
+        }
+    }
+    // No part leaves (freeing its shared memory) while another still reads it.
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#else
+    __trap();  // the backend splits tiles on sm_90 and newer only
+#endif
+}
+
+// SPLIT: the launch is in clusters of `splits` thread blocks, each taking an equal share of
+// the tile's steps (splits <= BM); otherwise `splits` is 1.
+template <class T, class Out, bool B_ROW, int MODE, int WARPS_N, int STAGES, bool SPLIT>
+__device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, int splits,
+                         const u64* __restrict__ group_ptr, const u64* __restrict__ block_ptr,
+                         const u64* __restrict__ block_col, const u64* __restrict__ value_offset,
+                         const u64* __restrict__ perm, const T* __restrict__ values, i64 bw, i64 K, i64 N,
+                         const T* __restrict__ B, i64 ldb, Out* __restrict__ C, i64 ldc, int c_row,
+                         const float* alpha_dev, float alpha_host, const float* beta_dev, float beta_host, int vec) {
     typedef Smem<T, B_ROW, WARPS_N> S;
+    static_assert(!SPLIT || STAGES * S::STAGE * sizeof(T) >= Partial<S::BN>::BYTES, "the partial tile fits the stages");
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* smem = reinterpret_cast<T*>(smem_raw);
     unsigned smem_given;
@@ -391,11 +518,17 @@ __device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, co
     if (smem_given < STAGES * S::STAGE * sizeof(T) + BC_TABLE * sizeof(u64)) __trap();  // layouts disagree
 
     const i64 ntn = (N + S::BN - 1) / S::BN;
-    const Tile tl = locate(tiles, ntiles, ntn, band, S::BN, group_ptr, block_ptr);
+    const Tile tl = locate(tiles, ntiles, ntn, band, S::BN, SPLIT ? splits : 1, group_ptr, block_ptr);
     const int chunks = (int)((bw + S::BK - 1) / S::BK);
     // 32-bit counts: the backend launches only plans whose column blocks fit (< 2^31 / chunks).
     const int nblocks = (int)(tl.kb1 - tl.kb0);
-    const int steps = nblocks * chunks;
+    const int all_steps = nblocks * chunks;
+    // This part's steps [first, first + steps) of the tile's (32-bit arithmetic: a 64-bit
+    // division here made the f16 kernels spill).
+    const int part = SPLIT ? (int)(blockIdx.x % splits) : 0;
+    const int per = SPLIT ? all_steps / splits : all_steps, extra = SPLIT ? all_steps % splits : 0;
+    const int first = part * per + min(part, extra);
+    const int steps = per + (part < extra ? 1 : 0);
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int wm = warp / WARPS_N, wn = warp % WARPS_N;
     Copies<T, B_ROW, WARPS_N> cp;
@@ -410,27 +543,27 @@ __device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, co
             for (int q = 0; q < 4; ++q) acc[mi][ni][q] = 0.0f;
 
     // The next step to load: block kb, K slice kc, its values at `ab` (the tile's first row,
-    // column 0). A group's blocks are stored one after another (value_offset[kb] =
+    // column kc). A group's blocks are stored one after another (value_offset[kb] =
     // value_offset[kb0] + (kb - kb0) * height * bw; the backend checks this at upload), and
     // their columns are staged in shared memory, BC_TABLE at a time, so no step waits on a
     // global load to address its copies (a per-step load did; holding the next column in
     // registers instead spilled the f16 kernel).
     u64* bc_table = reinterpret_cast<u64*>(smem_raw + STAGES * S::STAGE * sizeof(T));
     const u64* bcols = block_col + tl.kb0;
-    auto fill_table = [&](int first) {  // by all threads, where all threads call it
+    auto fill_table = [&](int from) {  // by all threads, where all threads call it
         __syncthreads();  // nobody still reads the previous columns
-        for (int i = threadIdx.x; i < BC_TABLE && first + i < nblocks; i += S::THREADS) bc_table[i] = bcols[first + i];
+        for (int i = threadIdx.x; i < BC_TABLE && from + i < nblocks; i += S::THREADS) bc_table[i] = bcols[from + i];
         __syncthreads();
     };
-    fill_table(0);
-    int kb = 0;  // relative to the tile's first block
-    int kc = 0;
-    const T* ab = nblocks > 0 ? values + (i64)value_offset[tl.kb0] + tl.rel0 * bw : values;
+    int kb = first / chunks;  // relative to the tile's first block
+    int kc = (first % chunks) * S::BK;
+    fill_table(kb - kb % BC_TABLE);
     const i64 ab_step = tl.height * bw;
+    const T* ab = nblocks > 0 ? values + (i64)value_offset[tl.kb0] + tl.rel0 * bw + kb * ab_step : values;
     // The current block's column, read from the table when the block starts, after the
     // copies of the step that ends the previous block (a read on every step put its latency
     // on the copies' path: +7 % with one tile per SM). 32 bits: the backend checks the count.
-    unsigned bcur = nblocks > 0 ? (unsigned)bc_table[0] : 0u;
+    unsigned bcur = kb < nblocks ? (unsigned)bc_table[kb % BC_TABLE] : 0u;
     auto load_next = [&](int stage) {
         T* As = smem + stage * S::STAGE;
         T* Bs = As + S::A_SIZE;
@@ -472,54 +605,46 @@ __device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, co
     }
     cp_async_wait<0>();
 
-    const float alpha = scalar_arg(alpha_dev, alpha_host);
-    const float beta = scalar_arg(beta_dev, beta_host);
-    const int g = lane >> 2, t = lane & 3;
-#pragma unroll
-    for (int mi = 0; mi < MT; ++mi)
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-            const int r = wm * WM + mi * 16 + half * 8 + g;
-            if (r >= tl.rows) continue;
-            const i64 row = (i64)perm[tl.row0 + r];
-#pragma unroll
-            for (int ni = 0; ni < NT; ++ni)
-#pragma unroll
-                for (int q = 0; q < 2; ++q) {
-                    const i64 j = tl.n0 + wn * WN + ni * 8 + 2 * t + q;
-                    if (j < N)
-                        axpby_store(C + (c_row ? row * ldc + j : row + j * ldc), acc[mi][ni][half * 2 + q], alpha,
-                                    beta);
-                }
-        }
+    if (SPLIT) {
+        write_partial<WARPS_N>(smem_raw, wm, wn, lane, acc);
+        reduce_tile<Out, WARPS_N>(smem_raw, tl, splits, perm, C, ldc, c_row, N, scalar_arg(alpha_dev, alpha_host),
+                                  scalar_arg(beta_dev, beta_host));
+    } else {
+        store_tile<Out, WARPS_N>(tl, perm, C, ldc, c_row, N, scalar_arg(alpha_dev, alpha_host),
+                                 scalar_arg(beta_dev, beta_host), wm, wn, lane, acc);
+    }
 }
 
 }  // namespace vbr
 
-// Entry points: spblk_spmm_vbr_<mode>_<b layout>_n<BN>_<in>_<out>. f16/bf16 come in 128- and
-// 256-column tiles (the wider for large N: half the A traffic per flop), f32 in 128.
-#define VBR_ENTRY(T, Out, mode, tin, tout, layout, b_row, MODE, WARPS_N, BN, STAGES, MIN_BLOCKS)              \
+// Entry points: spblk_spmm_vbr_<mode>_<b layout>_n<BN>[_split]_<in>_<out>. f16/bf16 come in
+// 128- and 256-column tiles (the wider for large N: half the A traffic per flop), f32 in 128;
+// `_split` (128 columns; launched in clusters of `splits`) for matrices with too few tiles
+// to fill the GPU.
+#define VBR_ENTRY(T, Out, mode, tin, tout, layout, b_row, MODE, WARPS_N, BN, STAGES, MIN_BLOCKS, SPLIT, sfx)  \
     extern "C" __global__ void __launch_bounds__(64 * WARPS_N, MIN_BLOCKS)                                    \
-        spblk_spmm_vbr_##mode##_##layout##_n##BN##_##tin##_##tout(                                           \
-            const u64* tiles, i64 ntiles, i64 band, const u64* group_ptr, const u64* block_ptr,              \
+        spblk_spmm_vbr_##mode##_##layout##_n##BN##sfx##_##tin##_##tout(                                      \
+            const u64* tiles, i64 ntiles, i64 band, int splits, const u64* group_ptr, const u64* block_ptr,  \
             const u64* block_col, const u64* value_offset, const u64* perm, const T* values, i64 bw, i64 K,   \
             i64 N, const T* B, i64 ldb, Out* C, i64 ldc, int c_row, const float* alpha_dev, float alpha,     \
             const float* beta_dev, float beta, int vec) {                                                    \
-        vbr::spmm_vbr<T, Out, b_row, vbr::MODE, WARPS_N, STAGES>(tiles, ntiles, band, group_ptr, block_ptr,  \
-                                                                 block_col, value_offset, perm, values, bw,  \
-                                                                 K, N, B, ldb, C, ldc, c_row, alpha_dev,     \
-                                                                 alpha, beta_dev, beta, vec);                \
+        vbr::spmm_vbr<T, Out, b_row, vbr::MODE, WARPS_N, STAGES, SPLIT>(                                     \
+            tiles, ntiles, band, splits, group_ptr, block_ptr, block_col, value_offset, perm, values, bw, K, \
+            N, B, ldb, C, ldc, c_row, alpha_dev, alpha, beta_dev, beta, vec);                                \
     }
-#define VBR_LAYOUTS(T, Out, mode, tin, tout, MODE, WARPS_N, BN, STAGES, MIN_BLOCKS)                       \
-    VBR_ENTRY(T, Out, mode, tin, tout, brow, true, MODE, WARPS_N, BN, STAGES, MIN_BLOCKS)                 \
-    VBR_ENTRY(T, Out, mode, tin, tout, bcol, false, MODE, WARPS_N, BN, STAGES, MIN_BLOCKS)
-#define VBR_HALF(T, Out, tin, tout)                                 \
-    VBR_LAYOUTS(T, Out, tc, tin, tout, MODE_HALF, 2, 128, 4, 4)     \
-    VBR_LAYOUTS(T, Out, tc, tin, tout, MODE_HALF, 4, 256, 3, 2)
+#define VBR_LAYOUTS(T, Out, mode, tin, tout, MODE, WARPS_N, BN, STAGES, MIN_BLOCKS, SPLIT, sfx)                 \
+    VBR_ENTRY(T, Out, mode, tin, tout, brow, true, MODE, WARPS_N, BN, STAGES, MIN_BLOCKS, SPLIT, sfx)           \
+    VBR_ENTRY(T, Out, mode, tin, tout, bcol, false, MODE, WARPS_N, BN, STAGES, MIN_BLOCKS, SPLIT, sfx)
+#define VBR_HALF(T, Out, tin, tout)                                             \
+    VBR_LAYOUTS(T, Out, tc, tin, tout, MODE_HALF, 2, 128, 4, 4, false, )        \
+    VBR_LAYOUTS(T, Out, tc, tin, tout, MODE_HALF, 2, 128, 4, 4, true, _split)   \
+    VBR_LAYOUTS(T, Out, tc, tin, tout, MODE_HALF, 4, 256, 3, 2, false, )
 
 VBR_HALF(f16, float, f16, f32)
 VBR_HALF(f16, f16, f16, f16)
 VBR_HALF(bf16, float, bf16, f32)
 VBR_HALF(bf16, bf16, bf16, bf16)
-VBR_LAYOUTS(float, float, tf32, f32, f32, MODE_TF32, 2, 128, 4, 4)
-VBR_LAYOUTS(float, float, tf32x3, f32, f32, MODE_TF32X3, 2, 128, 4, 3)
+VBR_LAYOUTS(float, float, tf32, f32, f32, MODE_TF32, 2, 128, 4, 4, false, )
+VBR_LAYOUTS(float, float, tf32, f32, f32, MODE_TF32, 2, 128, 4, 4, true, _split)
+VBR_LAYOUTS(float, float, tf32x3, f32, f32, MODE_TF32X3, 2, 128, 4, 3, false, )
+VBR_LAYOUTS(float, float, tf32x3, f32, f32, MODE_TF32X3, 2, 128, 4, 3, true, _split)

@@ -120,6 +120,13 @@ const VBR_MARGIN: f64 = 1.5;
 /// at N = 128 ran CSR in 19 µs and VBR in 22 µs while the rates predicted 12 µs and 10 µs).
 /// Raising both predictions can only turn VBR choices into CSR ones.
 const CALL_FLOOR_S: f64 = 15e-6;
+/// No `parallel_tiles` row tiles (x 128 columns) are predicted below this: a thread block's
+/// time has a floor of its own (the chain of loads that locates its blocks, the pipeline
+/// fill, C's stores). Measured on an H200 on the n = 8192, θ = 0.01 grid rows (1.3 blocks per
+/// tile): 19-22 µs per wave of thread blocks, a wave holding 3-4 tiles per SM (twice
+/// `parallel_tiles`); without this term the default took VBR there and was 1.15-1.22x slower
+/// than CSR (docs/vbr.md).
+const VBR_TILES_FLOOR_S: f64 = 10e-6;
 
 /// `SPBLK_SPMM_ALG_DEFAULT`: VBR when the matrix has a 1-SA plan on a backend with the
 /// tensor-core kernel and the cost model predicts it faster than the row method, else rows.
@@ -148,8 +155,11 @@ fn spmm_default(a: &SpMat, op_a: Operation, n: i64) -> SpmmMethod {
     // The kernel computes whole 128-column tiles, one thread block per (row tile, column
     // tile); with fewer blocks than the device runs at once, the rate drops in proportion.
     let col_tiles = (n.max(1) as f64 / 128.0).ceil();
-    let busy = (arrays.tile_count as f64 * col_tiles / arrays.parallel_tiles.max(1) as f64).min(1.0);
-    let vbr = (arrays.tile_work * col_tiles * 128.0 / (rate * busy.max(1e-9))).max(CALL_FLOOR_S);
+    let waves = arrays.tile_count as f64 * col_tiles / arrays.parallel_tiles.max(1) as f64;
+    let busy = waves.min(1.0);
+    let vbr = (arrays.tile_work * col_tiles * 128.0 / (rate * busy.max(1e-9)))
+        .max(waves.ceil() * VBR_TILES_FLOOR_S)
+        .max(CALL_FLOOR_S);
     let s = one_sa.plan.vbr.stats();
     let why = format_args!(
         "predicted VBR {:.3} ms ({:.0}% of the GPU busy) vs CSR {:.3} ms (rho' {:.3}, dH' {:.1}, N {n}, {:?}; \

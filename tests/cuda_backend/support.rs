@@ -70,6 +70,18 @@ fn make_current() {
     }
 }
 
+/// Device 0's compute capability, major number (a CUDA backend exists: `gpu` said so).
+pub fn compute_capability_major() -> i32 {
+    make_current();
+    let mut major = 0;
+    // SAFETY: out-pointer to a local; the driver is initialized.
+    let r = unsafe {
+        sys::cuDeviceGetAttribute(&mut major, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0)
+    };
+    assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+    major
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Kind {
     Host,

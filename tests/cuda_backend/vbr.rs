@@ -193,6 +193,9 @@ fn vbr_matches_host_and_csr_for_every_plan_shape() {
     let mut r = rng(90);
     let mut heights_seen = std::collections::BTreeSet::new();
     let mut k = 0usize;
+    // Launches of the whole-tile kernels and of the split ones (clusters, sm_90 and newer,
+    // where the tiles cannot fill the GPU): the shapes below need both.
+    let mut launches = [0u32; 2];
     // (block width, max group height, column blocks at least): 64 and 128 take 16-byte copies
     // over 2..8 pipeline steps; 40 ends a block inside a step; 5 and 12 take element loads;
     // 520 blocks of 16 give the family with every block more than twice the kernel's table of
@@ -257,8 +260,13 @@ fn vbr_matches_host_and_csr_for_every_plan_shape() {
             let mut host = Side::new(Kind::Host);
             let mut gpu = Side::new(Kind::Cuda);
             let want = run(&mut host, &case, alg).unwrap_or_else(|s| panic!("{what}: host status {s}"));
-            let got =
-                run(&mut gpu, &case, alg).unwrap_or_else(|s| panic!("{what}: CUDA status {s}: {}", last_message()));
+            let (got, records) = spblk::trace::capture(|| run(&mut gpu, &case, alg));
+            let got = got.unwrap_or_else(|s| panic!("{what}: CUDA status {s}: {}", last_message()));
+            for (name, count) in records.iter().flat_map(|r| r.kernels.iter()) {
+                if name.starts_with("spblk_spmm_vbr_") {
+                    launches[usize::from(name.contains("_split_"))] += count;
+                }
+            }
             let again = run(&mut gpu, &case, alg).unwrap();
             assert!(got == again, "{what}: two runs differ (the kernel must be deterministic)");
             // Padding of B and C: C's padding must stay as it was.
@@ -291,6 +299,12 @@ fn vbr_matches_host_and_csr_for_every_plan_shape() {
     if !quick_skip(1) && !quick_skip(2) {
         for h in [1usize, 2, 7, 16, 17, 63, 64, 65, 200] {
             assert!(heights_seen.contains(&h), "no plan had a group of height {h}: {heights_seen:?}");
+        }
+        if !harness_on_host() {
+            assert!(launches[0] > 0, "no case ran the whole-tile VBR kernel: {launches:?}");
+            if compute_capability_major() >= 9 {
+                assert!(launches[1] > 0, "no case split its tiles over a cluster: {launches:?}");
+            }
         }
     }
 }

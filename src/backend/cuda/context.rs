@@ -71,7 +71,12 @@ pub struct Device {
     pub ordinal: i32,
     ctx: sys::CUcontext,
     pub sm_count: u32,
+    /// Compute capability's major number (9 and up: thread-block clusters).
+    pub cc_major: i32,
     pub module: Module,
+    /// Occupancy answers by (kernel, dynamic shared memory, cluster size): blocks per SM for
+    /// cluster size 1, else clusters on the whole GPU. They never change for a device.
+    pub occupancy: Mutex<HashMap<(String, u32, u32), u32>>,
 }
 
 // SAFETY: a CUcontext is a driver handle usable from any thread (the driver synchronizes
@@ -192,5 +197,5 @@ fn open(ordinal: i32) -> Result<Device> {
         ));
     }
     let module = Module::load()?;
-    Ok(Device { ordinal, ctx, sm_count: sms.max(1) as u32, module })
+    Ok(Device { ordinal, ctx, sm_count: sms.max(1) as u32, cc_major: major, module, occupancy: Mutex::default() })
 }

@@ -86,14 +86,15 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spgemm_copy_{t}_{i}"));
         }
     }
-    // kernels/spmm/vbr.cu: product flavour x op(B) layout x column tile x (input, output).
+    // kernels/spmm/vbr.cu: product flavour x op(B) layout x column tile (128 also split
+    // over a cluster) x (input, output).
     for (mode, a, b, tiles) in [
-        ("tc", "f16", "f32", &[128, 256][..]),
-        ("tc", "f16", "f16", &[128, 256]),
-        ("tc", "bf16", "f32", &[128, 256]),
-        ("tc", "bf16", "bf16", &[128, 256]),
-        ("tf32", "f32", "f32", &[128]),
-        ("tf32x3", "f32", "f32", &[128]),
+        ("tc", "f16", "f32", &["128", "128_split", "256"][..]),
+        ("tc", "f16", "f16", &["128", "128_split", "256"]),
+        ("tc", "bf16", "f32", &["128", "128_split", "256"]),
+        ("tc", "bf16", "bf16", &["128", "128_split", "256"]),
+        ("tf32", "f32", "f32", &["128", "128_split"]),
+        ("tf32x3", "f32", "f32", &["128", "128_split"]),
     ] {
         for layout in ["brow", "bcol"] {
             for bn in tiles {

@@ -127,6 +127,72 @@ impl<'a> Launcher<'a> {
         check(r, &format!("launch of {name}"))
     }
 
+    /// `launch` in clusters of `cluster` consecutive thread blocks (sm_90 and newer; `grid`
+    /// a multiple of `cluster`).
+    pub fn launch_cluster(
+        &self,
+        name: &str,
+        grid: u32,
+        block: u32,
+        shared: u32,
+        cluster: u32,
+        args: Args,
+    ) -> Result<()> {
+        if cluster <= 1 {
+            return self.launch(name, grid, block, shared, args);
+        }
+        trace::kernel(name);
+        let f = self.dev.module.function(name)?;
+        let mut params: Vec<*mut c_void> = args.slots.iter().map(|s| s as *const u64 as *mut c_void).collect();
+        let mut attr = cluster_attribute(cluster);
+        let config = self.config(grid, block, shared, &mut attr);
+        // SAFETY: as in `launch`; `config` and `attr` outlive the call.
+        let r = unsafe { sys::cuLaunchKernelEx(&config, f, params.as_mut_ptr(), std::ptr::null_mut()) };
+        check(r, &format!("launch of {name} (clusters of {cluster})"))
+    }
+
+    fn config(&self, grid: u32, block: u32, shared: u32, attr: &mut sys::CUlaunchAttribute) -> sys::CUlaunchConfig {
+        sys::CUlaunchConfig {
+            gridDimX: grid,
+            gridDimY: 1,
+            gridDimZ: 1,
+            blockDimX: block,
+            blockDimY: 1,
+            blockDimZ: 1,
+            sharedMemBytes: shared,
+            hStream: self.stream,
+            attrs: attr,
+            numAttrs: 1,
+        }
+    }
+
+    /// How many thread blocks of `name` (`cluster` 1) fit on one SM at once, or how many
+    /// clusters of `cluster` blocks the whole GPU runs at once (clusters must fit inside one
+    /// GPC, so this can be below SMs x blocks per SM / cluster); cached per device.
+    pub fn occupancy(&self, name: &str, block: u32, shared: u32, cluster: u32) -> Result<u32> {
+        let key = (name.to_string(), shared, cluster);
+        if let Some(&n) = self.dev.occupancy.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(n);
+        }
+        let f = self.dev.module.function(name)?;
+        let mut n = 0;
+        if cluster <= 1 {
+            // SAFETY: out-pointer to a local; `f` comes from the loaded module.
+            check(
+                unsafe { sys::cuOccupancyMaxActiveBlocksPerMultiprocessor(&mut n, f, block as i32, shared as usize) },
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+            )?;
+        } else {
+            let mut attr = cluster_attribute(cluster);
+            let config = self.config(cluster, block, shared, &mut attr);
+            // SAFETY: out-pointer to a local; `config` and `attr` outlive the call.
+            check(unsafe { sys::cuOccupancyMaxActiveClusters(&mut n, f, &config) }, "cuOccupancyMaxActiveClusters")?;
+        }
+        let n = n.max(0) as u32;
+        self.dev.occupancy.lock().unwrap_or_else(|e| e.into_inner()).insert(key, n);
+        Ok(n)
+    }
+
     /// Blocks for a grid-stride kernel over `work` items at `per_block` items per block,
     /// capped at 32 blocks per SM (the loops cover the rest).
     pub fn grid(&self, work: u64, per_block: u64) -> u32 {
@@ -178,6 +244,17 @@ impl<'a> Launcher<'a> {
         self.read(src, &mut bytes)?;
         Ok(bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect())
     }
+}
+
+/// The launch attribute for clusters of `cluster` x 1 x 1 blocks.
+fn cluster_attribute(cluster: u32) -> sys::CUlaunchAttribute {
+    // SAFETY: plain data; the union's cluster member is the one the attribute id names.
+    let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+    attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = cluster;
+    attr.value.clusterDim.y = 1;
+    attr.value.clusterDim.z = 1;
+    attr
 }
 
 fn start_timer(stream: sys::CUstream) -> Option<(sys::CUevent, sys::CUevent)> {

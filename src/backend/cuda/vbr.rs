@@ -133,11 +133,6 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
     let b_row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
     let c_row = args.c.order == Order::Row;
     let vec = bw % per16 == 0 && args.b.ld % per16 == 0 && (args.b.values as u64) % 16 == 0;
-    // 256-column tiles (8 warps) halve the reads of A per flop once N needs more than one
-    // 128-column tile; f32 comes in 128 only (its split products need the registers).
-    let bn: i64 = if mode == "tc" && n > 128 { 256 } else { 128 };
-    let col_tiles = (n + bn - 1) / bn;
-    let band = (BAND_BYTES / (bn * k.max(1) * esize)).clamp(1, col_tiles);
     // The kernel counts a tile's steps (blocks x BK-deep slices of ΔW, BK >= 16) and a block's
     // element offsets (64 rows x ΔW) in 32 bits.
     let steps = arrays.most_group_blocks as u64 * (bw as u64).div_ceil(16);
@@ -151,37 +146,76 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
     if (k.max(1) as u64).div_ceil(bw as u64) > u32::MAX as u64 {
         return Err(Error::not_supported(format!("VBR SpMM with {k} columns in blocks of {bw} (over 2^32 blocks)")));
     }
-    let blocks = arrays.tile_count as u64 * col_tiles as u64;
+    let layout = if b_row { "brow" } else { "bcol" };
+    let name = |bn: i64, split: bool| {
+        format!(
+            "spblk_spmm_vbr_{mode}_{layout}_n{bn}{}_{}_{}",
+            if split { "_split" } else { "" },
+            value_tag(args.precision.input),
+            value_tag(args.precision.output)
+        )
+    };
+    let tiles = arrays.tile_count as u64;
+    // 256-column tiles (8 warps) halve the reads of A per flop once N needs more than one
+    // 128-column tile; f32 comes in 128 only (its split products need the registers).
+    let mut bn: i64 = if mode == "tc" && n > 128 { 256 } else { 128 };
+    let mut splits = 1u32;
+    if l.dev.cc_major >= 9 {
+        let shared = |bn: i64| smem_bytes(esize as usize, b_row, bn as usize) as u32;
+        let per_sm = l.occupancy(&name(bn, false), bn as u32, shared(bn), 1)? as u64;
+        if tiles * (n as u64).div_ceil(bn as u64) < per_sm * l.dev.sm_count as u64 {
+            // Less than one wave: 128-column tiles, each split over a cluster.
+            let chunks = (bw as u64).div_ceil(if esize == 4 { 16 } else { 32 }) as f64;
+            let steps_per_tile = arrays.tile_work / (TILE_ROWS as f64 * bw as f64) / tiles.max(1) as f64 * chunks;
+            let split = name(128, true);
+            let mut clusters = Vec::new();
+            for s in 2..=MAX_SPLITS {
+                clusters.push(l.occupancy(&split, 128, shared(128), s)? as u64);
+            }
+            splits = split_count(tiles * (n as u64).div_ceil(128), &clusters, steps_per_tile);
+            if trace::on() {
+                trace::note(format_args!(
+                    "under one wave: {steps_per_tile:.1} steps per tile; clusters of 2..{MAX_SPLITS} at once: {clusters:?}"
+                ));
+            }
+            if splits > 1 {
+                bn = 128;
+            }
+        }
+    }
+    let col_tiles = (n + bn - 1) / bn;
+    let band = (BAND_BYTES / (bn * k.max(1) * esize)).clamp(1, col_tiles);
+    let blocks = tiles * col_tiles as u64 * splits as u64;
     let grid = u32::try_from(blocks).map_err(|_| {
-        Error::not_supported(format!("VBR SpMM with {blocks} thread blocks (row tiles x column tiles) over 2^32"))
+        Error::not_supported(format!(
+            "VBR SpMM with {blocks} thread blocks (row tiles x column tiles x splits) over 2^32"
+        ))
     })?;
     if grid == 0 {
         return Ok(());
     }
-    let layout = if b_row { "brow" } else { "bcol" };
-    let name = format!(
-        "spblk_spmm_vbr_{mode}_{layout}_n{bn}_{}_{}",
-        value_tag(args.precision.input),
-        value_tag(args.precision.output)
-    );
+    let name = name(bn, splits > 1);
     let shared = smem_bytes(esize as usize, b_row, bn as usize);
     if trace::on() {
         trace::note(format_args!(
-            "{} row tiles of <= {} rows x {col_tiles} column tiles of {bn} (bands of {band}); {}; {shared} B shared",
+            "{} row tiles of <= {} rows x {col_tiles} column tiles of {bn} (bands of {band}), each in {splits} \
+             part(s); {}; {shared} B shared",
             arrays.tile_count,
             arrays.tile_rows,
             if vec { "16-byte async copies" } else { "element loads (unaligned B or block width)" }
         ));
     }
-    l.launch(
+    l.launch_cluster(
         &name,
         grid,
         bn as u32, // two warps per 64 columns
         shared as u32,
+        splits,
         Args::new()
             .ptr(arrays.tiles.addr)
             .i64(arrays.tile_count as i64)
             .i64(band)
+            .i32(splits as i32)
             .ptr(arrays.group_ptr.addr)
             .ptr(arrays.block_ptr.addr)
             .ptr(arrays.block_col.addr)
@@ -200,6 +234,33 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
             .scalar(beta)
             .i32(vec as i32),
     )
+}
+
+/// Most parts of one split tile: the portable cluster size.
+const MAX_SPLITS: u32 = 8;
+/// Fewest pipeline steps of one part: below it the part is mostly pipeline fill (3 steps
+/// in flight).
+const MIN_PART_STEPS: f64 = 4.0;
+
+/// How many parts to split each of `tiles` tiles' steps into, when the whole tiles fill less
+/// than one wave: `clusters[s - 2]` is how many clusters of s parts the GPU runs at once.
+/// The most parts that still run in one wave, each keeping `MIN_PART_STEPS`; 1 when no split
+/// fits one wave. At this size a part's time is mostly latency (its first loads, the
+/// pipeline fill, the reduction of the parts' partial tiles in kernels/spmm/vbr.cu), so a
+/// second wave costs nearly a whole part again: on an H200 at n = 8192, f16 in 3 parts (one
+/// wave) took 26.5 µs against 30.4 µs in 4 (two waves); f32 in 8 parts (three waves) 54.9 µs
+/// against 50.8 µs in 3 (two waves).
+fn split_count(tiles: u64, clusters: &[u64], steps_per_tile: f64) -> u32 {
+    let mut best = 1;
+    for (s, &c) in (2..=MAX_SPLITS).zip(clusters) {
+        if steps_per_tile / (s as f64) < MIN_PART_STEPS {
+            break;
+        }
+        if tiles > 0 && tiles <= c {
+            best = s;
+        }
+    }
+    best
 }
 
 /// Dynamic shared memory of a kernel: its pipeline stages of an A tile (64 x BK) and a B tile
@@ -240,6 +301,25 @@ mod tests {
         assert_eq!(check_layout(&vbr_with_offsets(vec![0, 8, 16, 20, 24])).unwrap(), 3);
         let err = check_layout(&vbr_with_offsets(vec![0, 8, 16, 24, 20])).unwrap_err();
         assert!(err.to_string().contains("group 1"), "{err}");
+    }
+
+    #[test]
+    fn split_count_takes_the_most_parts_that_fit_one_wave() {
+        // Clusters of 2..8 an H200 ran at once (f16 kernel; f32 kernel).
+        let f16 = [264, 163, 124, 94, 79, 69, 62];
+        let f32 = [198, 124, 92, 69, 62, 47, 45];
+        assert_eq!(split_count(128, &f16, 25.5), 3);
+        assert_eq!(split_count(128, &f32, 50.9), 2);
+        assert_eq!(split_count(90, &f16, 25.5), 5);
+        // Parts keep MIN_PART_STEPS: 8 steps make two parts of 4 at most.
+        assert_eq!(split_count(60, &f16, 8.0), 2);
+        assert_eq!(split_count(60, &f16, 7.9), 1);
+        // A handful of tiles: at most a cluster of 8.
+        assert_eq!(split_count(3, &f16, 1000.0), 8);
+        // No split fits one wave, no cluster fits, or no tile: no split.
+        assert_eq!(split_count(300, &f16, 100.0), 1);
+        assert_eq!(split_count(128, &[0; 7], 100.0), 1);
+        assert_eq!(split_count(0, &f16, 100.0), 1);
     }
 
     #[test]
