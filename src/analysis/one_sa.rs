@@ -52,7 +52,8 @@
 //! [`group_rows_serial_alg2`] is the plain row-wise Algorithm 2 (speed baseline).
 //!
 //! * Quotient rows, hashing, the class sort and the candidate index are built in parallel
-//!   (rayon); the VBR build and the statistics are parallel over groups.
+//!   (rayon); the VBR build and the statistics are parallel over groups. [`analyze`] faults
+//!   in the values buffer (its size is at least `Σ_rows |Q(row)|·ΔW`) beside the grouping.
 //! * **Prefix filter** (as in set-similarity joins, AllPairs/PPJoin): fix a global order of
 //!   column blocks, rarest first. Acceptance needs an overlap `|P∩d| ≥ α(|P|)` and
 //!   `≥ α(|d|)`, with `α(n) = ⌈τ n⌉` (Jaccard) or `⌈τ² n⌉` (cosine). Hence `d` and `P` must
@@ -68,7 +69,9 @@
 //!   class that does not fit now never fits later (height only grows).
 //! * **Signature filter** (TwoStep): 64-bit block signatures bound `|P ∩ d|` by
 //!   `|d| − popcount(sig(d) & !sig(P))`, plus what `P` can still grow; the overlap count of
-//!   the exact test stops as soon as too many blocks are missing.
+//!   the exact test stops as soon as too many blocks are missing. Classes of 32 blocks and
+//!   more also have a signature of about `2|d|` bits, which the certificates check before
+//!   reading two long patterns.
 //! * Index lists are compacted lazily when they fill up with assigned classes.
 //!
 //! The greedy scan itself is inherently sequential (each group depends on all previous
@@ -333,8 +336,15 @@ where
     V: Copy + Default + Send + Sync + std::ops::Add<Output = V>,
 {
     let t = Instant::now();
-    let g = group_rows(p, params);
-    let mut v = vbr::build_vbr_owned(p, values, g, params);
+    // The values buffer is allocated and its pages faulted in by rayon tasks that run beside
+    // the grouping, from the moment its lower bound Σ_rows |Q(row)|·ΔW is known (every group
+    // stores each member row's blocks, so the plan is at least that large).
+    let mut pre: Vec<V> = Vec::new();
+    let g = rayon::scope(|s| {
+        let pre = &mut pre;
+        search::group_rows_then(p, params, move |n| vbr::prefault(s, pre, n * params.block_width))
+    });
+    let mut v = vbr::build_vbr_owned(p, values, g, params, pre);
     v.stats.analysis_seconds = t.elapsed().as_secs_f64();
     v
 }

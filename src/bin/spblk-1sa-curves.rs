@@ -5,6 +5,7 @@
 //! spblk-1sa-curves [--out DIR] [--n N] [--delta D] [--theta T] [--budget K]
 //!                  [--similarity jaccard|cosine] [--speed] [--big] [--big-exact]
 //!                  [--no-curves] [--big-case NAME]... [--big-tau T]... [--big-repeat N]
+//!                  [--big-fingerprint]
 //! ```
 //! Writes `DIR/one-sa-curves.csv` and `DIR/one-sa-curves.svg` (ΔH' against ρ', one curve
 //! per ρ, τ = 0.1 … 1.0 along each curve; solid: [`group_rows`] with the candidate budget,
@@ -56,6 +57,9 @@ struct Args {
     big_taus: Vec<f64>,
     /// `--big-repeat N`: best of N runs for every `--big` timing.
     big_repeat: usize,
+    /// `--big-fingerprint`: print a hash of every `analyze` result array (grouping and VBR),
+    /// to check that a change to the analysis leaves the plan bit-identical.
+    big_fingerprint: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -73,6 +77,7 @@ fn parse_args() -> Result<Args, String> {
         big_cases: vec![],
         big_taus: vec![],
         big_repeat: 1,
+        big_fingerprint: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -96,12 +101,13 @@ fn parse_args() -> Result<Args, String> {
             "--big-case" => a.big_cases.push(val()?),
             "--big-tau" => a.big_taus.push(val()?.parse().map_err(|e| format!("--big-tau: {e}"))?),
             "--big-repeat" => a.big_repeat = val()?.parse().map_err(|e| format!("--big-repeat: {e}"))?,
+            "--big-fingerprint" => a.big_fingerprint = true,
             "--budget" => a.budget = val()?.parse().map_err(|e| format!("--budget: {e}"))?,
             "-h" | "--help" => {
                 println!(
                     "usage: spblk-1sa-curves [--out DIR] [--n N] [--delta D] [--theta T] [--budget K] \
                      [--similarity jaccard|cosine] [--speed] [--big] [--big-exact] [--no-curves] \
-                     [--big-case power-law|rmat|block-structured]... [--big-tau T]... [--big-repeat N]"
+                     [--big-case power-law|rmat|block-structured]... [--big-tau T]... [--big-repeat N] [--big-fingerprint]"
                 );
                 std::process::exit(0);
             }
@@ -383,9 +389,54 @@ fn big(args: &Args) {
                     st.test_blocks,
                     st.truncated_lists
                 );
+                if args.big_fingerprint {
+                    println!("fingerprint tau {tau:.1}: {}", fingerprint(&v));
+                }
             }
         }
     }
+}
+
+/// Hashes of the arrays of a plan (values by their bits; the statistics without the timing).
+fn fingerprint(v: &Vbr<f32>) -> String {
+    use rayon::prelude::*;
+    fn mix(h: u64, x: u64) -> u64 {
+        (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29)
+    }
+    fn words(xs: &[u64]) -> u64 {
+        let parts: Vec<u64> =
+            xs.par_chunks(1 << 20).map(|c| c.iter().fold(xs.len() as u64, |h, &x| mix(h, x))).collect();
+        parts.iter().fold(0, |h, &x| mix(h, x))
+    }
+    let us = |xs: &[usize]| words(&xs.iter().map(|&x| x as u64).collect::<Vec<_>>());
+    let vals = {
+        let parts: Vec<u64> = v
+            .values
+            .par_chunks(1 << 20)
+            .map(|c| c.iter().fold(v.values.len() as u64, |h, x| mix(h, x.to_bits() as u64)))
+            .collect();
+        parts.iter().fold(0, |h, &x| mix(h, x))
+    };
+    let s = &v.stats;
+    let st = [
+        s.groups as u64,
+        s.nonzero_blocks as u64,
+        s.avg_block_height.to_bits(),
+        s.in_block_density.to_bits(),
+        s.fill_in_ratio.to_bits(),
+    ];
+    format!(
+        "perm {:016x} group_ptr {:016x} block_ptr {:016x} block_col {:016x} value_offset {:016x} values {:016x} \
+         (len {}) stats {:016x}",
+        us(&v.perm),
+        us(&v.group_ptr),
+        us(&v.block_ptr),
+        us(&v.block_col),
+        us(&v.value_offset),
+        vals,
+        v.values.len(),
+        words(&st)
+    )
 }
 
 fn svg(pts: &[Point], args: &Args) -> String {

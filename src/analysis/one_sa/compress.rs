@@ -44,7 +44,9 @@ fn hash_blocks(q: &[u32]) -> u64 {
     h
 }
 
-pub(super) fn compress(p: &CsrPattern, bw: usize) -> Classes {
+/// `quotients(n)` is called as soon as the quotient rows are known, with `n = Σ_rows |Q(row)|`
+/// (what [`analyze`](super::analyze) needs to start faulting in the values early).
+pub(super) fn compress(p: &CsrPattern, bw: usize, quotients: impl FnOnce(usize)) -> Classes {
     let div = BlockDiv::new(bw);
     let nblk = p.cols.div_ceil(bw).max(1);
     assert!(nblk <= u32::MAX as usize && p.rows < u32::MAX as usize, "matrix too large for 1-SA");
@@ -55,6 +57,7 @@ pub(super) fn compress(p: &CsrPattern, bw: usize) -> Classes {
     let rb = chunk_bounds(rows, |i| p.row_ptr[i] + i);
     let parts: Vec<(Vec<u32>, Vec<u32>, Vec<u64>)> = rb
         .par_windows(2)
+        .with_max_len(1)
         .map(|w| {
             let (mut q, mut lens, mut hashes) = (Vec::new(), Vec::with_capacity(w[1] - w[0]), Vec::new());
             hashes.reserve(w[1] - w[0]);
@@ -92,6 +95,7 @@ pub(super) fn compress(p: &CsrPattern, bw: usize) -> Classes {
         .zip(&parts)
         .for_each(|(dst, src)| dst.copy_from_slice(&src.0));
     let q = |r: usize| &qidx[qptr[r]..qptr[r + 1]];
+    quotients(qptr[rows]);
 
     // 2. Sort rows by (hash, row); a run of equal hashes holds the candidates for identity.
     let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(rows);
@@ -113,6 +117,7 @@ pub(super) fn compress(p: &CsrPattern, bw: usize) -> Classes {
     kb.dedup();
     let repk: Vec<Vec<u32>> = kb
         .par_windows(2)
+        .with_max_len(1)
         .map(|w| {
             let mut out = Vec::with_capacity(w[1] - w[0]);
             let mut i = w[0];
@@ -191,6 +196,7 @@ pub(super) fn compress(p: &CsrPattern, bw: usize) -> Classes {
     split_by(&mut pat, cb.windows(2).map(|w| pat_ptr[w[1]] - pat_ptr[w[0]]))
         .into_par_iter()
         .zip(cb.par_windows(2))
+        .with_max_len(1)
         .for_each(|(dst, w)| {
             let mut k = 0;
             for &f in &firsts[w[0]..w[1]] {
@@ -228,6 +234,7 @@ pub(super) fn compress(p: &CsrPattern, bw: usize) -> Classes {
     split_by(&mut pat, cb.windows(2).map(|w| pat_ptr[w[1]] - pat_ptr[w[0]]))
         .into_par_iter()
         .zip(cb.par_windows(2))
+        .with_max_len(1)
         .for_each(|(dst, w)| {
             let base = pat_ptr[w[0]];
             let mut bits: Vec<u64> = Vec::new();

@@ -43,6 +43,39 @@ impl ClassSig {
     }
 }
 
+/// Classes with at least this many blocks also carry a long signature ([`long_sig_words`]).
+const LONG_SIG_MIN: usize = 32;
+
+/// Words of the long signature of a class of `n` blocks: `2n` bits rounded up to a power of
+/// two (none below [`LONG_SIG_MIN`]). The 64- and 128-bit signatures are saturated by sets of
+/// a hundred blocks and more, and comparing two such classes costs a read of a third of one
+/// of them when they hardly overlap (R-MAT 2^20: 1.4 M such tests in the certificates).
+#[inline]
+fn long_sig_words(n: usize) -> usize {
+    if n < LONG_SIG_MIN {
+        0
+    } else {
+        (2 * n).next_power_of_two() / 64
+    }
+}
+
+/// Bit of block `b` in a long signature of `m` bits (a power of two, ≥ 64). The bit of a
+/// smaller power of two `m'` is this one mod `m'`, so a signature folds (OR of its `m'`-bit
+/// pieces) into the signature of the same set with `m'` bits.
+#[inline]
+fn long_sig_bit(b: u32, m: usize) -> usize {
+    ((b as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 32) as usize & (m - 1)
+}
+
+/// Blocks of a set with long signature `d` certainly outside a set with long signature `p`:
+/// both folded to the smaller size, every bit of `d & !p` comes from a block outside `p`.
+#[inline]
+pub(super) fn long_sig_outside(d: &[u64], p: &[u64]) -> usize {
+    let m = d.len().min(p.len());
+    let fold = |x: &[u64], i: usize| x[i..].iter().step_by(m).fold(0, |a, &w| a | w);
+    (0..m).map(|i| (fold(d, i) & !fold(p, i)).count_ones() as usize).sum()
+}
+
 /// Index entry `(sig, d, len, j, wl)`: a class `d`, its signature and size (in blocks);
 /// `j`, the position of the list's block in the class's pattern (positional filter); `wl`,
 /// the length of the class's own window in this list when it seeds a group (certificates).
@@ -57,6 +90,10 @@ pub(super) struct Index {
     /// Signature of every class.
     pub csig: Vec<u64>,
     pub csig2: Vec<ClassSig>,
+    /// Long signature of every class: `lsig[lsig_ptr[d]..lsig_ptr[d + 1]]`, empty for classes
+    /// under [`LONG_SIG_MIN`] blocks.
+    pub lsig_ptr: Vec<usize>,
+    pub lsig: Vec<u64>,
     /// Per class as a seed: windows cut by the budget (for the statistics), and whether its
     /// certificate was given up (windows over [`CERT_EFFORT`] entries: exact mode, huge
     /// budgets).
@@ -101,6 +138,29 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
             ClassSig { w, off: cls.pat_ptr[d] }
         })
         .collect();
+    let mut lsig_ptr = Vec::with_capacity(nc + 1);
+    lsig_ptr.push(0usize);
+    for d in 0..nc {
+        lsig_ptr.push(lsig_ptr[d] + long_sig_words(cls.pat(d).len()));
+    }
+    let mut lsig = vec![0u64; lsig_ptr[nc]];
+    {
+        let lb = chunk_bounds_n(nc, 256, |d| lsig_ptr[d] + d);
+        split_by(&mut lsig, lb.windows(2).map(|w| lsig_ptr[w[1]] - lsig_ptr[w[0]]))
+            .into_par_iter()
+            .zip(lb.par_windows(2))
+            .with_max_len(1)
+            .for_each(|(out, w)| {
+                for d in w[0]..w[1] {
+                    let sig = &mut out[lsig_ptr[d] - lsig_ptr[w[0]]..lsig_ptr[d + 1] - lsig_ptr[w[0]]];
+                    let m = sig.len() * 64;
+                    for &b in cls.pat(d).iter().filter(|_| m > 0) {
+                        let i = long_sig_bit(b, m);
+                        sig[i >> 6] |= 1 << (i & 63);
+                    }
+                }
+            });
+    }
     let plen = |d: usize| {
         let n = cls.pat(d).len();
         if n == 0 {
@@ -117,6 +177,7 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
     let cb = chunk_bounds_n(nc, CHUNKS, |d| cls.pat_ptr[d]);
     let counts: Vec<Vec<u32>> = cb
         .par_windows(2)
+        .with_max_len(1)
         .map(|cw| {
             let mut c = vec![0u32; nr];
             for d in cw[0]..cw[1] {
@@ -139,7 +200,9 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
         pre_ptr.push(pre_ptr[d] + plen(d));
     }
     let mut selfpos = vec![0u32; n];
+    crate::os::advise_huge_pages(&mut selfpos);
     let mut ent: Vec<Ent> = vec![(0, 0, 0, 0, 0); n];
+    crate::os::advise_huge_pages(&mut ent);
     // Pieces (r, c) in memory order: list by list, chunk by chunk.
     let mut pieces: Vec<Vec<&mut [Ent]>> = (0..counts.len()).map(|_| Vec::with_capacity(nr)).collect();
     {
@@ -174,7 +237,7 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
             })
             .collect()
     };
-    pieces.into_par_iter().zip(cls_parts).zip(cb.par_windows(2)).zip(starts).for_each(
+    pieces.into_par_iter().zip(cls_parts).zip(cb.par_windows(2)).zip(starts).with_max_len(1).for_each(
         |(((mut pc, ((cuts, unknown), selfpos)), cw), start)| {
             let mut fill = vec![0usize; nr];
             for d in cw[0]..cw[1] {
@@ -215,5 +278,5 @@ pub(super) fn build(cls: &Classes, params: &OneSaParams, w: usize, g: usize) -> 
             }
         });
     }
-    Index { ptr, ent, csig, csig2, cuts, unknown, pre_ptr, selfpos }
+    Index { ptr, ent, csig, csig2, lsig_ptr, lsig, cuts, unknown, pre_ptr, selfpos }
 }

@@ -17,7 +17,7 @@
 //! only the other seeds run the full search there.
 
 use super::compress::Classes;
-use super::index::{block_sig, block_sig2, prefix_len, Ent, Index, CERT_EFFORT};
+use super::index::{block_sig, block_sig2, long_sig_outside, prefix_len, Ent, Index, CERT_EFFORT};
 use super::{accepts, chunk_bounds, split_by, MergeRule, OneSaParams, SearchStats, Similarity};
 use rayon::prelude::*;
 use std::cmp::Reverse;
@@ -179,6 +179,7 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
         .collect();
     let parts: Vec<(Vec<u32>, Counters)> = lb
         .par_windows(2)
+        .with_max_len(1)
         .map(|w| {
             let mut found: Vec<u32> = Vec::new();
             let mut cnt = Counters::default();
@@ -262,6 +263,14 @@ pub(super) fn certify(sx: &Search, idx: &Index) -> (Vec<bool>, Counters) {
                             }
                             let sc2 = s2.as_ref().unwrap();
                             if dl - c2.outside(sc2.w) < need {
+                                continue;
+                            }
+                            // Long classes: their long signatures (one to a few lines).
+                            let (dlong, slong) = (
+                                &idx.lsig[idx.lsig_ptr[d as usize]..idx.lsig_ptr[d as usize + 1]],
+                                &idx.lsig[idx.lsig_ptr[s]..idx.lsig_ptr[s + 1]],
+                            );
+                            if !dlong.is_empty() && !slong.is_empty() && dl - long_sig_outside(dlong, slong) < need {
                                 continue;
                             }
                             if spat.is_empty() {
@@ -584,6 +593,7 @@ fn speculate(sx: &Search, idx: &Index, seeds: &[u32]) -> Speculation {
     let sb = chunk_bounds(seeds.len(), |k| k);
     let parts: Vec<Speculation> = sb
         .par_windows(2)
+        .with_max_len(1)
         .map(|w| {
             let slot = rayon::current_thread_index().unwrap_or(0) % pool.len();
             let mut guard = pool[slot].lock().unwrap_or_else(|e| e.into_inner());

@@ -91,8 +91,24 @@ pub(super) fn group_rows_impl_with(
     budget: Option<usize>,
     shortcuts: bool,
 ) -> (Grouping, SearchStats) {
+    group_rows_hooked(p, params, budget, shortcuts, |_| {})
+}
+
+/// [`group_rows`] calling `quotients(Σ_rows |Q(row)|)` as soon as that is known (early in
+/// the compression), for [`analyze`](super::analyze).
+pub(super) fn group_rows_then(p: &CsrPattern, params: &OneSaParams, quotients: impl FnOnce(usize)) -> Grouping {
+    group_rows_hooked(p, params, params.candidate_budget, true, quotients).0
+}
+
+fn group_rows_hooked(
+    p: &CsrPattern,
+    params: &OneSaParams,
+    budget: Option<usize>,
+    shortcuts: bool,
+    quotients: impl FnOnce(usize),
+) -> (Grouping, SearchStats) {
     params.validate().expect("invalid OneSaParams");
-    let cls = compress(p, params.block_width);
+    let cls = compress(p, params.block_width, quotients);
     let nc = cls.len();
     let budget = budget.unwrap_or_else(|| auto_candidate_budget(nc));
     let k = if budget == 0 { usize::MAX } else { budget };
@@ -127,7 +143,7 @@ fn assemble(cls: &Classes, members: &[u32], mptr: &[usize]) -> Grouping {
     let mut perm = vec![0usize; group_ptr[ng]];
     let gb = chunk_bounds(ng, |g| group_ptr[g]);
     let pieces = split_by(&mut perm, gb.windows(2).map(|w| group_ptr[w[1]] - group_ptr[w[0]]));
-    pieces.into_par_iter().zip(gb.par_windows(2)).for_each(|(out, w)| {
+    pieces.into_par_iter().zip(gb.par_windows(2)).with_max_len(1).for_each(|(out, w)| {
         let (g0, g1) = (w[0], w[1]);
         let base = group_ptr[g0];
         for g in g0..g1 {

@@ -644,3 +644,37 @@ fn result_does_not_depend_on_the_thread_count() {
         }
     }
 }
+
+/// `analyze` builds into a values buffer faulted in beside the grouping, sized from the lower
+/// bound Σ|Q(row)|·ΔW (plus 1/8): its plan equals `build_vbr` of the same grouping, both when
+/// the plan fits that buffer and when it has to grow.
+#[test]
+fn analyze_equals_build_vbr_of_its_grouping() {
+    let mut rng = StdRng::seed_from_u64(31);
+    let (mut fits, mut grows) = (0, 0);
+    for _ in 0..300 {
+        let c = random_case(&mut rng);
+        let prm = random_params(&mut rng);
+        let vals: Vec<f32> = (0..c.col_idx.len()).map(|_| rng.gen_range(-1.0..1.0)).collect();
+        let mut got = analyze(&c.pat(), &vals, &prm);
+        let mut want = build_vbr(&c.pat(), &vals, &group_rows(&c.pat(), &prm), &prm);
+        got.stats.analysis_seconds = 0.0;
+        want.stats.analysis_seconds = 0.0;
+        assert!(got == want);
+        let lower: usize = (0..c.rows)
+            .map(|i| {
+                let mut b: Vec<usize> = c.pat().row(i).iter().map(|&x| x / prm.block_width).collect();
+                b.sort_unstable();
+                b.dedup();
+                b.len() * prm.block_width
+            })
+            .sum();
+        assert!(lower <= want.values.len());
+        if lower > 0 && want.values.len() <= lower + lower / 8 {
+            fits += 1;
+        } else if lower > 0 {
+            grows += 1;
+        }
+    }
+    assert!(fits > 20 && grows > 20, "fits {fits}, grows {grows}");
+}

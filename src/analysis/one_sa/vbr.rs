@@ -50,7 +50,38 @@ pub fn build_vbr<V>(p: &CsrPattern, values: &[V], grouping: &Grouping, params: &
 where
     V: Copy + Default + Send + Sync + std::ops::Add<Output = V>,
 {
-    build_vbr_owned(p, values, grouping.clone(), params)
+    build_vbr_owned(p, values, grouping.clone(), params, Vec::new())
+}
+
+/// Values buffers smaller than this are not faulted in ahead ([`prefault`]); the tests take
+/// that path on every input.
+const PREFAULT_MIN_BYTES: usize = if cfg!(test) { 1 } else { 64 << 20 };
+
+/// Elements per task of [`prefault`] (8 MiB of f32): small enough that a rayon worker that
+/// picks one up while it waits for a join of the grouping is back within a few milliseconds.
+const PREFAULT_PIECE: usize = 2 << 20;
+
+/// Spawn on `s` the allocation of a values buffer for a plan of at least `len` values into
+/// `buf` (with 1/8 spare, so that the exact size, known only after the grouping, usually needs
+/// no reallocation), and the first touch of the pages of its first `len` elements, in pieces.
+/// Faulting in gigabytes of padding is most of the VBR build on sparse plans; done here it
+/// fills the cores' idle moments during the grouping, and it takes pages soon after the
+/// caller's previous plan was freed (on a VM with free-page reporting, pages freed seconds
+/// earlier are handed back to the host and fault in several times slower).
+pub(super) fn prefault<'s, V>(s: &rayon::Scope<'s>, buf: &'s mut Vec<V>, len: usize)
+where
+    V: Copy + Default + Send + 's,
+{
+    if len.saturating_mul(std::mem::size_of::<V>()) < PREFAULT_MIN_BYTES {
+        return;
+    }
+    s.spawn(move |s| {
+        *buf = vec![V::default(); len + len / 8];
+        crate::os::advise_huge_pages(buf);
+        for piece in buf[..len].chunks_mut(PREFAULT_PIECE) {
+            s.spawn(move |_| touch_pages(piece));
+        }
+    });
 }
 
 /// Write `V::default()` (what the range already holds) to one element in every 4 KiB of
@@ -78,8 +109,15 @@ fn touch_pages<V: Copy + Default>(out: &mut [V]) {
 /// every group writes one element per page of its range ([`touch_pages`]) before scattering
 /// its entries into it, so every page is faulted in once, by a write: faulting in gigabytes
 /// of mostly padding is most of the build on the 2^20-row matrices, and read-first faults
-/// took twice as long.
-pub(super) fn build_vbr_owned<V>(p: &CsrPattern, values: &[V], grouping: Grouping, params: &OneSaParams) -> Vbr<V>
+/// took twice as long. `pre`, if not empty, is such a buffer from [`prefault`] (at most the
+/// plan's size in its first pages, already faulted in), used instead of a new one.
+pub(super) fn build_vbr_owned<V>(
+    p: &CsrPattern,
+    values: &[V],
+    grouping: Grouping,
+    params: &OneSaParams,
+    pre: Vec<V>,
+) -> Vbr<V>
 where
     V: Copy + Default + Send + Sync + std::ops::Add<Output = V>,
 {
@@ -107,6 +145,7 @@ where
     let bounds = chunk_bounds(ng, |g| gp[g]);
     let parts: Vec<Part> = bounds
         .par_windows(2)
+        .with_max_len(1)
         .map(|w| {
             let mut part = Part {
                 blocks: Vec::new(),
@@ -168,14 +207,29 @@ where
     // `values`.
     let mut block_col = vec![0usize; nb_total];
     let mut value_offset = vec![0usize; nb_total];
-    let mut vals = vec![V::default(); off];
-    crate::os::advise_huge_pages(&mut vals);
+    crate::os::advise_huge_pages(&mut block_col);
+    crate::os::advise_huge_pages(&mut value_offset);
+    let mut vals = if pre.is_empty() {
+        let mut v = vec![V::default(); off];
+        crate::os::advise_huge_pages(&mut v);
+        v
+    } else {
+        // A buffer from `prefault`: all `V::default()`, its first pages already faulted in.
+        let mut v = pre;
+        if off <= v.len() {
+            v.truncate(off);
+        } else {
+            v.resize(off, V::default());
+        }
+        v.shrink_to_fit();
+        v
+    };
     {
         let bcs = split_by(&mut block_col, parts.iter().map(|x| x.blocks.len()));
         let vos = split_by(&mut value_offset, parts.iter().map(|x| x.blocks.len()));
         let vps = split_by(&mut vals, bounds.windows(2).map(|w| group_val_ptr[w[1]] - group_val_ptr[w[0]]));
         let jobs: Vec<_> = parts.iter().zip(bounds.windows(2)).zip(bcs.into_iter().zip(vos).zip(vps)).collect();
-        jobs.into_par_iter().for_each(|((part, w), ((bc, vo), chunk))| {
+        jobs.into_par_iter().with_max_len(1).for_each(|((part, w), ((bc, vo), chunk))| {
             bc.copy_from_slice(&part.blocks);
             let base = group_val_ptr[w[0]];
             let mut k = 0; // first block of the group in this chunk
