@@ -3,7 +3,9 @@
 //! All `.cu` files are included into one generated translation unit so that nvcc produces a
 //! single module image (the driver loads one ELF per architecture from a fatbin, so separate
 //! files would need device linking). SASS is built for sm_80/86/89 from compute_80 PTX and for
-//! sm_90, plus compute_90 PTX for newer GPUs: two front-end passes, four ptxas passes, run in
+//! sm_90a (Hopper's wgmma and TMA instructions, kernels/spmm/vbr_wgmma.cu), and the compute_80
+//! PTX is kept for newer GPUs (the driver compiles it there; the backend uses sm_90-only
+//! kernels on compute capability 9.0 alone): two front-end passes, four ptxas passes, run in
 //! parallel with `--threads`.
 //!
 //! nvcc is looked up in `NVCC`, `CUDA_PATH`/`CUDA_HOME` (`bin/nvcc`), `PATH`, then the
@@ -61,8 +63,8 @@ fn main() {
         .arg(&threads)
         .arg("-I")
         .arg(&kernels)
-        .args(["-gencode", "arch=compute_80,code=[sm_80,sm_86,sm_89]"])
-        .args(["-gencode", "arch=compute_90,code=[sm_90,compute_90]"])
+        .args(["-gencode", "arch=compute_80,code=[sm_80,sm_86,sm_89,compute_80]"])
+        .args(["-gencode", "arch=compute_90a,code=[sm_90a]"])
         .arg("-o")
         .arg(&fatbin)
         .arg(&unit);

@@ -515,9 +515,22 @@ impl Dn {
         vt: spblkDataType_t,
         exact: bool,
     ) -> Dn {
+        Dn::random_ld_multiple(r, rows, cols, order, vt, exact, 1)
+    }
+
+    /// `random` with the leading dimension a multiple of `multiple` elements.
+    pub fn random_ld_multiple(
+        r: &mut StdRng,
+        rows: usize,
+        cols: usize,
+        order: spblkOrder_t,
+        vt: spblkDataType_t,
+        exact: bool,
+        multiple: usize,
+    ) -> Dn {
         let inner = if order == SPBLK_ORDER_ROW { cols } else { rows };
         let outer = if order == SPBLK_ORDER_ROW { rows } else { cols };
-        let ld = inner.max(1) + if r.gen_bool(0.5) { 0 } else { r.gen_range(1..5) };
+        let ld = (inner.max(1) + if r.gen_bool(0.5) { 0 } else { r.gen_range(1..5) }).next_multiple_of(multiple);
         let data = encode(&some_values(r, ld * outer.max(1), exact), vt);
         Dn { rows: rows as i64, cols: cols as i64, ld: ld as i64, order, vt, data }
     }

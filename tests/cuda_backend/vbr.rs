@@ -2,7 +2,8 @@
 //! host backend's VBR reference, CUDA's CSR kernel, and an f64 product: plans of every shape
 //! (group heights 1 to 200, an empty group, a group with one block, a group with every
 //! block), block widths that are and are not multiples of the 16-byte copy, B and C in both
-//! orders with padded leading dimensions, N on and off the column tiles.
+//! orders with padded leading dimensions, N on and off the column tiles; the mma.sync kernels
+//! and, on compute capability 9.0, the TMA/wgmma ones.
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -175,6 +176,52 @@ fn worst(what: &str, x: &[f64], y: &[f64], scale: &[f64]) -> f64 {
     w
 }
 
+/// Runs one case on both backends (and CUDA's CSR kernel) and checks the CUDA VBR result:
+/// deterministic, C's padding untouched, within `bound` of the exact product, agreeing with
+/// the host's VBR and with CSR. Returns the kernels the CUDA VBR call launched.
+fn check_case(
+    case: &VbrCase,
+    entries: &[(usize, usize)],
+    out: spblkDataType_t,
+    alg: spblkSpMMAlg_t,
+    bound: f64,
+    what: &str,
+) -> Vec<(String, u32)> {
+    let mut host = Side::new(Kind::Host);
+    let mut gpu = Side::new(Kind::Cuda);
+    let want = run(&mut host, case, alg).unwrap_or_else(|s| panic!("{what}: host status {s}"));
+    let (got, records) = spblk::trace::capture(|| run(&mut gpu, case, alg));
+    let got = got.unwrap_or_else(|s| panic!("{what}: CUDA status {s}: {}", last_message()));
+    let again = run(&mut gpu, case, alg).unwrap();
+    assert!(got == again, "{what}: two runs differ (the kernel must be deterministic)");
+    // Padding of B and C: C's padding must stay as it was.
+    let inside: std::collections::HashSet<usize> = case.c.positions().into_iter().collect();
+    let s = vsize(out);
+    for p in (0..case.c.data.len() / s).filter(|p| !inside.contains(p)) {
+        assert_eq!(&got[p * s..(p + 1) * s], &case.c.data[p * s..(p + 1) * s], "{what}: padding {p} written");
+    }
+    let csr = run(&mut gpu, case, SPBLK_SPMM_CSR_ALG1).unwrap();
+    let (exact, scale) = reference(case, entries);
+    let (got, want, csr) = (logical_c(&case.c, &got), logical_c(&case.c, &want), logical_c(&case.c, &csr));
+    let err = worst(what, &got, &exact, &scale);
+    let err_host = worst(what, &want, &exact, &scale);
+    let err_csr = worst(what, &csr, &exact, &scale);
+    eprintln!("{what}: error/sum|a||b|: cuda vbr {err:.2e}, host vbr {err_host:.2e}, cuda csr {err_csr:.2e}");
+    assert!(err <= bound, "{what}: error {err:e} over the bound {bound:e}");
+    // The host reference computes what the kernel computes (TF32 rounding included):
+    // they agree to f32 accumulation and one rounding of the output.
+    let agree = match out {
+        SPBLK_R_16F => 2f64.powi(-10),
+        SPBLK_R_16BF => 2f64.powi(-7),
+        _ => 1e-5,
+    };
+    let diff = worst(what, &got, &want, &scale);
+    assert!(diff <= agree, "{what}: CUDA and host VBR differ by {diff:e} of sum|a||b|");
+    let diff = worst(what, &got, &csr, &scale);
+    assert!(diff <= 2.0 * bound, "{what}: VBR and CSR differ by {diff:e} of sum|a||b|");
+    records.into_iter().flat_map(|r| r.kernels).collect()
+}
+
 /// (input, output, algorithm, accuracy bound relative to Σ|a||b|).
 const MODES: [(spblkDataType_t, spblkDataType_t, spblkSpMMAlg_t, f64); 6] = [
     (SPBLK_R_16F, SPBLK_R_32F, SPBLK_SPMM_ALG_VBR, 1e-2),
@@ -193,15 +240,19 @@ fn vbr_matches_host_and_csr_for_every_plan_shape() {
     let mut r = rng(90);
     let mut heights_seen = std::collections::BTreeSet::new();
     let mut k = 0usize;
-    // Launches of the whole-tile kernels and of the split ones (clusters, sm_90 and newer,
-    // where the tiles cannot fill the GPU): the shapes below need both.
-    let mut launches = [0u32; 2];
+    // Launches of the whole-tile kernels and of the split ones (clusters, compute capability
+    // 9.0, where the tiles cannot fill the GPU), mma.sync ([0]) and wgmma ([1]: 9.0, f16/bf16
+    // with 64-wide blocks and B's leading dimension 16-byte aligned, which the random B here
+    // rarely has; `vbr_wgmma_covers_every_layout` tests those): the shapes below need both
+    // mma.sync kernels.
+    let mut launches = [[0u32; 2]; 2];
     // (block width, max group height, column blocks at least): 64 and 128 take 16-byte copies
-    // over 2..8 pipeline steps; 40 ends a block inside a step; 5 and 12 take element loads;
+    // over 2..8 pipeline steps (64: TMA and wgmma for f16/bf16 on 9.0, the second with tall
+    // groups and more blocks); 40 ends a block inside a step; 5 and 12 take element loads;
     // 520 blocks of 16 give the family with every block more than twice the kernel's table of
     // 256 block columns (refilled as the tile walks them).
-    let shapes: [(i64, i64, usize); 7] =
-        [(64, 0, 1), (16, 0, 1), (40, 0, 1), (5, 0, 1), (128, 50, 1), (12, 0, 1), (16, 0, 520)];
+    let shapes: [(i64, i64, usize); 8] =
+        [(64, 0, 1), (16, 0, 1), (40, 0, 1), (5, 0, 1), (128, 50, 1), (12, 0, 1), (16, 0, 520), (64, 200, 9)];
     let widths = [1usize, 7, 8, 33, 128, 130, 300];
     for (mi, &(vin, out, alg, bound)) in MODES.iter().enumerate() {
         for (si, &(bw, max_height, min_blocks)) in shapes.iter().enumerate() {
@@ -257,43 +308,12 @@ fn vbr_matches_host_and_csr_for_every_plan_shape() {
                  order {ob}{oc} op(B) {op_b}",
                 entries.len()
             );
-            let mut host = Side::new(Kind::Host);
-            let mut gpu = Side::new(Kind::Cuda);
-            let want = run(&mut host, &case, alg).unwrap_or_else(|s| panic!("{what}: host status {s}"));
-            let (got, records) = spblk::trace::capture(|| run(&mut gpu, &case, alg));
-            let got = got.unwrap_or_else(|s| panic!("{what}: CUDA status {s}: {}", last_message()));
-            for (name, count) in records.iter().flat_map(|r| r.kernels.iter()) {
+            for (name, count) in check_case(&case, &entries, out, alg, bound, &what) {
                 if name.starts_with("spblk_spmm_vbr_") {
-                    launches[usize::from(name.contains("_split_"))] += count;
+                    launches[usize::from(name.starts_with("spblk_spmm_vbr_wg_"))]
+                        [usize::from(name.contains("_split_"))] += count;
                 }
             }
-            let again = run(&mut gpu, &case, alg).unwrap();
-            assert!(got == again, "{what}: two runs differ (the kernel must be deterministic)");
-            // Padding of B and C: C's padding must stay as it was.
-            let inside: std::collections::HashSet<usize> = case.c.positions().into_iter().collect();
-            let s = vsize(out);
-            for p in (0..case.c.data.len() / s).filter(|p| !inside.contains(p)) {
-                assert_eq!(&got[p * s..(p + 1) * s], &case.c.data[p * s..(p + 1) * s], "{what}: padding {p} written");
-            }
-            let csr = run(&mut gpu, &case, SPBLK_SPMM_CSR_ALG1).unwrap();
-            let (exact, scale) = reference(&case, &entries);
-            let (got, want, csr) = (logical_c(&case.c, &got), logical_c(&case.c, &want), logical_c(&case.c, &csr));
-            let err = worst(&what, &got, &exact, &scale);
-            let err_host = worst(&what, &want, &exact, &scale);
-            let err_csr = worst(&what, &csr, &exact, &scale);
-            eprintln!("{what}: error/sum|a||b|: cuda vbr {err:.2e}, host vbr {err_host:.2e}, cuda csr {err_csr:.2e}");
-            assert!(err <= bound, "{what}: error {err:e} over the bound {bound:e}");
-            // The host reference computes what the kernel computes (TF32 rounding included):
-            // they agree to f32 accumulation and one rounding of the output.
-            let agree = match out {
-                SPBLK_R_16F => 2f64.powi(-10),
-                SPBLK_R_16BF => 2f64.powi(-7),
-                _ => 1e-5,
-            };
-            let diff = worst(&what, &got, &want, &scale);
-            assert!(diff <= agree, "{what}: CUDA and host VBR differ by {diff:e} of sum|a||b|");
-            let diff = worst(&what, &got, &csr, &scale);
-            assert!(diff <= 2.0 * bound, "{what}: VBR and CSR differ by {diff:e} of sum|a||b|");
         }
     }
     if !quick_skip(1) && !quick_skip(2) {
@@ -301,11 +321,76 @@ fn vbr_matches_host_and_csr_for_every_plan_shape() {
             assert!(heights_seen.contains(&h), "no plan had a group of height {h}: {heights_seen:?}");
         }
         if !harness_on_host() {
-            assert!(launches[0] > 0, "no case ran the whole-tile VBR kernel: {launches:?}");
-            if compute_capability_major() >= 9 {
-                assert!(launches[1] > 0, "no case split its tiles over a cluster: {launches:?}");
+            assert!(launches[0][0] > 0, "no case ran the whole-tile mma.sync VBR kernel: {launches:?}");
+            if compute_capability_major() == 9 {
+                assert!(launches[0][1] > 0, "no case split its tiles over a cluster (mma.sync): {launches:?}");
             }
         }
+    }
+}
+
+/// The wgmma kernels (compute capability 9.0; f16/bf16 with 64-wide blocks and op(B) whose
+/// leading dimension is a whole number of 16 bytes): both op(B) layouts through B's order and
+/// op, C in both orders, N inside, on and across the 128- and 256-column tiles, K off the
+/// block grid, groups from 1 to 400 rows (a tall group with every block, so that the small
+/// matrix splits its tiles), β zero or not. On 9.0 every case must have run a wgmma kernel.
+#[test]
+fn vbr_wgmma_covers_every_layout() {
+    if !gpu("vbr_wgmma_covers_every_layout") {
+        return;
+    }
+    let mut r = rng(92);
+    let on_wgmma = !harness_on_host() && compute_capability_major() == 9;
+    let (mut k, mut split) = (0usize, 0u32);
+    for &(vin, out, alg, bound) in MODES.iter().filter(|m| m.0 != SPBLK_R_32F) {
+        for (ob, op_b) in [(SPBLK_ORDER_ROW, N), (SPBLK_ORDER_COL, N), (SPBLK_ORDER_ROW, T), (SPBLK_ORDER_COL, T)] {
+            k += 1;
+            if quick_skip(k) {
+                continue;
+            }
+            let n = [8usize, 100, 128, 200, 300][k % 5];
+            let cols = r.gen_range(16..20) * 64 + r.gen_range(1..64);
+            let heights: Vec<usize> = vec![r.gen_range(1..4), 1, 400, 17, 64, 65, 3];
+            let (rows, entries) = family_pattern(&mut r, cols, 64, &heights);
+            let b = if op_b == N {
+                Dn::random_ld_multiple(&mut r, cols, n, ob, vin, false, 8)
+            } else {
+                Dn::random_ld_multiple(&mut r, n, cols, ob, vin, false, 8)
+            };
+            let oc = if k % 3 == 0 { SPBLK_ORDER_COL } else { SPBLK_ORDER_ROW };
+            let beta_zero = k % 2 == 0;
+            let mut c = Dn::random(&mut r, rows, n, oc, out, false);
+            if beta_zero {
+                c = c.nan_like();
+            }
+            let vals = values(&mut r, entries.len());
+            let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
+            let case = VbrCase {
+                a: Sp::new(&mut r, SPBLK_FORMAT_CSR, rows, cols, &entries, &vals, ity, (k % 3 == 1) as u32, vin),
+                b,
+                c,
+                op_b,
+                alpha: some_scalar(&mut r, 0.5, 2.0, false),
+                beta: if beta_zero { 0.0 } else { some_scalar(&mut r, -1.0, 1.0, false) },
+                block_width: 64,
+                max_height: 0,
+                device_scalars: k % 2 == 1,
+            };
+            let what = format!(
+                "wgmma case {k}: {vin}->{out} {rows}x{cols} nnz {} n {n} order {ob}{oc} op(B) {op_b}",
+                entries.len()
+            );
+            let kernels = check_case(&case, &entries, out, alg, bound, &what);
+            if on_wgmma {
+                let wg: Vec<&(String, u32)> =
+                    kernels.iter().filter(|(name, _)| name.starts_with("spblk_spmm_vbr_wg_")).collect();
+                assert!(!wg.is_empty(), "{what}: no wgmma kernel ran: {kernels:?}");
+                split += wg.iter().filter(|(name, _)| name.contains("_split_")).map(|(_, c)| c).sum::<u32>();
+            }
+        }
+    }
+    if on_wgmma && !quick_skip(1) {
+        assert!(split > 0, "no wgmma case split its tiles over a cluster");
     }
 }
 

@@ -102,6 +102,14 @@ pub fn all() -> Vec<String> {
             }
         }
     }
+    // kernels/spmm/vbr_wgmma.cu: op(B) layout x column tile (128 also split) x (input, output).
+    for (a, b) in [("f16", "f32"), ("f16", "f16"), ("bf16", "f32"), ("bf16", "bf16")] {
+        for layout in ["brow", "bcol"] {
+            for bn in ["128", "128_split", "256"] {
+                v.push(format!("spblk_spmm_vbr_wg_{layout}_n{bn}_{a}_{b}"));
+            }
+        }
+    }
     for (a, b) in PRECISIONS {
         v.push(format!("spblk_sddmm_aspt_{a}_{b}"));
         v.push(format!("spblk_spmv_csr_long_finish_{a}_{b}"));

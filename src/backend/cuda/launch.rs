@@ -13,42 +13,51 @@ use crate::types::{DataType, PointerMode};
 
 pub(crate) const BLOCK: u32 = 256;
 
-/// Kernel arguments, each stored in an 8-byte slot. Kernel parameters of 4 bytes (int,
-/// float) read the slot's first bytes, which on little-endian x86-64/aarch64 hold the value.
+/// Kernel arguments, each in its own slot, large enough for a TMA descriptor (`CUtensorMap`,
+/// 128 bytes). Scalars and pointers use a slot's first 8 bytes; parameters of 4 bytes (int,
+/// float) read its first 4, which on little-endian x86-64/aarch64 hold the value.
 #[derive(Default)]
 pub struct Args {
-    slots: Vec<u64>,
+    slots: Vec<[u64; 16]>,
 }
 
 impl Args {
     pub fn new() -> Self {
         Self::default()
     }
+    fn word(mut self, v: u64) -> Self {
+        let mut slot = [0; 16];
+        slot[0] = v;
+        self.slots.push(slot);
+        self
+    }
     /// A device address (a user pointer or a workspace slice); 0 is NULL.
-    pub fn ptr(mut self, p: u64) -> Self {
-        self.slots.push(p);
-        self
+    pub fn ptr(self, p: u64) -> Self {
+        self.word(p)
     }
-    pub fn i64(mut self, v: i64) -> Self {
-        self.slots.push(v as u64);
-        self
+    pub fn i64(self, v: i64) -> Self {
+        self.word(v as u64)
     }
-    pub fn u64(mut self, v: u64) -> Self {
-        self.slots.push(v);
-        self
+    pub fn u64(self, v: u64) -> Self {
+        self.word(v)
     }
-    pub fn i32(mut self, v: i32) -> Self {
-        self.slots.push(v as u32 as u64);
-        self
+    pub fn i32(self, v: i32) -> Self {
+        self.word(v as u32 as u64)
     }
-    pub fn u32(mut self, v: u32) -> Self {
-        self.slots.push(v as u64);
-        self
+    pub fn u32(self, v: u32) -> Self {
+        self.word(v as u64)
     }
     /// alpha or beta: the device pointer (pointer mode device) then the value (host mode).
-    pub fn scalar(mut self, s: Scalar) -> Self {
-        self.slots.push(s.dev);
-        self.slots.push(s.bits);
+    pub fn scalar(self, s: Scalar) -> Self {
+        self.word(s.dev).word(s.bits)
+    }
+    /// The driver's parameter array: one pointer per slot (the slots must outlive the launch).
+    fn params(&self) -> Vec<*mut c_void> {
+        self.slots.iter().map(|s| s.as_ptr() as *mut c_void).collect()
+    }
+    /// A TMA descriptor, passed by value (a `__grid_constant__` parameter).
+    pub fn tensor_map(mut self, m: &sys::CUtensorMap) -> Self {
+        self.slots.push(m.opaque);
         self
     }
 }
@@ -105,8 +114,8 @@ impl<'a> Launcher<'a> {
     pub fn launch(&self, name: &str, grid: u32, block: u32, shared: u32, args: Args) -> Result<()> {
         trace::kernel(name);
         let f = self.dev.module.function(name)?;
-        let mut params: Vec<*mut c_void> = args.slots.iter().map(|s| s as *const u64 as *mut c_void).collect();
-        // SAFETY: `f` comes from the loaded module; `params` point to live 8-byte slots that
+        let mut params = args.params();
+        // SAFETY: `f` comes from the loaded module; `params` point to live slots that
         // outlive the call (the driver copies them at launch); the argument list matches the
         // kernel's signature by construction of each call site.
         let r = unsafe {
@@ -143,7 +152,7 @@ impl<'a> Launcher<'a> {
         }
         trace::kernel(name);
         let f = self.dev.module.function(name)?;
-        let mut params: Vec<*mut c_void> = args.slots.iter().map(|s| s as *const u64 as *mut c_void).collect();
+        let mut params = args.params();
         let mut attr = cluster_attribute(cluster);
         let config = self.config(grid, block, shared, &mut attr);
         // SAFETY: as in `launch`; `config` and `attr` outlive the call.

@@ -38,6 +38,7 @@ mod sddmm;
 mod spgemm;
 mod spmm;
 mod spmv;
+mod tensor_map;
 mod vbr;
 
 use context::Device;

@@ -7,6 +7,7 @@ use super::context::Device;
 use super::kernels::value_tag;
 use super::launch::{Args, Launcher, Scalar};
 use super::memory::DeviceAlloc;
+use super::tensor_map;
 use crate::analysis::one_sa::Vbr;
 use crate::analysis::{OneSaPlan, VbrValues};
 use crate::backend::{SpmmArgs, SpmmMethod};
@@ -14,6 +15,8 @@ use crate::error::{Error, Result};
 use crate::plan::{Buffer, VbrArrays};
 use crate::trace;
 use crate::types::{DataType, Operation, Order};
+
+type TensorMapDesc = cudarc::driver::sys::CUtensorMap;
 
 /// Rows of a thread block's tile (`vbr::BM` in the kernel).
 const TILE_ROWS: usize = 64;
@@ -147,30 +150,48 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
         return Err(Error::not_supported(format!("VBR SpMM with {k} columns in blocks of {bw} (over 2^32 blocks)")));
     }
     let layout = if b_row { "brow" } else { "bcol" };
+    let maps = wgmma_maps(l, args, arrays, bw, b_row, k, n)?;
+    let kernel = if maps.is_some() { "wg".to_string() } else { mode.to_string() };
     let name = |bn: i64, split: bool| {
         format!(
-            "spblk_spmm_vbr_{mode}_{layout}_n{bn}{}_{}_{}",
+            "spblk_spmm_vbr_{kernel}_{layout}_n{bn}{}_{}_{}",
             if split { "_split" } else { "" },
             value_tag(args.precision.input),
             value_tag(args.precision.output)
         )
+    };
+    let shared = |bn: i64, split: bool| {
+        if maps.is_some() {
+            wg_smem_bytes(bn as usize, split)
+        } else {
+            smem_bytes(esize as usize, b_row, bn as usize)
+        }
     };
     let tiles = arrays.tile_count as u64;
     // 256-column tiles (8 warps) halve the reads of A per flop once N needs more than one
     // 128-column tile; f32 comes in 128 only (its split products need the registers).
     let mut bn: i64 = if mode == "tc" && n > 128 { 256 } else { 128 };
     let mut splits = 1u32;
-    if l.dev.cc_major >= 9 {
-        let shared = |bn: i64| smem_bytes(esize as usize, b_row, bn as usize) as u32;
-        let per_sm = l.occupancy(&name(bn, false), bn as u32, shared(bn), 1)? as u64;
+    // Split tiles need clusters, built for compute capability 9.0 (sm_90a; other GPUs run
+    // the compute_80 PTX, which has none).
+    if l.dev.cc_major == 9 {
+        let per_sm = l.occupancy(&name(bn, false), bn as u32, shared(bn, false) as u32, 1)? as u64;
         if tiles * (n as u64).div_ceil(bn as u64) < per_sm * l.dev.sm_count as u64 {
-            // Less than one wave: 128-column tiles, each split over a cluster.
-            let chunks = (bw as u64).div_ceil(if esize == 4 { 16 } else { 32 }) as f64;
+            // Less than one wave: 128-column tiles, each split over a cluster. A step is a
+            // BK-deep slice of a block (mma.sync: BK = 32, f32 16) or a whole block (wgmma).
+            let bk = if maps.is_some() {
+                64
+            } else if esize == 4 {
+                16
+            } else {
+                32
+            };
+            let chunks = (bw as u64).div_ceil(bk) as f64;
             let steps_per_tile = arrays.tile_work / (TILE_ROWS as f64 * bw as f64) / tiles.max(1) as f64 * chunks;
             let split = name(128, true);
             let mut clusters = Vec::new();
             for s in 2..=MAX_SPLITS {
-                clusters.push(l.occupancy(&split, 128, shared(128), s)? as u64);
+                clusters.push(l.occupancy(&split, 128, shared(128, true) as u32, s)? as u64);
             }
             splits = split_count(tiles * (n as u64).div_ceil(128), &clusters, steps_per_tile);
             if trace::on() {
@@ -195,24 +216,26 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
         return Ok(());
     }
     let name = name(bn, splits > 1);
-    let shared = smem_bytes(esize as usize, b_row, bn as usize);
+    let shared = shared(bn, splits > 1);
     if trace::on() {
         trace::note(format_args!(
             "{} row tiles of <= {} rows x {col_tiles} column tiles of {bn} (bands of {band}), each in {splits} \
              part(s); {}; {shared} B shared",
             arrays.tile_count,
             arrays.tile_rows,
-            if vec { "16-byte async copies" } else { "element loads (unaligned B or block width)" }
+            if maps.is_some() {
+                "TMA loads, wgmma"
+            } else if vec {
+                "16-byte async copies, mma.sync"
+            } else {
+                "element loads (unaligned B or block width), mma.sync"
+            }
         ));
     }
-    l.launch_cluster(
-        &name,
-        grid,
-        bn as u32, // two warps per 64 columns
-        shared as u32,
-        splits,
-        Args::new()
-            .ptr(arrays.tiles.addr)
+    // Both kernels: one thread per column of the tile (two warps per 64 columns, or a
+    // warpgroup per 128).
+    let tile_args = |a: Args| {
+        a.ptr(arrays.tiles.addr)
             .i64(arrays.tile_count as i64)
             .i64(band)
             .i32(splits as i32)
@@ -221,6 +244,16 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
             .ptr(arrays.block_col.addr)
             .ptr(arrays.value_offset.addr)
             .ptr(arrays.perm.addr)
+    };
+    let args = match &maps {
+        Some((a_map, b_map)) => tile_args(Args::new().tensor_map(a_map).tensor_map(b_map))
+            .i64(n)
+            .ptr(args.c.values as u64)
+            .i64(args.c.ld)
+            .i32(c_row as i32)
+            .scalar(alpha)
+            .scalar(beta),
+        None => tile_args(Args::new())
             .ptr(arrays.values.addr)
             .i64(bw)
             .i64(k)
@@ -233,7 +266,49 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
             .scalar(alpha)
             .scalar(beta)
             .i32(vec as i32),
-    )
+    };
+    l.launch_cluster(&name, grid, bn as u32, shared as u32, splits, args)
+}
+
+/// TMA descriptors of A's values and of op(B) for the wgmma kernels (kernels/spmm/
+/// vbr_wgmma.cu), or None where they do not apply: they take f16/bf16 plans of 64-wide blocks
+/// on compute capability 9.0 (sm_90a), with op(B) as TMA can read it (16-byte aligned base
+/// and leading dimension).
+fn wgmma_maps(
+    l: &Launcher,
+    args: &SpmmArgs,
+    arrays: &VbrArrays,
+    bw: i64,
+    b_row: bool,
+    k: i64,
+    n: i64,
+) -> Result<Option<(TensorMapDesc, TensorMapDesc)>> {
+    let ty = args.precision.input;
+    if l.dev.cc_major != 9 || bw != 64 || !matches!(ty, DataType::F16 | DataType::BF16) {
+        return Ok(None);
+    }
+    // A: the values as rows of one block's width (128 bytes); op(B): N-long rows of k, or
+    // k-long columns of n, `ld` elements apart.
+    let a_rows = (arrays.values.bytes / 128) as u64;
+    let (b_cols, b_rows) = if b_row { (n as u64, k as u64) } else { (k as u64, n as u64) };
+    let b_pitch = args.b.ld as u64 * 2;
+    let b_addr = args.b.values as u64;
+    if !tensor_map::fits(arrays.values.addr, 64, a_rows, 128) || !tensor_map::fits(b_addr, b_cols, b_rows, b_pitch) {
+        return Ok(None);
+    }
+    let a = tensor_map::tiled_b16(ty, arrays.values.addr, 64, a_rows, 128, 64)?;
+    // Boxes of 64 k rows (row-major op(B), two per warpgroup) or 128 n columns.
+    let b = tensor_map::tiled_b16(ty, b_addr, b_cols, b_rows, b_pitch, if b_row { 64 } else { 128 })?;
+    Ok(Some((a, b)))
+}
+
+/// Dynamic shared memory of a wgmma kernel (`vbr_wg::Layout`): its stages of a 64 x 64 A
+/// tile and one 64 x 128 op(B) tile per warpgroup (one at 128 columns, with 4 stages, or 2
+/// when split; two at 256, with 2), an mbarrier per stage, and 1 KB to align the stages to
+/// the swizzle.
+fn wg_smem_bytes(bn: usize, split: bool) -> usize {
+    let (warpgroups, stages) = if bn == 256 { (2, 2) } else { (1, if split { 2 } else { 4 }) };
+    stages * (64 * 64 * 2 + warpgroups * 64 * 128 * 2) + stages * 8 + 1024
 }
 
 /// Most parts of one split tile: the portable cluster size.

@@ -1,0 +1,120 @@
+// Row tiles of a VBR product and the cluster reduction of split tiles: shared by the
+// mma.sync kernels (vbr.cu) and the wgmma ones (vbr_wgmma.cu).
+#pragma once
+#include "common/types.cuh"
+
+namespace vbr {
+
+constexpr int BM = 64;  // rows of a row tile
+
+// Where one thread block works: its row tile (group rows [row0, row0 + rows), the first at
+// `rel0` inside the group) and the group's block range, and its column tile from n0.
+struct Tile {
+    i64 row0, rel0, kb0, kb1, n0, height;  // height: the group's
+    int rows;
+};
+
+// Column tiles are grouped in bands of `band` tiles; within a band, consecutive blocks take
+// the band's column tiles of one row tile. The band's slice of B (K x band*BN) stays in L2
+// while all row tiles pass, and A is read once per band.
+__device__ __forceinline__ Tile locate(const u64* __restrict__ tiles, i64 ntiles, i64 ntn, i64 band, int bn,
+                                       int splits, const u64* __restrict__ group_ptr,
+                                       const u64* __restrict__ block_ptr) {
+    const i64 bid = blockIdx.x / splits;  // the parts of one tile are consecutive (a cluster)
+    const i64 b = bid / (ntiles * band);
+    const i64 width = min(band, ntn - b * band);
+    const i64 rem = bid - b * ntiles * band;
+    const i64 t = rem / width;
+    Tile r;
+    r.n0 = (b * band + rem % width) * bn;
+    const i64 g = (i64)tiles[2 * t];
+    r.row0 = (i64)tiles[2 * t + 1];
+    const i64 g0 = (i64)group_ptr[g], g1 = (i64)group_ptr[g + 1];
+    r.rel0 = r.row0 - g0;
+    r.height = g1 - g0;
+    r.rows = (int)min((i64)BM, g1 - r.row0);
+    r.kb0 = (i64)block_ptr[g];
+    r.kb1 = (i64)block_ptr[g + 1];
+    return r;
+}
+
+// Thread-block clusters (sm_90): the parts of a split tile sum their partial tiles through
+// distributed shared memory, in rank order, so the result does not depend on timing.
+#if __CUDA_ARCH__ >= 900
+#define VBR_CLUSTERS 1
+#endif
+
+// Most parts of a split tile (the portable cluster size; the backend's MAX_SPLITS).
+constexpr int MAX_SPLITS = 8;
+
+// C's tile as f32 partial sums in shared memory (after the main loop; it reuses the stages):
+// [BM][BN + 4], the padding spreads a warp's 8 rows over the banks.
+template <int BN> struct Partial {
+    static constexpr int LD = BN + 4;  // a multiple of 4: rows stay 16-byte aligned
+    static constexpr int BYTES = BM * LD * 4;
+};
+
+// The ending of a split tile, once every part has written its partial tile (`Partial`) to
+// its shared memory: part p sums its share of the rows of all parts' tiles, in part order
+// (distributed shared memory), and stores them. Not inlined: inlined, it made the f16
+// mma.sync loop spill (28-152 bytes at the 128-register cap).
+template <class Out, int BN, int THREADS>
+__device__ __noinline__ void reduce_tile(unsigned char* smem_raw, const Tile& tl, int splits,
+                                         const u64* __restrict__ perm, Out* __restrict__ C, i64 ldc, int c_row,
+                                         i64 N, float alpha, float beta) {
+#ifdef VBR_CLUSTERS
+    typedef Partial<BN> P;
+    const float* part = reinterpret_cast<const float*>(smem_raw);
+    // Cluster-wide barrier with release/acquire: the partial tiles are visible to every part.
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+    unsigned rank;
+    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    // Rows [r0, r1): BM split as evenly as it goes. A thread takes 4 columns at a time and
+    // issues the loads of all parts before adding (the remote loads' latency, ~200 cycles,
+    // once per element group rather than once per part).
+    const int r0 = (int)rank * BM / splits, r1 = ((int)rank + 1) * BM / splits;
+    const unsigned local = (unsigned)__cvta_generic_to_shared(part);
+    constexpr int Q = BN / 4;  // 4-column groups per row
+#pragma unroll 2
+    for (int e = threadIdx.x; e < (r1 - r0) * Q; e += THREADS) {
+        const int r = r0 + e / Q, c = (e % Q) * 4;
+        const unsigned off = local + (unsigned)(r * P::LD + c) * 4u;
+        float4 v[MAX_SPLITS];
+#pragma unroll
+        for (int q = 0; q < MAX_SPLITS; ++q) {
+            if (q < splits) {
+                unsigned remote;
+                asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(off), "r"(q));
+                asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
+                             : "=f"(v[q].x), "=f"(v[q].y), "=f"(v[q].z), "=f"(v[q].w)
+                             : "r"(remote));
+            }
+        }
+        float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+        for (int q = 0; q < MAX_SPLITS; ++q) {
+            if (q < splits) {
+                sum[0] += v[q].x;
+                sum[1] += v[q].y;
+                sum[2] += v[q].z;
+                sum[3] += v[q].w;
+            }
+        }
+        if (r < tl.rows) {
+            const i64 row = (i64)perm[tl.row0 + r];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const i64 j = tl.n0 + c + i;
+                if (j < N) axpby_store(C + (c_row ? row * ldc + j : row + j * ldc), sum[i], alpha, beta);
+            }
+        }
+    }
+    // No part leaves (freeing its shared memory) while another still reads it.
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#else
+    __trap();  // the backend splits tiles on sm_90 and newer only
+#endif
+}
+
+
+}  // namespace vbr
