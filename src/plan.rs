@@ -242,6 +242,10 @@ pub struct VbrArrays {
     pub perm: Buffer,
     pub values: Buffer,
     pub tiles: Buffer,
+    /// One record per row tile, in the order of `tiles`, so that a thread block locates its
+    /// work with one round of loads (the wgmma kernel): `TILE_RECORD` u64 each, see
+    /// src/backend/cuda/vbr.rs (`tile_records`).
+    pub tile_records: Buffer,
     pub tile_count: usize,
     pub tile_rows: usize,
     /// Multiply-adds per column of op(B) that the kernel issues: every row tile computes

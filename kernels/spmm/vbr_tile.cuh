@@ -16,17 +16,22 @@ struct Tile {
 
 // Column tiles are grouped in bands of `band` tiles; within a band, consecutive blocks take
 // the band's column tiles of one row tile. The band's slice of B (K x band*BN) stays in L2
-// while all row tiles pass, and A is read once per band.
-__device__ __forceinline__ Tile locate(const u64* __restrict__ tiles, i64 ntiles, i64 ntn, i64 band, int bn,
-                                       int splits, const u64* __restrict__ group_ptr,
-                                       const u64* __restrict__ block_ptr) {
+// while all row tiles pass, and A is read once per band. Returns this thread block's row tile
+// (an index into the tile table) and sets n0, its first column.
+__device__ __forceinline__ i64 tile_of_block(i64 ntiles, i64 ntn, i64 band, int bn, int splits, i64& n0) {
     const i64 bid = blockIdx.x / splits;  // the parts of one tile are consecutive (a cluster)
     const i64 b = bid / (ntiles * band);
     const i64 width = min(band, ntn - b * band);
     const i64 rem = bid - b * ntiles * band;
-    const i64 t = rem / width;
+    n0 = (b * band + rem % width) * bn;
+    return rem / width;
+}
+
+__device__ __forceinline__ Tile locate(const u64* __restrict__ tiles, i64 ntiles, i64 ntn, i64 band, int bn,
+                                       int splits, const u64* __restrict__ group_ptr,
+                                       const u64* __restrict__ block_ptr) {
     Tile r;
-    r.n0 = (b * band + rem % width) * bn;
+    const i64 t = tile_of_block(ntiles, ntn, band, bn, splits, r.n0);
     const i64 g = (i64)tiles[2 * t];
     r.row0 = (i64)tiles[2 * t + 1];
     const i64 g0 = (i64)group_ptr[g], g1 = (i64)group_ptr[g + 1];

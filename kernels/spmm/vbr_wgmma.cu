@@ -32,6 +32,8 @@ struct alignas(64) TensorMap {
     u64 opaque[16];
 };
 
+constexpr int RECORD = 8;  // u64 per tile record (the backend's TILE_RECORD)
+
 constexpr int A_BYTES = BM * 64 * 2;   // a block's 64 x 64 tile
 constexpr int B_BYTES = 64 * 128 * 2;  // op(B)'s 64 x 128 tile of one warpgroup
 constexpr int SWIZZLE = 1024;          // the 128-byte swizzle repeats every 8 rows of 128 bytes
@@ -122,11 +124,10 @@ template <> __device__ __forceinline__ void mma_k16<bf16, false>(float (&d)[64],
 // of 64 k each (K-major). WG warpgroups, each 128 columns of C. SPLIT: clusters of `splits`
 // thread blocks, each an equal share of the tile's blocks (WG = 1 only).
 template <class T, class Out, bool B_ROW, int WG, int STAGES, bool SPLIT>
-__device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const u64* __restrict__ tiles, i64 ntiles,
-                            i64 band, int splits, const u64* __restrict__ group_ptr,
-                            const u64* __restrict__ block_ptr, const u64* __restrict__ block_col,
-                            const u64* __restrict__ value_offset, const u64* __restrict__ perm, i64 N,
-                            Out* __restrict__ C, i64 ldc, int c_row, float alpha, float beta) {
+__device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const u64* __restrict__ records,
+                            i64 ntiles, i64 band, int splits, const u64* __restrict__ block_col,
+                            const u64* __restrict__ perm, i64 N, Out* __restrict__ C, i64 ldc, int c_row, float alpha,
+                            float beta) {
 #ifdef VBR_WGMMA
     typedef Layout<WG, STAGES> L;
     static_assert(!SPLIT || (WG == 1 && L::BARRIERS >= vbr::Partial<128>::BYTES), "split: one warpgroup");
@@ -139,8 +140,16 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
     const unsigned base = smem_addr(sm), bars = base + L::BARRIERS;
 
     constexpr int BN = 128 * WG;
-    const Tile tl = vbr::locate(tiles, ntiles, (N + BN - 1) / BN, band, BN, SPLIT ? splits : 1, group_ptr, block_ptr);
-    const int nblocks = (int)(tl.kb1 - tl.kb0);  // the backend checks the counts fit
+    // The tile's record (one round of independent loads): first row, A's first row, first
+    // block, blocks, group height, rows (src/backend/cuda/vbr.rs, `tile_records`).
+    Tile tl;
+    const u64* rec = records + RECORD * vbr::tile_of_block(ntiles, (N + BN - 1) / BN, band, BN, SPLIT ? splits : 1, tl.n0);
+    tl.row0 = (i64)rec[0];
+    const i64 a_row0 = (i64)rec[1];
+    tl.kb0 = (i64)rec[2];
+    const int nblocks = (int)rec[3];  // the backend checks the counts fit
+    tl.height = (i64)rec[4];
+    tl.rows = (int)rec[5];
     const int part = SPLIT ? (int)(blockIdx.x % splits) : 0;
     const int per = SPLIT ? nblocks / splits : nblocks, extra = SPLIT ? nblocks % splits : 0;
     const int first = part * per + min(part, extra);
@@ -149,19 +158,9 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
 
     // Thread 0 loads. A's rows in the values seen as [rows][64]: the group's blocks lie one
     // after another, `height` rows each (the backend checks it at upload, and that the rows
-    // fit 31 bits).
-    i64 a_row = 0;
-    unsigned col = 0;
-    if (tid == 0) {
-        for (int s = 0; s < STAGES; ++s) mbar_init(bars + 8 * s);
-        asm volatile("fence.mbarrier_init.release.cluster;\nfence.proxy.async.shared::cta;" ::: "memory");
-        if (steps > 0) {
-            a_row = (i64)value_offset[tl.kb0] / 64 + tl.rel0 + first * tl.height;
-            col = (unsigned)block_col[tl.kb0 + first];
-        }
-    }
-    __syncthreads();
-    auto issue = [&](int s) {  // step s into its stage; thread 0, in step order
+    // fit 30 bits).
+    i64 a_row = a_row0 + first * tl.height;
+    auto issue = [&](int s, unsigned col) {  // step s (block column col) into its stage, in step order
         const unsigned a = base + (s % STAGES) * L::STAGE, b = a + A_BYTES, bar = bars + 8 * (s % STAGES);
         const int k = (int)col * 64, n0 = (int)tl.n0;
         mbar_expect(bar, L::STAGE);
@@ -176,11 +175,30 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
             }
         }
         a_row += tl.height;
-        // The next block's column, read now: its latency passes behind a whole step.
-        if (s + 1 < steps) col = (unsigned)block_col[tl.kb0 + first + s + 1];
     };
-    if (tid == 0)
-        for (int s = 0; s < STAGES && s < steps; ++s) issue(s);
+    const u64* cols = block_col + tl.kb0 + first;
+    unsigned next_col = 0;  // thread 0: the column of the next step to issue after the prologue
+    if (tid == 0) {
+        for (int s = 0; s < STAGES; ++s) mbar_init(bars + 8 * s);
+        asm volatile("fence.mbarrier_init.release.cluster;\nfence.proxy.async.shared::cta;" ::: "memory");
+        // The first STAGES + 1 columns in one round of loads (issuing each as the previous
+        // arrived put STAGES DRAM round trips before the pipeline was full), then the
+        // prologue's loads.
+        unsigned c[STAGES];
+#pragma unroll
+        for (int s = 0; s < STAGES; ++s) c[s] = s < steps ? (unsigned)cols[s] : 0u;
+        if (STAGES < steps) next_col = (unsigned)cols[STAGES];
+#pragma unroll
+        for (int s = 0; s < STAGES; ++s)
+            if (s < steps) issue(s, c[s]);
+    }
+    // Warp w of a warpgroup holds rows 16w + lane/4 (+ 8); n8 chunk j: columns 8j + 2(lane % 4)
+    // (+ 1). Their C rows are loaded now, so that the epilogue does not wait for them.
+    const int warp = (tid % 128) / 32, lane = tid % 32;
+    const int r0 = warp * 16 + lane / 4;
+    const i64 prow[2] = {!SPLIT && r0 < tl.rows ? (i64)perm[tl.row0 + r0] : 0,
+                         !SPLIT && r0 + 8 < tl.rows ? (i64)perm[tl.row0 + r0 + 8] : 0};
+    __syncthreads();  // the mbarriers are initialised
 
     float d[64];
 #pragma unroll
@@ -202,12 +220,14 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
         }
         asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;" ::: "memory");
         __syncthreads();  // every warpgroup is done with stage st
-        if (tid == 0 && s + STAGES < steps) issue(s + STAGES);
+        if (tid == 0 && s + STAGES < steps) {
+            issue(s + STAGES, next_col);
+            // The next one's column, read now: its latency passes behind a whole step.
+            if (s + STAGES + 1 < steps) next_col = (unsigned)cols[s + STAGES + 1];
+        }
     }
 
-    // Warp w of a warpgroup holds rows 16w + lane/4 (+ 8); n8 chunk j: columns 8j + 2(lane % 4) (+ 1).
-    const int warp = (tid % 128) / 32, lane = tid % 32;
-    const int r0 = warp * 16 + lane / 4, c0 = wg * 128 + 2 * (lane % 4);
+    const int c0 = wg * 128 + 2 * (lane % 4);
     if constexpr (SPLIT) {
         typedef vbr::Partial<BN> P;
         float* part_tile = reinterpret_cast<float*>(sm);
@@ -221,9 +241,8 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
     } else {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const int r = r0 + 8 * h;
-            if (r >= tl.rows) continue;
-            const i64 row = (i64)perm[tl.row0 + r];
+            if (r0 + 8 * h >= tl.rows) continue;
+            const i64 row = prow[h];
 #pragma unroll
             for (int j = 0; j < 16; ++j)
 #pragma unroll
@@ -247,12 +266,13 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
     extern "C" __global__ void __launch_bounds__(128 * WG, MIN_BLOCKS)                                       \
         spblk_spmm_vbr_wg_##layout##_n##BN##sfx##_##tin##_##tout(                                            \
             const __grid_constant__ vbr_wg::TensorMap amap, const __grid_constant__ vbr_wg::TensorMap bmap,  \
-            const u64* tiles, i64 ntiles, i64 band, int splits, const u64* group_ptr, const u64* block_ptr,  \
-            const u64* block_col, const u64* value_offset, const u64* perm, i64 N, Out* C, i64 ldc,          \
-            int c_row, const float* alpha_dev, float alpha, const float* beta_dev, float beta) {             \
-        vbr_wg::spmm_vbr_wg<T, Out, b_row, WG, STAGES, SPLIT>(                                               \
-            &amap, &bmap, tiles, ntiles, band, splits, group_ptr, block_ptr, block_col, value_offset, perm, \
-            N, C, ldc, c_row, scalar_arg(alpha_dev, alpha), scalar_arg(beta_dev, beta));                     \
+            const u64* records, i64 ntiles, i64 band, int splits, const u64* block_col, const u64* perm,     \
+            i64 N, Out* C, i64 ldc, int c_row, const float* alpha_dev, float alpha, const float* beta_dev,   \
+            float beta) {                                                                                    \
+        vbr_wg::spmm_vbr_wg<T, Out, b_row, WG, STAGES, SPLIT>(&amap, &bmap, records, ntiles, band, splits,    \
+                                                             block_col, perm, N, C, ldc, c_row,             \
+                                                             scalar_arg(alpha_dev, alpha),                  \
+                                                             scalar_arg(beta_dev, beta));                   \
     }
 // Stages x blocks per SM: whole 128-column tiles 4 x 2 (the probe: as fast as 2 x 4 on large
 // matrices, 12 % faster with one tile per SM); split parts 2 x 4, so that more parts run at

@@ -51,6 +51,26 @@ fn row_tiles(group_ptr: &[usize], block_ptr: &[usize]) -> Vec<usize> {
     tiles.into_iter().flatten().collect()
 }
 
+/// u64 per row tile in `tile_records` (`vbr_wg::Record` in kernels/spmm/vbr_wgmma.cu).
+const TILE_RECORD: usize = 8;
+
+/// For every row tile of `tiles`: its first permuted row, the row of its first block's values
+/// in rows of ΔW (`value_offset / ΔW` plus the tile's offset in the group), its first block,
+/// its block count, the group's height and the tile's rows (then padding to 64 bytes). After
+/// the L2 is cold, locating a tile through `tiles`, `group_ptr`/`block_ptr` and `value_offset`
+/// took three dependent DRAM round trips before the first load could be issued.
+fn tile_records<V: Copy>(v: &Vbr<V>, tiles: &[usize]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(tiles.len() / 2 * TILE_RECORD);
+    for t in tiles.chunks(2) {
+        let (g, row0) = (t[0], t[1]);
+        let (g0, g1) = (v.group_ptr[g], v.group_ptr[g + 1]);
+        let (kb0, kb1) = (v.block_ptr[g], v.block_ptr[g + 1]);
+        let a_row = if kb1 > kb0 { v.value_offset[kb0] / v.block_width.max(1) + (row0 - g0) } else { 0 };
+        out.extend_from_slice(&[row0, a_row, kb0, kb1 - kb0, g1 - g0, (g1 - row0).min(TILE_ROWS), 0, 0]);
+    }
+    out
+}
+
 /// The kernel addresses a group's blocks from the first one's offset (`value_offset[kb] =
 /// value_offset[first] + j · height · ΔW` for its j-th block), as the 1-SA build lays them out;
 /// a plan that does not is refused rather than multiplied wrongly. Returns the most blocks of
@@ -80,6 +100,7 @@ fn upload_vbr<V: Copy>(l: &Launcher, dev: &Arc<Device>, v: &Vbr<V>) -> Result<Vb
         value_offset: up(bytes_of(&v.value_offset))?,
         perm: up(bytes_of(&v.perm))?,
         values: up(bytes_of(&v.values))?,
+        tile_records: up(bytes_of(&tile_records(v, &tiles)))?,
         tiles: up(bytes_of(&tiles))?,
         tile_count: tiles.len() / 2,
         tile_rows: TILE_ROWS,
@@ -173,10 +194,17 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
     let mut bn: i64 = if mode == "tc" && n > 128 { 256 } else { 128 };
     let mut splits = 1u32;
     // Split tiles need clusters, built for compute capability 9.0 (sm_90a; other GPUs run
-    // the compute_80 PTX, which has none).
+    // the compute_80 PTX, which has none). The mma.sync kernel splits when its tiles fill
+    // less than one wave; the wgmma one only when fewer than half the SMs get a tile: at
+    // n = 8192 (128 tiles of 12.7 blocks, N = 128) its split parts took 24.2 µs against 19.9
+    // for whole tiles, and at 32 or 64 tiles the two were even (H100, docs/vbr.md).
     if l.dev.cc_major == 9 {
-        let per_sm = l.occupancy(&name(bn, false), bn as u32, shared(bn, false) as u32, 1)? as u64;
-        if tiles * (n as u64).div_ceil(bn as u64) < per_sm * l.dev.sm_count as u64 {
+        let busy = if maps.is_some() {
+            l.dev.sm_count as u64 / 2
+        } else {
+            l.occupancy(&name(bn, false), bn as u32, shared(bn, false) as u32, 1)? as u64 * l.dev.sm_count as u64
+        };
+        if tiles * (n as u64).div_ceil(bn as u64) < busy {
             // Less than one wave: 128-column tiles, each split over a cluster. A step is a
             // BK-deep slice of a block (mma.sync: BK = 32, f32 16) or a whole block (wgmma).
             let bk = if maps.is_some() {
@@ -232,10 +260,24 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
             }
         ));
     }
-    // Both kernels: one thread per column of the tile (two warps per 64 columns, or a
-    // warpgroup per 128).
-    let tile_args = |a: Args| {
-        a.ptr(arrays.tiles.addr)
+    let args = match &maps {
+        Some((a_map, b_map)) => Args::new()
+            .tensor_map(a_map)
+            .tensor_map(b_map)
+            .ptr(arrays.tile_records.addr)
+            .i64(arrays.tile_count as i64)
+            .i64(band)
+            .i32(splits as i32)
+            .ptr(arrays.block_col.addr)
+            .ptr(arrays.perm.addr)
+            .i64(n)
+            .ptr(args.c.values as u64)
+            .i64(args.c.ld)
+            .i32(c_row as i32)
+            .scalar(alpha)
+            .scalar(beta),
+        None => Args::new()
+            .ptr(arrays.tiles.addr)
             .i64(arrays.tile_count as i64)
             .i64(band)
             .i32(splits as i32)
@@ -244,16 +286,6 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
             .ptr(arrays.block_col.addr)
             .ptr(arrays.value_offset.addr)
             .ptr(arrays.perm.addr)
-    };
-    let args = match &maps {
-        Some((a_map, b_map)) => tile_args(Args::new().tensor_map(a_map).tensor_map(b_map))
-            .i64(n)
-            .ptr(args.c.values as u64)
-            .i64(args.c.ld)
-            .i32(c_row as i32)
-            .scalar(alpha)
-            .scalar(beta),
-        None => tile_args(Args::new())
             .ptr(arrays.values.addr)
             .i64(bw)
             .i64(k)
@@ -267,6 +299,8 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
             .scalar(beta)
             .i32(vec as i32),
     };
+    // Both kernels: one thread per column of the tile (two warps per 64 columns, or a
+    // warpgroup per 128).
     l.launch_cluster(&name, grid, bn as u32, shared as u32, splits, args)
 }
 
@@ -376,6 +410,35 @@ mod tests {
         assert_eq!(check_layout(&vbr_with_offsets(vec![0, 8, 16, 20, 24])).unwrap(), 3);
         let err = check_layout(&vbr_with_offsets(vec![0, 8, 16, 24, 20])).unwrap_err();
         assert!(err.to_string().contains("group 1"), "{err}");
+    }
+
+    #[test]
+    fn tile_records_locate_rows_blocks_and_values() {
+        let v = vbr_with_offsets(vec![0, 8, 16, 20, 24]);
+        let tiles = row_tiles(&v.group_ptr, &v.block_ptr);
+        assert_eq!(tiles, vec![1, 2, 0, 0]);
+        // Group 1 (row 2, 3 blocks from block 2, values at 16 = row 4 of width 4), then group 0.
+        let want = vec![2, 4, 2, 3, 1, 1, 0, 0, 0, 0, 0, 2, 2, 2, 0, 0];
+        assert_eq!(tile_records(&v, &tiles), want);
+        // A slice of a tall group starts TILE_ROWS rows into the group's values; an empty
+        // group has no values row.
+        let tall = Vbr {
+            rows: 103,
+            cols: 4,
+            block_width: 4,
+            perm: (0..103).collect(),
+            group_ptr: vec![0, 100, 103],
+            block_ptr: vec![0, 1, 1],
+            block_col: vec![0],
+            value_offset: vec![0],
+            values: vec![0.0f32; 400],
+            stats: Default::default(),
+        };
+        let tiles = row_tiles(&tall.group_ptr, &tall.block_ptr);
+        let r = tile_records(&tall, &tiles);
+        assert_eq!(&r[..8], &[0, 0, 0, 1, 100, 64, 0, 0]);
+        assert_eq!(&r[8..16], &[64, 64, 0, 1, 100, 36, 0, 0]);
+        assert_eq!(&r[16..24], &[100, 0, 1, 0, 3, 3, 0, 0]);
     }
 
     #[test]
