@@ -333,7 +333,8 @@ fn vbr_matches_host_and_csr_for_every_plan_shape() {
 /// leading dimension is a whole number of 16 bytes): both op(B) layouts through B's order and
 /// op, C in both orders, N inside, on and across the 128- and 256-column tiles, K off the
 /// block grid, groups from 1 to 400 rows (a tall group with every block, so that the small
-/// matrix splits its tiles), β zero or not. On 9.0 every case must have run a wgmma kernel.
+/// matrix splits its tiles), enough tiles not to split, β zero or not. On 9.0 every case
+/// must have run a wgmma kernel, and every variant must have run.
 #[test]
 fn vbr_wgmma_covers_every_layout() {
     if !gpu("vbr_wgmma_covers_every_layout") {
@@ -341,56 +342,72 @@ fn vbr_wgmma_covers_every_layout() {
     }
     let mut r = rng(92);
     let on_wgmma = !harness_on_host() && compute_capability_major() == 9;
-    let (mut k, mut split) = (0usize, 0u32);
+    // The wgmma variants that ran: whole 128-column tiles, split ones, 256-column ones.
+    let mut variants = std::collections::BTreeSet::new();
+    let mut k = 0usize;
+    let mut cases = Vec::new();
     for &(vin, out, alg, bound) in MODES.iter().filter(|m| m.0 != SPBLK_R_32F) {
         for (ob, op_b) in [(SPBLK_ORDER_ROW, N), (SPBLK_ORDER_COL, N), (SPBLK_ORDER_ROW, T), (SPBLK_ORDER_COL, T)] {
-            k += 1;
-            if quick_skip(k) {
-                continue;
-            }
-            let n = [8usize, 100, 128, 200, 300][k % 5];
-            let cols = r.gen_range(16..20) * 64 + r.gen_range(1..64);
-            let heights: Vec<usize> = vec![r.gen_range(1..4), 1, 400, 17, 64, 65, 3];
-            let (rows, entries) = family_pattern(&mut r, cols, 64, &heights);
-            let b = if op_b == N {
-                Dn::random_ld_multiple(&mut r, cols, n, ob, vin, false, 8)
-            } else {
-                Dn::random_ld_multiple(&mut r, n, cols, ob, vin, false, 8)
-            };
-            let oc = if k % 3 == 0 { SPBLK_ORDER_COL } else { SPBLK_ORDER_ROW };
-            let beta_zero = k % 2 == 0;
-            let mut c = Dn::random(&mut r, rows, n, oc, out, false);
-            if beta_zero {
-                c = c.nan_like();
-            }
-            let vals = values(&mut r, entries.len());
-            let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
-            let case = VbrCase {
-                a: Sp::new(&mut r, SPBLK_FORMAT_CSR, rows, cols, &entries, &vals, ity, (k % 3 == 1) as u32, vin),
-                b,
-                c,
-                op_b,
-                alpha: some_scalar(&mut r, 0.5, 2.0, false),
-                beta: if beta_zero { 0.0 } else { some_scalar(&mut r, -1.0, 1.0, false) },
-                block_width: 64,
-                max_height: 0,
-                device_scalars: k % 2 == 1,
-            };
-            let what = format!(
-                "wgmma case {k}: {vin}->{out} {rows}x{cols} nnz {} n {n} order {ob}{oc} op(B) {op_b}",
-                entries.len()
-            );
-            let kernels = check_case(&case, &entries, out, alg, bound, &what);
-            if on_wgmma {
-                let wg: Vec<&(String, u32)> =
-                    kernels.iter().filter(|(name, _)| name.starts_with("spblk_spmm_vbr_wg_")).collect();
-                assert!(!wg.is_empty(), "{what}: no wgmma kernel ran: {kernels:?}");
-                split += wg.iter().filter(|(name, _)| name.contains("_split_")).map(|(_, c)| c).sum::<u32>();
+            let heights = vec![r.gen_range(1..4), 1, 400, 17, 64, 65, 3];
+            cases.push((vin, out, alg, bound, ob, op_b, [8usize, 100, 128, 200, 300][cases.len() % 5], heights));
+        }
+    }
+    // Enough tiles that none is split (over half the SMs of the GPUs here, 132): 150 groups
+    // of 64 rows, at N = 128 (128-column tiles) and N = 300 (256-column ones).
+    let (vin, out, alg, bound) = MODES[0];
+    cases.push((vin, out, alg, bound, SPBLK_ORDER_ROW, N, 128, vec![64; 150]));
+    cases.push((vin, out, alg, bound, SPBLK_ORDER_COL, T, 300, vec![64; 150]));
+    for (vin, out, alg, bound, ob, op_b, n, heights) in cases {
+        k += 1;
+        if quick_skip(k) {
+            continue;
+        }
+        let cols = r.gen_range(16..20) * 64 + r.gen_range(1..64);
+        let (rows, entries) = family_pattern(&mut r, cols, 64, &heights);
+        let b = if op_b == N {
+            Dn::random_ld_multiple(&mut r, cols, n, ob, vin, false, 8)
+        } else {
+            Dn::random_ld_multiple(&mut r, n, cols, ob, vin, false, 8)
+        };
+        let oc = if k % 3 == 0 { SPBLK_ORDER_COL } else { SPBLK_ORDER_ROW };
+        let beta_zero = k % 2 == 0;
+        let mut c = Dn::random(&mut r, rows, n, oc, out, false);
+        if beta_zero {
+            c = c.nan_like();
+        }
+        let vals = values(&mut r, entries.len());
+        let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
+        let case = VbrCase {
+            a: Sp::new(&mut r, SPBLK_FORMAT_CSR, rows, cols, &entries, &vals, ity, (k % 3 == 1) as u32, vin),
+            b,
+            c,
+            op_b,
+            alpha: some_scalar(&mut r, 0.5, 2.0, false),
+            beta: if beta_zero { 0.0 } else { some_scalar(&mut r, -1.0, 1.0, false) },
+            block_width: 64,
+            max_height: 0,
+            device_scalars: k % 2 == 1,
+        };
+        let what = format!(
+            "wgmma case {k}: {vin}->{out} {rows}x{cols} nnz {} n {n} order {ob}{oc} op(B) {op_b}",
+            entries.len()
+        );
+        let kernels = check_case(&case, &entries, out, alg, bound, &what);
+        if on_wgmma {
+            let wg: Vec<&String> =
+                kernels.iter().map(|(name, _)| name).filter(|name| name.starts_with("spblk_spmm_vbr_wg_")).collect();
+            assert!(!wg.is_empty(), "{what}: no wgmma kernel ran: {kernels:?}");
+            for name in wg {
+                // spblk_spmm_vbr_wg_<layout>_n<BN>[_variant]_<in>_<out>
+                let parts: Vec<&str> = name.split('_').collect();
+                variants.insert(parts[5..parts.len() - 2].join("_"));
             }
         }
     }
-    if on_wgmma && !quick_skip(1) {
-        assert!(split > 0, "no wgmma case split its tiles over a cluster");
+    if on_wgmma && std::env::var_os("SPBLK_TEST_QUICK").is_none() {
+        for v in ["n128", "n128_split", "n256"] {
+            assert!(variants.contains(v), "no case ran the wgmma variant {v}: {variants:?}");
+        }
     }
 }
 
