@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::types::DataType;
 
 /// Elements of a box's row: 128 bytes of 16-bit values.
-pub const BOX_COLS: u32 = 64;
+const BOX_COLS: u32 = 64;
 
 /// A row-major `rows x cols` tensor of f16 or bf16 at device address `addr`, rows `pitch`
 /// bytes apart, read in boxes of `BOX_COLS x box_rows`. TMA wants the address and pitch in
