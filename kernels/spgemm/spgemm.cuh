@@ -1,44 +1,67 @@
-// SpGEMM shared definitions: row bins by intermediate-product count and hash tables.
+// SpGEMM shared definitions: row bins by intermediate-product count, hash tables, and the
+// warp's walk over a row's products in expansion order.
 //
-// Bins (products P of a row): 0: P = 0; 1..4: shared-memory hash table per warp of
-// BIN_TABLE[b] slots (>= 2P, so probing always terminates); 5: "huge" rows with a table in
-// global memory of huge_table_size(P, n) slots. src/backend/cuda/spgemm.rs mirrors these.
+// Bins (products P of a row): 0: P = 0; 1..8: one warp per row with a shared-memory table of
+// 32 << (b-1) slots (bin b holds P <= 16 << (b-1), so a table always has >= 2P slots);
+// 9 ("big"): a thread block per row. src/backend/cuda/spgemm.rs mirrors these.
 #pragma once
 #include "common/warp.cuh"
 
-#define SPGEMM_BINS 6
-#define SPGEMM_HUGE_BIN 5
+#define SPGEMM_WARP_BINS 8
+#define SPGEMM_BIG_BIN 9
+#define SPGEMM_BINS 10
 #define SPGEMM_EMPTY 0xffffffffu
-// stats[] layout written by the work estimation: row counts per bin, then the sum of the
-// huge rows' table sizes.
-#define SPGEMM_STAT_POOL 6
-#define SPGEMM_STATS 8
+// stats[] written by the work estimation: rows per bin, then the summed global symbolic
+// tables of big rows that fit no shared-memory method.
+#define SPGEMM_STAT_POOL 10
+#define SPGEMM_STATS 16
+// Big rows: warps per block, and the largest numeric table in shared memory (slots).
+#define SPGEMM_BIG_WARPS 8
+#define SPGEMM_BIG_NUMERIC_SLOTS 16384u
 
 __device__ __forceinline__ int spgemm_bin(u64 P) {
     if (P == 0) return 0;
-    if (P <= 32) return 1;
-    if (P <= 256) return 2;
-    if (P <= 1024) return 3;
-    if (P <= 2048) return 4;
-    return SPGEMM_HUGE_BIN;
+    if (P > 2048) return SPGEMM_BIG_BIN;
+    int b = 1;
+    while ((16ull << (b - 1)) < P) ++b;
+    return b;
 }
 
-// Global table of a huge row: a power of two >= 2 * (the most distinct columns it can have).
-__device__ __forceinline__ u64 huge_table_size(u64 P, u64 n) {
-    u64 d = P < n ? P : n;
-    u64 s = 64;
-    while (s < 2 * d) s <<= 1;
+__device__ __forceinline__ u64 pow2_at_least(u64 x, u64 lo) {
+    u64 s = lo;
+    while (s < x) s <<= 1;
     return s;
 }
 
-__device__ __forceinline__ u32 hash_slot(u32 c, u32 mask) { return (c * 2654435761u) & mask; }
+// A big row's symbolic method, from the shared memory it may use (`cap_words` u32 words):
+// 0 hash table of keys (2·min(P, n) slots), 1 bitmap of all n columns, 2 global hash table.
+__device__ __forceinline__ int big_symbolic_method(u64 P, u64 n, u64 cap_words) {
+    const u64 d = P < n ? P : n;
+    const u64 hash_words = pow2_at_least(2 * d, 64);
+    const u64 bitmap_words = (n + 31) / 32;
+    if (hash_words <= cap_words && hash_words <= bitmap_words) return 0;
+    if (bitmap_words <= cap_words) return 1;
+    if (hash_words <= cap_words) return 0;
+    return 2;
+}
 
-// Inserts c (atomically: lanes insert concurrently); returns its slot and sets `inserted`
+// Global table of a big row (symbolic method 2; numeric rows over the shared limit).
+__device__ __forceinline__ u64 global_table_size(u64 distinct) { return pow2_at_least(2 * distinct, 64); }
+
+// Fibonacci hashing: the product's top bits. (Its low bits depend only on c's low bits, so
+// columns a multiple of the table size apart, as in stencils, would share a slot.)
+__device__ __forceinline__ u32 hash_slot(u32 c, u32 mask) { return (c * 2654435761u) >> (32 - __popc(mask)); }
+
+// The warp of a big row's block that owns column c in the numeric phase.
+__device__ __forceinline__ int column_owner(u32 c) { return (int)((c * 0x9E3779B1u) >> 29) & (SPGEMM_BIG_WARPS - 1); }
+
+// Inserts c (atomically: lanes insert concurrently) into a table of mask + 1 (a power of two,
+// at least 2) slots; returns its slot and sets `inserted`
 // when this call added it.
 __device__ __forceinline__ u32 hash_insert(u32* keys, u32 mask, u32 c, bool& inserted) {
     u32 h = hash_slot(c, mask);
     while (true) {
-        u32 old = atomicCAS(&keys[h], SPGEMM_EMPTY, c);
+        const u32 old = atomicCAS(&keys[h], SPGEMM_EMPTY, c);
         if (old == SPGEMM_EMPTY || old == c) {
             inserted = old == SPGEMM_EMPTY;
             return h;
@@ -47,9 +70,59 @@ __device__ __forceinline__ u32 hash_insert(u32* keys, u32 mask, u32 c, bool& ins
     }
 }
 
-// Slot of a key known to be present (tables built by the symbolic pass; read-only now).
-__device__ __forceinline__ u64 hash_find(const u32* keys, u64 mask, u32 c) {
-    u64 h = hash_slot(c, (u32)mask) & mask;
-    while (keys[h] != c) h = (h + 1) & mask;
-    return h;
+// Walks the products of A's row [s, e) times B in expansion order, 32 at a time: a window of
+// up to 32 A entries is loaded (one per lane), their B-row lengths are scanned, and lane l of
+// a chunk takes product j0 + l, finding its A entry by a 5-step search over the window.
+// When the window's B rows average 32 entries or more, chunks follow one B row at a time
+// instead. Calls f(valid, col, a_entry, q) once per chunk on every lane (valid: the lane has
+// a product; a_entry: A's position p; q: B's position). The chunk order and lane order are
+// the expansion order, which the numeric phase relies on.
+template <class I, class F>
+__device__ __forceinline__ void for_each_product_chunk(i64 s, i64 e, const I* __restrict__ a_col, i64 a_base,
+                                                       const I* __restrict__ b_ptr, const I* __restrict__ b_col,
+                                                       i64 b_base, F&& f) {
+    const int lane = threadIdx.x & 31;
+    for (i64 w0 = s; w0 < e; w0 += 32) {
+        const i64 p = w0 + lane;
+        i64 bs = 0;
+        u32 len = 0;
+        if (p < e) {
+            const i64 k = (i64)a_col[p] - a_base;
+            bs = (i64)b_ptr[k] - b_base;
+            len = (u32)((i64)b_ptr[k + 1] - b_base - bs);
+        }
+        const u32 incl = warp_inclusive_scan(len);
+        const u32 excl = incl - len;
+        const u32 total = __shfl_sync(SPBLK_FULL_MASK, incl, 31);
+        unsigned rows = __ballot_sync(SPBLK_FULL_MASK, len > 0);
+        if (total >= 32u * (u32)__popc(rows)) {
+            // B rows of 32 entries or more on average: a B row at a time, no search.
+            while (rows) {
+                const int o = __ffs(rows) - 1;
+                rows &= rows - 1u;
+                const i64 b0 = __shfl_sync(SPBLK_FULL_MASK, bs, o);
+                const u32 blen = __shfl_sync(SPBLK_FULL_MASK, len, o);
+                for (u32 t0 = 0; t0 < blen; t0 += 32) {
+                    const bool valid = t0 + lane < blen;
+                    const i64 q = b0 + t0 + lane;
+                    const u32 c = valid ? (u32)((i64)b_col[q] - b_base) : SPGEMM_EMPTY;
+                    f(valid, c, w0 + o, q);
+                }
+            }
+            continue;
+        }
+        for (u32 j0 = 0; j0 < total; j0 += 32) {
+            const u32 j = j0 + lane;
+            int o = 0;
+#pragma unroll
+            for (int step = 16; step > 0; step >>= 1) {
+                const u32 ex = __shfl_sync(SPBLK_FULL_MASK, excl, o + step);
+                if (ex <= j) o += step;
+            }
+            const bool valid = j < total;
+            const i64 q = __shfl_sync(SPBLK_FULL_MASK, bs, o) + (i64)(j - __shfl_sync(SPBLK_FULL_MASK, excl, o));
+            const u32 c = valid ? (u32)((i64)b_col[q] - b_base) : SPGEMM_EMPTY;
+            f(valid, c, w0 + o, q);
+        }
+    }
 }

@@ -690,7 +690,8 @@ fn spgemm_matches_host_exactly() {
         return;
     }
     let mut r = rng(5);
-    // (m, k, n, shape of A, shape of B): bins from tiny rows to rows with > 2048 products.
+    // (m, k, n, shape of A, shape of B): bins from tiny rows to rows with > 2048 products
+    // (a block per row; DenseRow with n = 2000: a bitmap, 300 x 20 products).
     let sizes = [
         (50, 40, 30, Shape::Uniform(2), Shape::Uniform(2)),
         (80, 60, 70, Shape::Uniform(8), Shape::Uniform(8)),
@@ -700,6 +701,11 @@ fn spgemm_matches_host_exactly() {
         (20, 30, 40, Shape::EmptyRows(3), Shape::Empty),
         (0, 10, 10, Shape::Uniform(2), Shape::Uniform(2)),
         (25, 25, 1, Shape::Uniform(3), Shape::Uniform(1)),
+        // Big rows (> 2048 products) by symbolic method: a hash table of keys (n far above
+        // the products), and, with n > 2^20 and ~20 000 products, global tables for both
+        // phases (nnz over the shared numeric limit: the global sort).
+        (3, 200, 400_000, Shape::DenseRow, Shape::Uniform(20)),
+        (2, 1000, 1 << 21, Shape::DenseRow, Shape::Uniform(20)),
     ];
     let mut k = 0usize;
     for vt in [SPBLK_R_32F, SPBLK_R_64F, SPBLK_R_16F, SPBLK_R_16BF] {

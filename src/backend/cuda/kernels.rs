@@ -11,7 +11,7 @@ pub const PRECISIONS: [(&str, &str); 6] =
 pub const VALUES: [&str; 4] = ["f32", "f64", "f16", "bf16"];
 pub const INDICES: [&str; 2] = ["i32", "i64"];
 /// Name prefixes of the kernels that take more than 48 KB of dynamic shared memory.
-pub const LARGE_SHARED: [&str; 1] = ["spblk_spmm_vbr_"];
+pub const LARGE_SHARED: [&str; 3] = ["spblk_spmm_vbr_", "spblk_spgemm_symbolic_", "spblk_spgemm_numeric_"];
 
 pub fn value_tag(t: DataType) -> &'static str {
     match t {
@@ -46,7 +46,7 @@ pub fn all() -> Vec<String> {
         ["spblk_radix_hist", "spblk_radix_scatter", "spblk_iota_u32", "spblk_convert_values", "spblk_rode_fill"]
             .map(String::from),
     );
-    v.extend(["spblk_spgemm_bin_rows", "spblk_spgemm_row_keys"].map(String::from));
+    v.extend(["spblk_spgemm_bin_rows", "spblk_spgemm_big_numeric_pool", "spblk_spgemm_row_keys"].map(String::from));
     v.extend(["spblk_aspt_ranks", "spblk_aspt_first_keys", "spblk_aspt_panel_keys"].map(String::from));
     v.extend(["f32", "f64"].map(|t| format!("spblk_spgemm_permute_{t}")));
     for i in INDICES {
@@ -61,7 +61,8 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_aspt_{s}_{i}"));
         }
         v.push(format!("spblk_spgemm_rowprod_{i}"));
-        v.push(format!("spblk_spgemm_symbolic_shared_{i}"));
+        v.push(format!("spblk_spgemm_symbolic_warp_{i}"));
+        v.push(format!("spblk_spgemm_symbolic_big_{i}"));
         v.push(format!("spblk_spgemm_symbolic_global_{i}"));
         for (a, b) in PRECISIONS {
             v.push(format!("spblk_spmv_csr_vector_{a}_{b}_{i}"));
@@ -81,8 +82,8 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spmm_csr_long_partial_v4_{t}_{i}"));
             v.push(format!("spblk_spmm_rode_blocks_v1_{t}_{i}"));
             v.push(format!("spblk_spmm_rode_blocks_v4_{t}_{i}"));
-            v.push(format!("spblk_spgemm_numeric_shared_{t}_{i}"));
-            v.push(format!("spblk_spgemm_numeric_global_{t}_{i}"));
+            v.push(format!("spblk_spgemm_numeric_warp_{t}_{i}"));
+            v.push(format!("spblk_spgemm_numeric_big_{t}_{i}"));
             v.push(format!("spblk_spgemm_copy_{t}_{i}"));
         }
     }

@@ -19,10 +19,10 @@ pub struct Module {
     functions: HashMap<String, sys::CUfunction>,
 }
 
-/// Lets `f` take up to the device's opt-in maximum of dynamic shared memory per block (the
-/// default stops at 48 KB).
+/// Lets `f` take up to the device's opt-in maximum of shared memory per block (the default
+/// stops at 48 KB), less what its static shared variables use.
 fn allow_large_shared(f: sys::CUfunction, name: &str) -> Result<()> {
-    let (mut dev, mut max) = (0, 0);
+    let (mut dev, mut max, mut fixed) = (0, 0, 0);
     // SAFETY: out-pointers to locals; a context is current (Module::load's caller).
     unsafe {
         check(sys::cuCtxGetDevice(&mut dev), "cuCtxGetDevice")?;
@@ -35,7 +35,15 @@ fn allow_large_shared(f: sys::CUfunction, name: &str) -> Result<()> {
             "cuDeviceGetAttribute",
         )?;
         check(
-            sys::cuFuncSetAttribute(f, sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, max),
+            sys::cuFuncGetAttribute(&mut fixed, sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f),
+            "cuFuncGetAttribute",
+        )?;
+        check(
+            sys::cuFuncSetAttribute(
+                f,
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                max - fixed,
+            ),
             &format!("cuFuncSetAttribute (shared memory of {name})"),
         )
     }

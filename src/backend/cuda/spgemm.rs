@@ -2,19 +2,22 @@
 //!
 //! * `workEstimation` (buffer 1, asynchronous): products per row of C and per-bin counts.
 //! * `compute` (buffer 2): reads the bin counts back (first sync), bins the rows, counts each
-//!   row's nnz with hash tables (symbolic), scans the counts into C's offsets and reads
-//!   nnz(C) back (second sync), allocates C's columns and values exactly, then queues the
-//!   numeric phase (asynchronous) and returns nnz(C).
+//!   row's nnz (symbolic), scans the counts into C's offsets and reads nnz(C) back (second
+//!   sync), allocates C's columns and values exactly, then queues the numeric phase
+//!   (asynchronous) and returns nnz(C).
 //! * `copy` (asynchronous): writes C's offsets, columns and values in C's index type, base
 //!   and value type, adding beta*C when beta != 0.
 //!
-//! Memory: buffer 1 holds 8(m+1) bytes of per-row product counts and 64 bytes of counts;
-//! buffer 2 holds C's offsets (8(m+1) bytes), the row bins (4m), huge-row table offsets (8m)
-//! and scan space. Both must stay alive until `copy` has run (as with cuSPARSE). The SpGEMM
-//! descriptor owns device allocations made in `compute`: C's columns (4 nnz(C) bytes) and
-//! values (4 or 8 nnz(C)), the global hash tables of rows with more than 2048 products
-//! (about 2..4x their products, times 8 or 12 bytes), and, only when such rows exist, a sort
-//! workspace of about 24 nnz(C) bytes. They are freed when the descriptor is destroyed.
+//! Rows are binned by their product count (kernels/spgemm/spgemm.cuh): up to 2048 products a
+//! warp per row with a shared-memory table; above, a thread block per row (docs/spgemm.md).
+//!
+//! Memory: buffer 1 holds 8(m+1) bytes of per-row product counts and 128 bytes of counts;
+//! buffer 2 holds C's offsets (8(m+3) bytes), the row bins (4m), the big rows' pool offsets
+//! (16m) and scan space. Both must stay alive until `copy` has run (as with cuSPARSE). The
+//! SpGEMM descriptor owns device allocations made in `compute`: C's columns (4 nnz(C) bytes)
+//! and values (4 or 8 nnz(C)), and only for rows too big for shared memory, their global
+//! tables and a sort workspace of about 24 nnz(C) bytes. They are freed when the descriptor
+//! is destroyed.
 
 use std::sync::Arc;
 
@@ -30,16 +33,41 @@ use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
 use crate::types::{DataType, IndexType};
 
-/// Shared-memory bins 1..4: (hash slots per warp, warps per block). Mirrors
-/// kernels/spgemm/spgemm.cuh (bin b holds rows with at most BIN_TABLE/2 products).
-const BINS: [(u32, u32); 4] = [(64, 8), (512, 4), (2048, 2), (4096, 1)];
-const HUGE: usize = 5;
-const STAT_POOL: usize = 6;
-const STATS: usize = 8;
+/// Warp bins 1..=8 (kernels/spgemm/spgemm.cuh): bin b holds rows with at most 16 << (b-1)
+/// products and gives each warp a table of 32 << (b-1) slots.
+const WARP_BINS: usize = 8;
+const BIG: usize = 9;
+const STAT_POOL: usize = 10;
+const STATS: usize = 16;
+/// Threads of a big row's block (SPGEMM_BIG_WARPS warps).
+const BIG_THREADS: u32 = 256;
+/// Big rows' numeric tables in shared memory, by size class (slots, exclusive..inclusive);
+/// larger tables go to the global pool (SPGEMM_BIG_NUMERIC_SLOTS).
+const BIG_SHARED_CLASSES: [(u64, u64); 5] = [(0, 1024), (1024, 2048), (2048, 4096), (4096, 8192), (8192, 16384)];
+
+fn warp_table(bin: usize) -> u32 {
+    32 << (bin - 1)
+}
+
+/// Warps per block of a warp bin: eight, fewer for the largest tables.
+fn warps_per_block(table: u32) -> u32 {
+    (8192 / table).clamp(1, 8)
+}
+
+/// Shared memory (u32 words) of the big rows' symbolic kernel: 64 KB (three blocks per SM),
+/// or 128 KB when that lets a bitmap cover up to 2^20 columns.
+fn symbolic_cap_words(n: i64) -> u64 {
+    if n > 1 << 19 && n <= 1 << 20 {
+        32768
+    } else {
+        16384
+    }
+}
 
 /// What the descriptor keeps between the protocol's calls.
 struct GpuProduct {
     buffer1: u64,
+    cap_words: u64,
     /// C's zero-based offsets (u64, in buffer 2), columns (u32) and values (compute type).
     c_ptr: u64,
     nnz: u64,
@@ -59,21 +87,24 @@ fn layout1(c: &mut Carve, m: usize) -> Layout1 {
 }
 
 struct Layout2 {
+    /// m + 1 offsets, then the big numeric pool's totals (rows, slots): one read with nnz.
     c_ptr: u64,
     scan_tmp: u64,
     bin_rows: u64,
-    huge_off: u64,
+    sym_off: u64,
+    num_off: u64,
     cursors: u64,
 }
 
 fn layout2(c: &mut Carve, m: usize) -> Layout2 {
     Layout2 {
-        c_ptr: c.take(8 * (m + 1)),
+        c_ptr: c.take(8 * (m + 3)),
         scan_tmp: c.take(scan_tmp_bytes(m as u64, Width::U64)),
         bin_rows: c.take(4 * m.max(1)),
-        huge_off: c.take(8 * m.max(1)),
-        // 8 u32 bin cursors, then the u64 pool cursor.
-        cursors: c.take(48),
+        sym_off: c.take(8 * m.max(1)),
+        num_off: c.take(8 * m.max(1)),
+        // SPGEMM_BINS u32 bin cursors, then the u64 pool cursor.
+        cursors: c.take(64),
     }
 }
 
@@ -114,6 +145,7 @@ pub fn work_estimation(
 ) -> Result<()> {
     check_limits(args)?;
     let m = args.a.rows;
+    let cap_words = symbolic_cap_words(args.b.cols);
     let lay = layout1(&mut Carve::new(buffer), m as usize);
     l.memset_u32(lay.stats, 0, 2 * STATS)?;
     if m > 0 {
@@ -132,12 +164,20 @@ pub fn work_estimation(
                 .i64(args.a.base.offset())
                 .ptr(b_ptr)
                 .i64(args.b.base.offset())
+                .u64(cap_words)
                 .ptr(lay.rowprod)
                 .ptr(lay.stats),
         )?;
     }
-    state.data =
-        Some(Box::new(GpuProduct { buffer1: buffer as u64, c_ptr: 0, nnz: 0, col: 0, val: 0, owned: Vec::new() }));
+    state.data = Some(Box::new(GpuProduct {
+        buffer1: buffer as u64,
+        cap_words,
+        c_ptr: 0,
+        nnz: 0,
+        col: 0,
+        val: 0,
+        owned: Vec::new(),
+    }));
     Ok(())
 }
 
@@ -181,20 +221,22 @@ pub fn compute(
     let tsize = args.compute.size();
     let alpha = Scalar::new(&args.alpha, args.compute, "alpha")?;
     let prod = product(state)?;
+    let cap_words = prod.cap_words;
     let l1 = layout1(&mut Carve::new(prod.buffer1 as *mut _), m as usize);
     let l2 = layout2(&mut Carve::new(buffer), m as usize);
     prod.owned.clear();
 
-    // First sync: how many rows fall in each bin, and the size of the huge rows' tables.
+    // First sync: how many rows fall in each bin, and the size of the global symbolic tables.
     let stats = l.read_u64s(l1.stats, STATS)?;
-    let mut offsets = [0u32; 6];
-    for b in 2..=HUGE {
-        offsets[b] = offsets[b - 1] + stats[b - 1] as u32;
+    let mut offsets = [0u64; BIG + 1];
+    for b in 2..=BIG {
+        offsets[b] = offsets[b - 1] + stats[b - 1];
     }
-    let pool = stats[STAT_POOL] as usize;
-    let pool_keys = DevMem::new(dev, pool * 4, "SpGEMM")?;
-    let pool_vals = DevMem::new(dev, pool * tsize, "SpGEMM")?;
-    l.memset_u32(l2.cursors, 0, 12)?;
+    let rows_of = |b: usize| l2.bin_rows + 4 * offsets[b];
+    let big = stats[BIG];
+    let pool1 = DevMem::new(dev, stats[STAT_POOL] as usize * 4, "SpGEMM")?;
+    l.memset_u32(l2.cursors, 0, 16)?;
+    l.memset_u32(l2.c_ptr + 8 * (m as u64 + 1), 0, 4)?;
     if m > 0 {
         l.launch(
             "spblk_spgemm_bin_rows",
@@ -205,93 +247,121 @@ pub fn compute(
                 .i64(m)
                 .i64(n)
                 .ptr(l1.rowprod)
-                .u32(offsets[1])
-                .u32(offsets[2])
-                .u32(offsets[3])
-                .u32(offsets[4])
-                .u32(offsets[5])
+                .ptr(l1.stats)
+                .u64(cap_words)
                 .ptr(l2.cursors)
                 .ptr(l2.bin_rows)
-                .ptr(l2.huge_off)
-                .ptr(l2.cursors + 32)
+                .ptr(l2.sym_off)
+                .ptr(l2.cursors + 48)
                 .ptr(l2.c_ptr),
         )?;
     }
-    let rows_of = |b: usize| l2.bin_rows + 4 * offsets[b] as u64;
-    for (k, &(table, wpb)) in BINS.iter().enumerate() {
-        let count = stats[k + 1];
+    for (bin, &count) in stats.iter().enumerate().take(WARP_BINS + 1).skip(1) {
         if count == 0 {
             continue;
         }
+        let (table, wpb) = (warp_table(bin), warps_per_block(warp_table(bin)));
         l.launch(
-            &format!("spblk_spgemm_symbolic_shared_{it}"),
+            &format!("spblk_spgemm_symbolic_warp_{it}"),
             l.grid(count, wpb as u64),
             32 * wpb,
             wpb * table * 4,
-            ab_args(Args::new().ptr(rows_of(k + 1)).u32(count as u32).u32(table), args, false).ptr(l2.c_ptr),
+            ab_args(Args::new().ptr(rows_of(bin)).u32(count as u32).u32(table), args, false).ptr(l2.c_ptr),
         )?;
     }
-    let huge = stats[HUGE];
-    if huge > 0 {
+    if big > 0 {
         l.launch(
-            &format!("spblk_spgemm_symbolic_global_{it}"),
-            l.grid(huge, 1),
+            &format!("spblk_spgemm_symbolic_big_{it}"),
+            l.grid(big, 1),
+            BIG_THREADS,
+            (cap_words * 4) as u32,
+            ab_args(Args::new().ptr(rows_of(BIG)).u32(big as u32).ptr(l1.rowprod).i64(n).u64(cap_words), args, false)
+                .ptr(l2.c_ptr),
+        )?;
+        if stats[STAT_POOL] > 0 {
+            l.launch(
+                &format!("spblk_spgemm_symbolic_global_{it}"),
+                l.grid(big, 1),
+                BIG_THREADS,
+                0,
+                ab_args(
+                    Args::new().ptr(rows_of(BIG)).u32(big as u32).ptr(l2.sym_off).ptr(l1.rowprod).i64(n).u64(cap_words),
+                    args,
+                    false,
+                )
+                .ptr(pool1.ptr)
+                .ptr(l2.c_ptr),
+            )?;
+        }
+    }
+    drop(pool1);
+    // Row counts -> offsets; the total lands in c_ptr[m]. The big rows too large for a
+    // shared numeric table get places in a global pool; second sync: nnz(C) and that pool.
+    scan(l, l2.c_ptr, m as u64, Width::U64, l2.scan_tmp, l2.c_ptr + 8 * m as u64)?;
+    let totals = l2.c_ptr + 8 * (m as u64 + 1);
+    if big > 0 {
+        l.launch(
+            "spblk_spgemm_big_numeric_pool",
+            l.grid(big, BLOCK as u64),
             BLOCK,
             0,
-            ab_args(
-                Args::new().ptr(rows_of(HUGE)).u32(huge as u32).ptr(l2.huge_off).ptr(l1.rowprod).i64(n),
-                args,
-                false,
-            )
-            .ptr(pool_keys.ptr)
-            .ptr(l2.c_ptr),
+            Args::new().ptr(rows_of(BIG)).u32(big as u32).ptr(l2.c_ptr).ptr(l2.num_off).ptr(totals),
         )?;
     }
-    // Row counts -> offsets; the total lands in c_ptr[m]. Second sync: nnz(C).
-    scan(l, l2.c_ptr, m as u64, Width::U64, l2.scan_tmp, l2.c_ptr + 8 * m as u64)?;
-    let nnz = l.read_u64s(l2.c_ptr + 8 * m as u64, 1)?[0];
+    let read = l.read_u64s(l2.c_ptr + 8 * m as u64, 3)?;
+    let (nnz, global_rows, global_slots) = (read[0], read[1], read[2]);
     if ity == IndexType::I32 && nnz as i64 + args.c.base.offset() > i32::MAX as i64 {
         return Err(Error::not_supported(format!("SpGEMM: nnz(C) = {nnz} does not fit 32-bit indices")));
     }
     let cols = DevMem::new(dev, nnz as usize * 4, "SpGEMM")?;
     let vals = DevMem::new(dev, nnz as usize * tsize, "SpGEMM")?;
+    let pool_keys = DevMem::new(dev, global_slots as usize * 4, "SpGEMM")?;
+    let pool_vals = DevMem::new(dev, global_slots as usize * tsize, "SpGEMM")?;
     let (mut col, mut val) = (cols.ptr, vals.ptr);
-    for (k, &(table, wpb)) in BINS.iter().enumerate() {
-        let count = stats[k + 1];
+    for (bin, &count) in stats.iter().enumerate().take(WARP_BINS + 1).skip(1) {
         if count == 0 {
             continue;
         }
+        let (table, wpb) = (warp_table(bin), warps_per_block(warp_table(bin)));
         l.launch(
-            &format!("spblk_spgemm_numeric_shared_{vt}_{it}"),
+            &format!("spblk_spgemm_numeric_warp_{vt}_{it}"),
             l.grid(count, wpb as u64),
             32 * wpb,
             wpb * table * (4 + tsize as u32),
-            ab_args(Args::new().ptr(rows_of(k + 1)).u32(count as u32).u32(table), args, true)
+            ab_args(Args::new().ptr(rows_of(bin)).u32(count as u32).u32(table), args, true)
                 .ptr(l2.c_ptr)
                 .ptr(cols.ptr)
                 .ptr(vals.ptr)
                 .scalar(alpha),
         )?;
     }
-    if huge > 0 {
-        l.launch(
-            &format!("spblk_spgemm_numeric_global_{vt}_{it}"),
-            l.grid(huge * 32, BLOCK as u64),
-            BLOCK,
-            0,
-            ab_args(
-                Args::new().ptr(rows_of(HUGE)).u32(huge as u32).ptr(l2.huge_off).ptr(l1.rowprod).i64(n),
-                args,
-                true,
-            )
-            .ptr(pool_keys.ptr)
-            .ptr(pool_vals.ptr)
-            .ptr(l2.c_ptr)
-            .ptr(cols.ptr)
-            .ptr(vals.ptr)
-            .scalar(alpha),
-        )?;
-        // Huge rows were written in hash order: stable sort all entries by column, then by
+    if big > 0 {
+        let mut classes: Vec<(u64, u64, u64, u64)> =
+            BIG_SHARED_CLASSES.iter().map(|&(lo, hi)| (lo, hi, 0, 0)).collect();
+        if global_rows > 0 {
+            classes.push((BIG_SHARED_CLASSES[4].1, u64::MAX, pool_keys.ptr, pool_vals.ptr));
+        }
+        for (lo, hi, keys, pvals) in classes {
+            let shared = if keys == 0 { (hi * (4 + tsize as u64)) as u32 } else { 0 };
+            l.launch(
+                &format!("spblk_spgemm_numeric_big_{vt}_{it}"),
+                l.grid(big, 1),
+                BIG_THREADS,
+                shared,
+                ab_args(
+                    Args::new().ptr(rows_of(BIG)).u32(big as u32).u64(lo).u64(hi).ptr(l2.num_off).ptr(keys).ptr(pvals),
+                    args,
+                    true,
+                )
+                .ptr(l2.c_ptr)
+                .ptr(cols.ptr)
+                .ptr(vals.ptr)
+                .scalar(alpha),
+            )?;
+        }
+    }
+    if global_rows > 0 {
+        // Rows over the shared limit were written in slot order: stable sort all entries by column, then by
         // row, which leaves the already sorted rows as they are.
         let mut c = Carve::measure();
         SortSpace::carve(&mut c, nnz);
