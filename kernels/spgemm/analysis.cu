@@ -3,7 +3,7 @@
 // addresses serialises (about 1.5 ms for 2 M rows on an H100).
 #include "spgemm/spgemm.cuh"
 
-// Products per row (one warp per row of A) and per-bin statistics. stats must be zeroed.
+// Products per row (G lanes per row of A) and per-bin statistics. stats must be zeroed.
 // `cap_words`: the shared memory (u32 words) the big rows' symbolic kernel will have.
 template <class I>
 __device__ void spgemm_rowprod(i64 m, i64 n, const I* __restrict__ a_ptr, const I* __restrict__ a_col, i64 a_base,
@@ -11,17 +11,20 @@ __device__ void spgemm_rowprod(i64 m, i64 n, const I* __restrict__ a_ptr, const 
     __shared__ u64 local[SPGEMM_STATS];
     if (threadIdx.x < SPGEMM_STATS) local[threadIdx.x] = 0;
     __syncthreads();
-    const int lane = threadIdx.x & 31;
-    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
-    for (i64 i = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; i < m; i += warps) {
+    // Groups of G lanes per row: most rows are short.
+    const int G = 4;
+    const int g = threadIdx.x & (G - 1);
+    const unsigned gmask = group_mask(G);
+    const i64 groups = ((i64)gridDim.x * blockDim.x) / G;
+    for (i64 i = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; i < m; i += groups) {
         const i64 s = (i64)a_ptr[i] - a_base, e = (i64)a_ptr[i + 1] - a_base;
         u64 P = 0;
-        for (i64 p = s + lane; p < e; p += 32) {
+        for (i64 p = s + g; p < e; p += G) {
             const i64 k = (i64)a_col[p] - a_base;
             P += (u64)((i64)b_ptr[k + 1] - (i64)b_ptr[k]);
         }
-        P = warp_sum(P);
-        if (lane == 0) {
+        P = group_sum(P, G, gmask);
+        if (g == 0) {
             rowprod[i] = P;
             const int b = spgemm_bin(P);
             atomicAdd((unsigned long long*)&local[b], 1ull);
@@ -83,17 +86,22 @@ __device__ void spgemm_bin_rows(i64 m, i64 n, const u64* rowprod, const u64* sta
     }
 }
 
-// After the symbolic phase and the scan into C's offsets: each big row whose numeric table exceeds shared memory
-// (2·nnz > SPGEMM_BIG_NUMERIC_SLOTS) gets a place in the global numeric pool, and counts.
-// totals[0] = rows, totals[1] = pool slots.
-__device__ void spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c_ptr, u64* num_off, u64* totals) {
+// After the symbolic phase and the scan into C's offsets: each big row whose numeric phase
+// needs a global table (big_numeric_kind 2) gets a rank k, a place in the global table pool
+// and a segment of the scratch its unsorted entries go to (seg_info[r] = k << 40 | segment
+// start; k2_row[k] = the row). totals: [0] such rows, [1] pool slots, [2] scratch entries.
+__device__ void spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c_ptr, const u64* span,
+                                        u64 dense_max, u64* num_off, u64* seg_info, u32* k2_row, u64* totals) {
     GRID_STRIDE(r, count) {
         const u32 i = rows[r];
         const u64 nnz = c_ptr[i + 1] - c_ptr[i];
         const u64 size = global_table_size(nnz);
-        if (size > SPGEMM_BIG_NUMERIC_SLOTS) {
+        const u64 spanp = pow2_at_least((span[r] >> 32) - (u32)span[r] + 1, 256);
+        if (big_numeric_kind(spanp, size, dense_max) == 2) {
+            const u64 k = atomicAdd((unsigned long long*)&totals[0], 1ull);
             num_off[r] = atomicAdd((unsigned long long*)&totals[1], (unsigned long long)size);
-            atomicAdd((unsigned long long*)&totals[0], 1ull);
+            seg_info[r] = k << 40 | atomicAdd((unsigned long long*)&totals[2], (unsigned long long)nnz);
+            k2_row[k] = i;
         }
     }
 }
@@ -114,6 +122,7 @@ extern "C" __global__ void spblk_spgemm_bin_rows(i64 m, i64 n, const u64* rowpro
 }
 
 extern "C" __global__ void spblk_spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c_ptr,
-                                                         u64* num_off, u64* totals) {
-    spgemm_big_numeric_pool(rows, count, c_ptr, num_off, totals);
+                                                         const u64* span, u64 dense_max, u64* num_off,
+                                                         u64* seg_info, u32* k2_row, u64* totals) {
+    spgemm_big_numeric_pool(rows, count, c_ptr, span, dense_max, num_off, seg_info, k2_row, totals);
 }

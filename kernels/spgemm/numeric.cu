@@ -6,18 +6,15 @@
 // (for_each_product_chunk); lanes holding the same column are grouped with match_any and
 // their lowest lane adds the group's products in lane order. The table is then compacted in
 // slot order, sorted by column (in registers when at most 32 remain) and written.
-// Big rows: a block per row; warp w updates only the columns it owns (column_owner), walking
-// all the row's products, so each column is still summed in expansion order by one warp.
-// With the table in shared memory the row is sorted there and written sorted; rows whose
-// table exceeds SPGEMM_BIG_NUMERIC_SLOTS use a table in the global pool and are written in
-// slot order, and a global stable sort by (row, column) follows.
+// Big rows: a block per row; the block routes each round of products to the warp that owns
+// their columns (below), so each column is still summed in expansion order by one warp.
 #include "spgemm/spgemm.cuh"
 
 // Adds this chunk's products to the table: lanes with `act` and equal columns form a group
-// whose lowest lane (first in expansion order) inserts the column and adds the group's
-// products in lane order.
-template <class T>
-__device__ __forceinline__ void accumulate_chunk(bool act, u32 c, T prod, u32* keys, T* vals, u32 mask) {
+// whose lowest lane (first in expansion order) finds the column's slot (slot_of: insert or
+// index) and adds the group's products in lane order.
+template <class T, class SlotOf>
+__device__ __forceinline__ void accumulate_chunk(bool act, u32 c, T prod, T* vals, SlotOf slot_of) {
     const int lane = threadIdx.x & 31;
     const unsigned amask = __ballot_sync(SPBLK_FULL_MASK, act);
     if (amask == 0) return;
@@ -27,8 +24,7 @@ __device__ __forceinline__ void accumulate_chunk(bool act, u32 c, T prod, u32* k
     u32 slot = 0;
     T acc = T(0);
     if (leader) {
-        bool ins;
-        slot = hash_insert(keys, mask, c, ins);
+        slot = slot_of(c);
         acc = add_rn(vals[slot], prod);
     }
     unsigned rest = leader ? peers & (peers - 1u) : 0u;
@@ -45,6 +41,16 @@ __device__ __forceinline__ void accumulate_chunk(bool act, u32 c, T prod, u32* k
     // The next chunk's leader of a column may be another lane.
     __syncwarp();
 }
+
+// slot_of for hash tables.
+struct HashSlot {
+    u32* keys;
+    u32 mask;
+    __device__ __forceinline__ u32 operator()(u32 c) const {
+        bool ins;
+        return hash_insert(keys, mask, c, ins);
+    }
+};
 
 // Bitonic sort of 32 (key, value) pairs held one per lane, ascending by key.
 template <class T> __device__ __forceinline__ void warp_sort32(u32& key, T& v) {
@@ -88,7 +94,7 @@ __device__ void spgemm_numeric_warp(const u32* rows, u32 count, u32 table, const
                                b_base, [&](bool valid, u32 c, i64 p, i64 q) {
                                    T prod = T(0);
                                    if (valid) prod = mul_rn(to_compute(a_val[p]), to_compute(b_val[q]));
-                                   accumulate_chunk(valid, c, prod, keys, vals, table - 1);
+                                   accumulate_chunk(valid, c, prod, vals, HashSlot{keys, table - 1});
                                });
         __syncwarp();
         // Compact the occupied slots to the front, in slot order (each chunk is read before
@@ -148,69 +154,208 @@ __device__ void spgemm_numeric_warp(const u32* rows, u32 count, u32 table, const
     }
 }
 
-// Big rows whose table (global_table_size(nnz) slots; nnz from C's offsets) is in (lo, hi]. SHARED: the table is
-// in shared memory (hi slots of value and key), the row is sorted there and written sorted.
-// Otherwise the table is the pool's at num_off[r] and the row is written in slot order.
-template <class V, class I, bool SHARED>
-__device__ void spgemm_numeric_big(const u32* rows, u32 count, u64 lo, u64 hi,
-                                   const u64* num_off, u32* pool_keys, typename ComputeOf<V>::type* pool_vals,
-                                   const I* a_ptr, const I* a_col, const V* a_val, i64 a_base, const I* b_ptr,
-                                   const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr, u32* c_col,
-                                   typename ComputeOf<V>::type* c_val, const typename ComputeOf<V>::type* alpha_dev,
-                                   typename ComputeOf<V>::type alpha_h) {
+// Big rows: a block per row. Each round, the block's warps take 256 consecutive products in
+// expansion order (warp w the w-th 32) and route them through shared memory to the warp that
+// owns their column (column_owner), keeping their order; each warp then adds its products,
+// in order, to the row's table. So every column is summed in expansion order by one warp,
+// and every product is loaded once. Tables (big_numeric_kind):
+//   dense: values by column and a bitmap over windows of the row's column span, each
+//          written in column order;
+//   hash (shared or global): S = global_table_size(nnz) slots, compacted in slot order; in
+//          shared memory it is sorted there; from the global pool (rows too big for both) it
+//          goes unsorted to a scratch, which one global sort of those rows' entries (by
+//          column, then by the row's rank) puts in order before placing them in C.
+#define BIG_ROUND (32 * SPGEMM_BIG_WARPS)
+
+template <class T> struct BigRoute {
+    u32 col[BIG_ROUND];
+    T val[BIG_ROUND];
+    u32 count[SPGEMM_BIG_WARPS][SPGEMM_BIG_WARPS];  // [chunk (warp)][owner]
+};
+
+// Routes this lane's product (owner `ow`, or none when !valid) to its owner's segment of
+// `rt`; after the barrier inside, [seg_lo, seg_hi) is the calling warp's segment.
+template <class T>
+__device__ __forceinline__ void route_products(BigRoute<T>& rt, bool valid, u32 c, T prod, u32& seg_lo, u32& seg_hi) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int ow = valid ? column_owner(c) : -1;
+    u32 rank = 0;
+#pragma unroll
+    for (int o = 0; o < SPGEMM_BIG_WARPS; ++o) {
+        const unsigned bal = __ballot_sync(SPBLK_FULL_MASK, ow == o);
+        if (ow == o) rank = __popc(bal & ((1u << lane) - 1u));
+        if (lane == o) rt.count[warp][o] = __popc(bal);
+    }
+    __syncthreads();
+    // Lane o (< 8): o's total over all chunks and over the chunks before this warp's.
+    u32 total = 0, before = 0;
+    if (lane < SPGEMM_BIG_WARPS)
+        for (int w = 0; w < SPGEMM_BIG_WARPS; ++w) {
+            const u32 k = rt.count[w][lane];
+            total += k;
+            if (w < warp) before += k;
+        }
+    const u32 incl = warp_inclusive_scan(total);  // lanes >= 8 add 0
+    const u32 start = incl - total;
+    const u32 off = __shfl_sync(SPBLK_FULL_MASK, start + before, ow < 0 ? 0 : ow);
+    seg_lo = __shfl_sync(SPBLK_FULL_MASK, start, warp);
+    seg_hi = __shfl_sync(SPBLK_FULL_MASK, incl, warp);
+    if (valid) {
+        rt.col[off + rank] = c;
+        rt.val[off + rank] = prod;
+    }
+    __syncthreads();
+}
+
+// One walk over the products of A's row [s, e) by the whole block, BIG_ROUND at a time:
+// products with keep(col) are routed to their owner warp, which passes each 32 of them, in
+// expansion order, to consume(act, col, product). Every warp must call it.
+template <class V, class I, class T, class Keep, class Consume>
+__device__ __forceinline__ void walk_routed(BigRoute<T>& rt, i64 s, i64 e, const I* a_col, const V* a_val, i64 a_base,
+                                            const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, Keep keep,
+                                            Consume consume) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (i64 w0 = s; w0 < e; w0 += 32) {
+        // Every warp loads the same window of A entries and scans its B-row lengths.
+        const i64 p = w0 + lane;
+        i64 bs = 0;
+        u32 len = 0;
+        T av = T(0);
+        if (p < e) {
+            const i64 k = (i64)a_col[p] - a_base;
+            bs = (i64)b_ptr[k] - b_base;
+            len = (u32)((i64)b_ptr[k + 1] - b_base - bs);
+            av = to_compute(a_val[p]);
+        }
+        const u32 incl = warp_inclusive_scan(len);
+        const u32 excl = incl - len;
+        const u32 total = __shfl_sync(SPBLK_FULL_MASK, incl, 31);
+        for (u32 r0 = 0; r0 < total; r0 += BIG_ROUND) {
+            const u32 j = r0 + 32 * warp + lane;
+            int o = 0;
+#pragma unroll
+            for (int step = 16; step > 0; step >>= 1) {
+                const u32 ex = __shfl_sync(SPBLK_FULL_MASK, excl, o + step);
+                if (ex <= j) o += step;
+            }
+            const i64 q = __shfl_sync(SPBLK_FULL_MASK, bs, o) + (i64)(j - __shfl_sync(SPBLK_FULL_MASK, excl, o));
+            const T a = __shfl_sync(SPBLK_FULL_MASK, av, o);
+            u32 c = SPGEMM_EMPTY;
+            bool valid = j < total;
+            if (valid) {
+                c = (u32)((i64)b_col[q] - b_base);
+                valid = keep(c);
+            }
+            const T prod = valid ? mul_rn(a, to_compute(b_val[q])) : T(0);
+            u32 seg_lo, seg_hi;
+            route_products(rt, valid, c, prod, seg_lo, seg_hi);
+            for (u32 t0 = seg_lo; t0 < seg_hi; t0 += 32) {
+                const bool act = t0 + lane < seg_hi;
+                consume(act, act ? rt.col[t0 + lane] : 0u, act ? rt.val[t0 + lane] : T(0));
+            }
+            __syncthreads();
+        }
+    }
+}
+
+// The big rows of kind `kind` whose table size (dense: the window, min(spanp, dense_max);
+// hash: S) is in (lo, hi]. span[r]: the row's smallest and largest column (symbolic phase).
+// Kind 2 writes into the scratch instead of C: at seg_info[r]'s segment, columns to c_col,
+// values to c_val and the row's rank k to entry_k (the global sort's keys).
+template <class V, class I>
+__device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max,
+                                   const u64* span, const u64* seg_info, u32* entry_k, const u64* num_off, u32* pool_keys,
+                                   typename ComputeOf<V>::type* pool_vals, const I* a_ptr, const I* a_col,
+                                   const V* a_val, i64 a_base, const I* b_ptr, const I* b_col, const V* b_val,
+                                   i64 b_base, const u64* c_ptr, u32* c_col, typename ComputeOf<V>::type* c_val,
+                                   const typename ComputeOf<V>::type* alpha_dev, typename ComputeOf<V>::type alpha_h) {
     typedef typename ComputeOf<V>::type T;
     extern __shared__ __align__(16) unsigned char numeric_smem[];
+    BigRoute<T>& rt = *reinterpret_cast<BigRoute<T>*>(numeric_smem);
+    unsigned char* table = numeric_smem + ((sizeof(BigRoute<T>) + 15) & ~(size_t)15);
     const T alpha = scalar_arg(alpha_dev, alpha_h);
-    const int warp = threadIdx.x >> 5;
     for (u64 r = blockIdx.x; r < count; r += gridDim.x) {
         const u32 i = rows[r];
-        const u64 S = global_table_size(c_ptr[i + 1] - c_ptr[i]);
-        if (S <= lo || S > hi) continue;
-        T* vals = SHARED ? reinterpret_cast<T*>(numeric_smem) : pool_vals + num_off[r];
-        u32* keys = SHARED ? reinterpret_cast<u32*>(numeric_smem + (u64)hi * sizeof(T)) : pool_keys + num_off[r];
+        const u64 nnz = c_ptr[i + 1] - c_ptr[i];
+        const u32 cmin = (u32)span[r], cmax = (u32)(span[r] >> 32);
+        const u64 spanp = pow2_at_least((u64)cmax - cmin + 1, 256);
+        const u64 S = global_table_size(nnz);
+        if (big_numeric_kind(spanp, S, dense_max) != kind) continue;
+        const u64 size = kind == 0 ? (spanp < dense_max ? spanp : dense_max) : S;
+        if (size <= lo || size > hi) continue;
+        const i64 s = (i64)a_ptr[i] - a_base, e = (i64)a_ptr[i + 1] - a_base;
+        const u64 out = kind == 2 ? seg_info[r] & ((1ull << 40) - 1) : c_ptr[i];
+        T* vals = kind == 2 ? pool_vals + num_off[r] : reinterpret_cast<T*>(table);
+        u32* keys = kind == 2 ? pool_keys + num_off[r] : reinterpret_cast<u32*>(table + size * sizeof(T));
+        if (kind == 0) {
+            // Dense windows of `size` columns from cmin; each written in column order.
+            u64 written = 0;
+            for (u64 wlo = cmin; wlo <= cmax; wlo += size) {
+                for (u64 t = threadIdx.x; t < size; t += blockDim.x) vals[t] = T(0);
+                for (u64 t = threadIdx.x; t < size / 32; t += blockDim.x) keys[t] = 0u;
+                __syncthreads();
+                walk_routed(rt, s, e, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base,
+                            [&](u32 c) { return c >= wlo && c - wlo < size; },
+                            [&](bool act, u32 c, T prod) {
+                                const u32 x = (u32)(c - wlo);
+                                if (act) atomicOr(&keys[x >> 5], 1u << (x & 31));
+                                accumulate_chunk(act, c, prod, vals, [&](u32 cc) { return (u32)(cc - wlo); });
+                            });
+                for (u64 t0 = 0; t0 < size / 32; t0 += blockDim.x) {
+                    const u64 t = t0 + threadIdx.x;
+                    u32 word = t < size / 32 ? keys[t] : 0u;
+                    u32 tot;
+                    u32 pos = block_exclusive_scan((u32)__popc(word), tot);
+                    while (word) {
+                        const u32 x = (u32)t * 32 + (__ffs(word) - 1);
+                        word &= word - 1u;
+                        c_col[out + written + pos] = (u32)(wlo + x);
+                        c_val[out + written + pos] = mul_rn(alpha, vals[x]);
+                        ++pos;
+                    }
+                    written += tot;
+                }
+                __syncthreads();
+            }
+            continue;
+        }
         for (u64 t = threadIdx.x; t < S; t += blockDim.x) {
+            vals[t] = T(0);
             keys[t] = SPGEMM_EMPTY;
-            vals[t] = 0;
         }
         __syncthreads();
-        for_each_product_chunk((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base, a_col, a_base, b_ptr, b_col,
-                               b_base, [&](bool valid, u32 c, i64 p, i64 q) {
-                                   const bool act = valid && column_owner(c) == warp;
-                                   T prod = T(0);
-                                   if (act) prod = mul_rn(to_compute(a_val[p]), to_compute(b_val[q]));
-                                   accumulate_chunk(act, c, prod, keys, (T*)vals, (u32)(S - 1));
-                               });
-        __syncthreads();
-        // Compact in slot order, a tile of blockDim slots at a time: every thread reads its
-        // slot before the scan's barrier, and writes land at or before the tile.
+        walk_routed(rt, s, e, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base, [](u32) { return true; },
+                    [&](bool act, u32 c, T prod) { accumulate_chunk(act, c, prod, vals, HashSlot{keys, (u32)(S - 1)}); });
+        // Compact in slot order, a tile of blockDim slots at a time (every thread reads its
+        // slot before the scan's barrier; writes land at or before the tile).
         u64 cnt = 0;
-        const u64 out = c_ptr[i];
         for (u64 t0 = 0; t0 < S; t0 += blockDim.x) {
             const u64 t = t0 + threadIdx.x;
             const u32 key = t < S ? keys[t] : SPGEMM_EMPTY;
             const T v = t < S ? vals[t] : T(0);
-            u32 total;
-            const u32 pos = block_exclusive_scan((u32)(key != SPGEMM_EMPTY), total);
+            u32 tot;
+            const u32 pos = block_exclusive_scan((u32)(key != SPGEMM_EMPTY), tot);
             if (key != SPGEMM_EMPTY) {
-                if (SHARED) {
+                if (kind == 1) {
                     keys[cnt + pos] = key;
                     vals[cnt + pos] = v;
                 } else {
                     c_col[out + cnt + pos] = key;
                     c_val[out + cnt + pos] = mul_rn(alpha, v);
+                    entry_k[out + cnt + pos] = (u32)(seg_info[r] >> 40);
                 }
             }
-            cnt += total;
+            cnt += tot;
         }
-        if (!SHARED) continue;
+        if (kind == 2) continue;
         u32 N = 64;
         while (N < cnt) N <<= 1;
         for (u32 t = (u32)cnt + threadIdx.x; t < N; t += blockDim.x) keys[t] = SPGEMM_EMPTY;
         __syncthreads();
         for (u32 k = 2; k <= N; k <<= 1) {
-            for (u32 j = k >> 1; j > 0; j >>= 1) {
+            for (u32 jj = k >> 1; jj > 0; jj >>= 1) {
                 for (u32 t = threadIdx.x; t < N / 2; t += blockDim.x) {
-                    const u32 x = 2 * t - (t & (j - 1)), y = x + j;
+                    const u32 x = 2 * t - (t & (jj - 1)), y = x + jj;
                     const u32 ka = keys[x], kb = keys[y];
                     if ((ka > kb) == ((x & k) == 0)) {
                         keys[x] = kb;
@@ -231,17 +376,27 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, u64 lo, u64 hi,
     }
 }
 
-// After the global sort: keys[q] = row of entry perm[q].
-extern "C" __global__ void spblk_spgemm_row_keys(const u64* c_ptr, i64 m, const u32* perm, u64 nnz, u32* keys) {
-    GRID_STRIDE(q, nnz) keys[q] = (u32)row_of(c_ptr, m, 0, (i64)perm[q]);
+// The global sort of kind-2 rows (entries in the scratch, in segments): after a stable sort
+// by column, keys[q] = the rank k of entry perm[q]'s row, for a stable sort by k.
+extern "C" __global__ void spblk_spgemm_gather_keys(const u32* perm, u64 n, const u32* entry_k, u32* keys) {
+    GRID_STRIDE(q, n) keys[q] = entry_k[perm[q]];
 }
 
+// counts[k] = nnz of kind-2 row k (scanned into the rows' starts in sorted order).
+extern "C" __global__ void spblk_spgemm_k2_counts(const u32* k2_row, u64 K, const u64* c_ptr, u64* counts) {
+    GRID_STRIDE(k, K) counts[k] = c_ptr[k2_row[k] + 1] - c_ptr[k2_row[k]];
+}
+
+// Moves sorted entry q (scratch entry perm[q], of row rank k) to its place in C.
 template <class T>
-__device__ void spgemm_permute(const u32* perm, u64 nnz, const u32* col_in, const T* val_in, u32* col_out,
-                               T* val_out) {
-    GRID_STRIDE(q, nnz) {
-        col_out[q] = col_in[perm[q]];
-        val_out[q] = val_in[perm[q]];
+__device__ void spgemm_place(const u32* perm, u64 n, const u32* entry_k, const u32* col_in, const T* val_in,
+                             const u32* k2_row, const u64* k2_start, const u64* c_ptr, u32* c_col, T* c_val) {
+    GRID_STRIDE(q, n) {
+        const u32 src = perm[q];
+        const u32 k = entry_k[src];
+        const u64 dst = c_ptr[k2_row[k]] + (q - k2_start[k]);
+        c_col[dst] = col_in[src];
+        c_val[dst] = val_in[src];
     }
 }
 
@@ -272,18 +427,15 @@ __device__ void spgemm_copy(i64 m, u64 nnz, const u64* c_ptr, const u32* col, co
                                   b_base, c_ptr, c_col, c_val, alpha_dev, alpha);                          \
     }                                                                                                      \
     extern "C" __global__ void spblk_spgemm_numeric_big_##tv##_##tidx(                                     \
-        const u32* rows, u32 count, u64 lo, u64 hi, const u64* num_off, u32* pool_keys, \
-        ComputeOf<V>::type* pool_vals, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,         \
-        const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr, u32* c_col,          \
-        ComputeOf<V>::type* c_val, const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {        \
-        if (pool_keys)                                                                                     \
-            spgemm_numeric_big<V, I, false>(rows, count, lo, hi, num_off, pool_keys, pool_vals,   \
-                                            a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base,      \
-                                            c_ptr, c_col, c_val, alpha_dev, alpha);                        \
-        else                                                                                               \
-            spgemm_numeric_big<V, I, true>(rows, count, lo, hi, num_off, pool_keys, pool_vals,    \
-                                           a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base,       \
-                                           c_ptr, c_col, c_val, alpha_dev, alpha);                         \
+        const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max, const u64* span,              \
+        const u64* seg_info, u32* entry_k, const u64* num_off, u32* pool_keys, ComputeOf<V>::type* pool_vals, const I* a_ptr, const I* a_col, \
+        const V* a_val, i64 a_base, const I* b_ptr, const I* b_col, const V* b_val, i64 b_base,            \
+        const u64* c_ptr, u32* c_col, ComputeOf<V>::type* c_val, const ComputeOf<V>::type* alpha_dev,      \
+        ComputeOf<V>::type alpha) {                                                                        \
+        spgemm_numeric_big<V, I>(rows, count, kind, lo, hi, dense_max, span, seg_info, entry_k, num_off,     \
+                                 pool_keys, pool_vals,                                                     \
+                                 a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base, c_ptr, c_col,   \
+                                 c_val, alpha_dev, alpha);                                                 \
     }                                                                                                      \
     extern "C" __global__ void spblk_spgemm_copy_##tv##_##tidx(                                            \
         i64 m, u64 nnz, const u64* c_ptr, const u32* col, const ComputeOf<V>::type* val, i64 base,         \
@@ -295,10 +447,12 @@ __device__ void spgemm_copy(i64 m, u64 nnz, const u64* c_ptr, const u32* col, co
 SPBLK_FOR_VALUES(SPGEMM_NUMERIC_ENTRY, int, i32)
 SPBLK_FOR_VALUES(SPGEMM_NUMERIC_ENTRY, long long, i64)
 
-#define SPGEMM_PERMUTE_ENTRY(T, tag)                                                                     \
-    extern "C" __global__ void spblk_spgemm_permute_##tag(const u32* perm, u64 nnz, const u32* col_in,   \
-                                                          const T* val_in, u32* col_out, T* val_out) {   \
-        spgemm_permute<T>(perm, nnz, col_in, val_in, col_out, val_out);                                  \
+#define SPGEMM_PLACE_ENTRY(T, tag)                                                                       \
+    extern "C" __global__ void spblk_spgemm_place_##tag(const u32* perm, u64 n, const u32* entry_k,          \
+                                                        const u32* col_in, const T* val_in, const u32* k2_row, \
+                                                        const u64* k2_start, const u64* c_ptr, u32* c_col,   \
+                                                        T* c_val) {                                          \
+        spgemm_place<T>(perm, n, entry_k, col_in, val_in, k2_row, k2_start, c_ptr, c_col, c_val);            \
     }
-SPGEMM_PERMUTE_ENTRY(float, f32)
-SPGEMM_PERMUTE_ENTRY(double, f64)
+SPGEMM_PLACE_ENTRY(float, f32)
+SPGEMM_PLACE_ENTRY(double, f64)

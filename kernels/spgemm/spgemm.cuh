@@ -48,6 +48,17 @@ __device__ __forceinline__ int big_symbolic_method(u64 P, u64 n, u64 cap_words) 
 // Global table of a big row (symbolic method 2; numeric rows over the shared limit).
 __device__ __forceinline__ u64 global_table_size(u64 distinct) { return pow2_at_least(2 * distinct, 64); }
 
+// Which table a big row's numeric phase uses: 0 dense (values by column and a bitmap, over
+// windows of at most `dense_max` columns of the row's span), 1 shared hash, 2 global hash.
+// Rows whose hash table would not fit shared memory take dense windows when they need at
+// most 16, so that only rare rows need the global sort.
+__device__ __forceinline__ int big_numeric_kind(u64 spanp, u64 S, u64 dense_max) {
+    if (spanp <= dense_max) return 0;
+    if (S <= SPGEMM_BIG_NUMERIC_SLOTS) return 1;
+    return spanp / dense_max <= 16 ? 0 : 2;
+}
+
+
 // Fibonacci hashing: the product's top bits. (Its low bits depend only on c's low bits, so
 // columns a multiple of the table size apart, as in stencils, would share a slot.)
 __device__ __forceinline__ u32 hash_slot(u32 c, u32 mask) { return (c * 2654435761u) >> (32 - __popc(mask)); }

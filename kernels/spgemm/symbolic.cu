@@ -1,7 +1,8 @@
 // SpGEMM symbolic phase: nnz of each row of C, by inserting its products' columns into a
 // table. Warp bins: one table per warp in shared memory, products taken 32 at a time in
 // expansion order. Big rows: a thread block per row with a shared hash table of keys or a
-// bitmap of all columns (big_symbolic_method), or a global hash table from the pool.
+// bitmap of all columns (big_symbolic_method), or a global hash table from the pool; they
+// also record each big row's smallest and largest column (span) for the numeric phase.
 #include "spgemm/spgemm.cuh"
 
 template <class I>
@@ -32,15 +33,18 @@ __device__ void spgemm_symbolic_warp(const u32* rows, u32 count, u32 table, cons
 // Inserts the columns of row [s, e) of A times B into `keys` (hash, method 0) or `bits`
 // (bitmap, method 1); warp w of nw takes the windows of 32 A entries w, w + nw, ...;
 // returns how many this thread added.
+// Also widens [lo, hi] to the columns seen.
 template <class I>
 __device__ u32 big_row_insert(i64 s, i64 e, int method, u32* table, u32 mask, const I* a_col, i64 a_base,
-                              const I* b_ptr, const I* b_col, i64 b_base) {
+                              const I* b_ptr, const I* b_col, i64 b_base, u32& lo, u32& hi) {
     const int warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
     u32 added = 0;
     for (i64 w0 = s + 32 * (i64)warp; w0 < e; w0 += 32 * (i64)nw) {
         const i64 we = w0 + 32 < e ? w0 + 32 : e;
         for_each_product_chunk(w0, we, a_col, a_base, b_ptr, b_col, b_base, [&](bool valid, u32 c, i64, i64) {
             if (!valid) return;
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
             if (method == 1) {
                 const u32 bit = 1u << (c & 31);
                 added += (atomicOr(&table[c >> 5], bit) & bit) == 0;
@@ -54,10 +58,25 @@ __device__ u32 big_row_insert(i64 s, i64 e, int method, u32* table, u32 mask, co
     return added;
 }
 
+// The block's smallest and largest column, as span[r] = hi << 32 | lo (thread 0 writes).
+__device__ __forceinline__ void store_span(u32 lo, u32 hi, u64* span_out) {
+    __shared__ u32 block_lo, block_hi;
+    if (threadIdx.x == 0) {
+        block_lo = SPGEMM_EMPTY;
+        block_hi = 0;
+    }
+    __syncthreads();
+    atomicMin(&block_lo, lo);
+    atomicMax(&block_hi, hi);
+    __syncthreads();
+    if (threadIdx.x == 0) *span_out = (u64)block_hi << 32 | block_lo;
+    __syncthreads();
+}
+
 template <class I>
 __device__ void spgemm_symbolic_big(const u32* rows, u32 count, const u64* rowprod, i64 n, u64 cap_words,
                                     const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col,
-                                    i64 b_base, u64* row_nnz) {
+                                    i64 b_base, u64* span, u64* row_nnz) {
     extern __shared__ u32 shared_table[];
     for (u64 r = blockIdx.x; r < count; r += gridDim.x) {
         const u32 i = rows[r];
@@ -69,9 +88,11 @@ __device__ void spgemm_symbolic_big(const u32* rows, u32 count, const u64* rowpr
         const u32 fill = method == 1 ? 0u : SPGEMM_EMPTY;
         for (u32 t = threadIdx.x; t < words; t += blockDim.x) shared_table[t] = fill;
         __syncthreads();
+        u32 lo = SPGEMM_EMPTY, hi = 0;
         u32 added = big_row_insert((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base, method, shared_table,
-                                   words - 1, a_col, a_base, b_ptr, b_col, b_base);
+                                   words - 1, a_col, a_base, b_ptr, b_col, b_base, lo, hi);
         added = block_sum(added);
+        store_span(lo, hi, &span[r]);
         if (threadIdx.x == 0) row_nnz[i] = added;
     }
 }
@@ -80,7 +101,7 @@ __device__ void spgemm_symbolic_big(const u32* rows, u32 count, const u64* rowpr
 template <class I>
 __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sym_off, const u64* rowprod, i64 n,
                                        u64 cap_words, const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr,
-                                       const I* b_col, i64 b_base, u32* pool, u64* row_nnz) {
+                                       const I* b_col, i64 b_base, u32* pool, u64* span, u64* row_nnz) {
     for (u64 r = blockIdx.x; r < count; r += gridDim.x) {
         const u32 i = rows[r];
         const u64 P = rowprod[i];
@@ -89,9 +110,11 @@ __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sy
         u32* keys = pool + sym_off[r];
         for (u64 t = threadIdx.x; t < size; t += blockDim.x) keys[t] = SPGEMM_EMPTY;
         __syncthreads();
+        u32 lo = SPGEMM_EMPTY, hi = 0;
         u32 added = big_row_insert((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base, 0, keys, (u32)(size - 1),
-                                   a_col, a_base, b_ptr, b_col, b_base);
+                                   a_col, a_base, b_ptr, b_col, b_base, lo, hi);
         added = block_sum(added);
+        store_span(lo, hi, &span[r]);
         if (threadIdx.x == 0) row_nnz[i] = added;
     }
 }
@@ -104,16 +127,16 @@ __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sy
     }                                                                                                       \
     extern "C" __global__ void spblk_spgemm_symbolic_big_##tidx(                                            \
         const u32* rows, u32 count, const u64* rowprod, i64 n, u64 cap_words, const I* a_ptr,               \
-        const I* a_col, i64 a_base, const I* b_ptr, const I* b_col, i64 b_base, u64* row_nnz) {             \
+        const I* a_col, i64 a_base, const I* b_ptr, const I* b_col, i64 b_base, u64* span, u64* row_nnz) {  \
         spgemm_symbolic_big<I>(rows, count, rowprod, n, cap_words, a_ptr, a_col, a_base, b_ptr, b_col,      \
-                               b_base, row_nnz);                                                            \
+                               b_base, span, row_nnz);                                                      \
     }                                                                                                       \
     extern "C" __global__ void spblk_spgemm_symbolic_global_##tidx(                                         \
         const u32* rows, u32 count, const u64* sym_off, const u64* rowprod, i64 n, u64 cap_words,           \
         const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col, i64 b_base, u32* pool,  \
-        u64* row_nnz) {                                                                                     \
+        u64* span, u64* row_nnz) {                                                                          \
         spgemm_symbolic_global<I>(rows, count, sym_off, rowprod, n, cap_words, a_ptr, a_col, a_base, b_ptr, \
-                                  b_col, b_base, pool, row_nnz);                                            \
+                                  b_col, b_base, pool, span, row_nnz);                                      \
     }
 SPGEMM_SYMBOLIC_ENTRY(int, i32)
 SPGEMM_SYMBOLIC_ENTRY(long long, i64)

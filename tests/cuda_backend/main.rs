@@ -703,9 +703,12 @@ fn spgemm_matches_host_exactly() {
         (25, 25, 1, Shape::Uniform(3), Shape::Uniform(1)),
         // Big rows (> 2048 products) by symbolic method: a hash table of keys (n far above
         // the products), and, with n > 2^20 and ~20 000 products, global tables for both
-        // phases (nnz over the shared numeric limit: the global sort).
+        // phases (nnz over the shared numeric limit and 128 windows: the global sort).
         (3, 200, 400_000, Shape::DenseRow, Shape::Uniform(20)),
         (2, 1000, 1 << 21, Shape::DenseRow, Shape::Uniform(20)),
+        // ~18 000 entries over 100 000 columns: too many for a shared hash table, so the
+        // numeric phase takes dense windows (8 of 16 384 columns for f32, 16 for f64).
+        (2, 1000, 100_000, Shape::DenseRow, Shape::Uniform(20)),
     ];
     let mut k = 0usize;
     for vt in [SPBLK_R_32F, SPBLK_R_64F, SPBLK_R_16F, SPBLK_R_16BF] {

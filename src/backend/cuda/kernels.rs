@@ -46,9 +46,17 @@ pub fn all() -> Vec<String> {
         ["spblk_radix_hist", "spblk_radix_scatter", "spblk_iota_u32", "spblk_convert_values", "spblk_rode_fill"]
             .map(String::from),
     );
-    v.extend(["spblk_spgemm_bin_rows", "spblk_spgemm_big_numeric_pool", "spblk_spgemm_row_keys"].map(String::from));
+    v.extend(
+        [
+            "spblk_spgemm_bin_rows",
+            "spblk_spgemm_big_numeric_pool",
+            "spblk_spgemm_gather_keys",
+            "spblk_spgemm_k2_counts",
+        ]
+        .map(String::from),
+    );
     v.extend(["spblk_aspt_ranks", "spblk_aspt_first_keys", "spblk_aspt_panel_keys"].map(String::from));
-    v.extend(["f32", "f64"].map(|t| format!("spblk_spgemm_permute_{t}")));
+    v.extend(["f32", "f64"].map(|t| format!("spblk_spgemm_place_{t}")));
     for i in INDICES {
         for s in ["keys", "offsets", "rows", "gather"] {
             v.push(format!("spblk_convert_{s}_{i}"));

@@ -13,10 +13,10 @@
 //!
 //! Memory: buffer 1 holds 8(m+1) bytes of per-row product counts and 128 bytes of counts;
 //! buffer 2 holds C's offsets (8(m+3) bytes), the row bins (4m), the big rows' pool offsets
-//! (16m) and scan space. Both must stay alive until `copy` has run (as with cuSPARSE). The
+//! and column spans (24m) and scan space. Both must stay alive until `copy` has run (as with cuSPARSE). The
 //! SpGEMM descriptor owns device allocations made in `compute`: C's columns (4 nnz(C) bytes)
 //! and values (4 or 8 nnz(C)), and only for rows too big for shared memory, their global
-//! tables and a sort workspace of about 24 nnz(C) bytes. They are freed when the descriptor
+//! tables and a sort workspace of about 32 bytes per entry of those rows. They are freed when the descriptor
 //! is destroyed.
 
 use std::sync::Arc;
@@ -41,9 +41,36 @@ const STAT_POOL: usize = 10;
 const STATS: usize = 16;
 /// Threads of a big row's block (SPGEMM_BIG_WARPS warps).
 const BIG_THREADS: u32 = 256;
-/// Big rows' numeric tables in shared memory, by size class (slots, exclusive..inclusive);
-/// larger tables go to the global pool (SPGEMM_BIG_NUMERIC_SLOTS).
-const BIG_SHARED_CLASSES: [(u64, u64); 5] = [(0, 1024), (1024, 2048), (2048, 4096), (4096, 8192), (8192, 16384)];
+/// Big rows' numeric launches (kernels/spgemm/numeric.cu, big_numeric_kind): (kind, table
+/// sizes exclusive..inclusive). Kind 0: dense windows (columns, up to `dense_max`); 1: shared
+/// hash tables (slots, up to SPGEMM_BIG_NUMERIC_SLOTS); 2: global hash tables.
+const BIG_CLASSES: [(i32, u64, u64); 9] = [
+    (0, 0, 2048),
+    (0, 2048, 8192),
+    (0, 8192, 1 << 20),
+    (1, 0, 1024),
+    (1, 1024, 2048),
+    (1, 2048, 4096),
+    (1, 4096, 8192),
+    (1, 8192, 16384),
+    (2, 0, u64::MAX),
+];
+
+/// The widest dense window: 64 KB of values.
+fn dense_max(tsize: usize) -> u64 {
+    65536 / tsize as u64
+}
+
+/// Shared memory of a big numeric block: the routing buffers (BigRoute), then the table.
+fn big_shared_bytes(kind: i32, hi: u64, tsize: usize) -> u32 {
+    let route = (256 * (4 + tsize) + 256).next_multiple_of(16) as u64;
+    let table = match kind {
+        0 => hi * tsize as u64 + hi / 8,
+        1 => hi * (4 + tsize as u64),
+        _ => 0,
+    };
+    (route + table) as u32
+}
 
 fn warp_table(bin: usize) -> u32 {
     32 << (bin - 1)
@@ -87,22 +114,29 @@ fn layout1(c: &mut Carve, m: usize) -> Layout1 {
 }
 
 struct Layout2 {
-    /// m + 1 offsets, then the big numeric pool's totals (rows, slots): one read with nnz.
+    /// m + 1 offsets, then the global big rows' totals (rows, pool slots, scratch entries):
+    /// one read with nnz; then the total of their scanned counts.
     c_ptr: u64,
     scan_tmp: u64,
     bin_rows: u64,
     sym_off: u64,
     num_off: u64,
+    /// Per big row: its smallest and largest column (hi << 32 | lo).
+    span: u64,
+    /// The big rows with global tables, by rank.
+    k2_row: u64,
     cursors: u64,
 }
 
 fn layout2(c: &mut Carve, m: usize) -> Layout2 {
     Layout2 {
-        c_ptr: c.take(8 * (m + 3)),
+        c_ptr: c.take(8 * (m + 5)),
         scan_tmp: c.take(scan_tmp_bytes(m as u64, Width::U64)),
         bin_rows: c.take(4 * m.max(1)),
         sym_off: c.take(8 * m.max(1)),
         num_off: c.take(8 * m.max(1)),
+        span: c.take(8 * m.max(1)),
+        k2_row: c.take(4 * m.max(1)),
         // SPGEMM_BINS u32 bin cursors, then the u64 pool cursor.
         cursors: c.take(64),
     }
@@ -236,7 +270,7 @@ pub fn compute(
     let big = stats[BIG];
     let pool1 = DevMem::new(dev, stats[STAT_POOL] as usize * 4, "SpGEMM")?;
     l.memset_u32(l2.cursors, 0, 16)?;
-    l.memset_u32(l2.c_ptr + 8 * (m as u64 + 1), 0, 4)?;
+    l.memset_u32(l2.c_ptr + 8 * (m as u64 + 1), 0, 6)?;
     if m > 0 {
         l.launch(
             "spblk_spgemm_bin_rows",
@@ -276,6 +310,7 @@ pub fn compute(
             BIG_THREADS,
             (cap_words * 4) as u32,
             ab_args(Args::new().ptr(rows_of(BIG)).u32(big as u32).ptr(l1.rowprod).i64(n).u64(cap_words), args, false)
+                .ptr(l2.span)
                 .ptr(l2.c_ptr),
         )?;
         if stats[STAT_POOL] > 0 {
@@ -290,6 +325,7 @@ pub fn compute(
                     false,
                 )
                 .ptr(pool1.ptr)
+                .ptr(l2.span)
                 .ptr(l2.c_ptr),
             )?;
         }
@@ -305,11 +341,20 @@ pub fn compute(
             l.grid(big, BLOCK as u64),
             BLOCK,
             0,
-            Args::new().ptr(rows_of(BIG)).u32(big as u32).ptr(l2.c_ptr).ptr(l2.num_off).ptr(totals),
+            Args::new()
+                .ptr(rows_of(BIG))
+                .u32(big as u32)
+                .ptr(l2.c_ptr)
+                .ptr(l2.span)
+                .u64(dense_max(tsize))
+                .ptr(l2.num_off)
+                .ptr(l2.sym_off)
+                .ptr(l2.k2_row)
+                .ptr(totals),
         )?;
     }
-    let read = l.read_u64s(l2.c_ptr + 8 * m as u64, 3)?;
-    let (nnz, global_rows, global_slots) = (read[0], read[1], read[2]);
+    let read = l.read_u64s(l2.c_ptr + 8 * m as u64, 4)?;
+    let (nnz, global_rows, global_slots, global_nnz) = (read[0], read[1], read[2], read[3]);
     if ity == IndexType::I32 && nnz as i64 + args.c.base.offset() > i32::MAX as i64 {
         return Err(Error::not_supported(format!("SpGEMM: nnz(C) = {nnz} does not fit 32-bit indices")));
     }
@@ -317,7 +362,18 @@ pub fn compute(
     let vals = DevMem::new(dev, nnz as usize * tsize, "SpGEMM")?;
     let pool_keys = DevMem::new(dev, global_slots as usize * 4, "SpGEMM")?;
     let pool_vals = DevMem::new(dev, global_slots as usize * tsize, "SpGEMM")?;
-    let (mut col, mut val) = (cols.ptr, vals.ptr);
+    // The global rows' scratch: their entries unsorted (columns, row ranks, values) and the
+    // sort's buffers.
+    let t2 = global_nnz;
+    let mut c = Carve::measure();
+    SortSpace::carve(&mut c, t2);
+    c.take(t2 as usize * 4);
+    c.take(t2 as usize * 4);
+    c.take(t2 as usize * tsize);
+    let scratch = DevMem::new(dev, if t2 > 0 { c.size() } else { 0 }, "SpGEMM")?;
+    let mut c = Carve::new(scratch.ptr as *mut _);
+    let space = SortSpace::carve(&mut c, t2);
+    let (k2_col, k2_k, k2_val) = (c.take(t2 as usize * 4), c.take(t2 as usize * 4), c.take(t2 as usize * tsize));
     for (bin, &count) in stats.iter().enumerate().take(WARP_BINS + 1).skip(1) {
         if count == 0 {
             continue;
@@ -336,72 +392,93 @@ pub fn compute(
         )?;
     }
     if big > 0 {
-        let mut classes: Vec<(u64, u64, u64, u64)> =
-            BIG_SHARED_CLASSES.iter().map(|&(lo, hi)| (lo, hi, 0, 0)).collect();
-        if global_rows > 0 {
-            classes.push((BIG_SHARED_CLASSES[4].1, u64::MAX, pool_keys.ptr, pool_vals.ptr));
-        }
-        for (lo, hi, keys, pvals) in classes {
-            let shared = if keys == 0 { (hi * (4 + tsize as u64)) as u32 } else { 0 };
+        for &(kind, lo, hi) in &BIG_CLASSES {
+            if kind == 2 && global_rows == 0 {
+                continue;
+            }
+            let hi = if kind == 0 { hi.min(dense_max(tsize)) } else { hi };
+            if lo >= hi {
+                continue;
+            }
             l.launch(
                 &format!("spblk_spgemm_numeric_big_{vt}_{it}"),
                 l.grid(big, 1),
                 BIG_THREADS,
-                shared,
+                big_shared_bytes(kind, hi, tsize),
                 ab_args(
-                    Args::new().ptr(rows_of(BIG)).u32(big as u32).u64(lo).u64(hi).ptr(l2.num_off).ptr(keys).ptr(pvals),
+                    Args::new()
+                        .ptr(rows_of(BIG))
+                        .u32(big as u32)
+                        .i32(kind)
+                        .u64(lo)
+                        .u64(hi)
+                        .u64(dense_max(tsize))
+                        .ptr(l2.span)
+                        .ptr(l2.sym_off)
+                        .ptr(k2_k)
+                        .ptr(l2.num_off)
+                        .ptr(pool_keys.ptr)
+                        .ptr(pool_vals.ptr),
                     args,
                     true,
                 )
                 .ptr(l2.c_ptr)
-                .ptr(cols.ptr)
-                .ptr(vals.ptr)
+                .ptr(if kind == 2 { k2_col } else { cols.ptr })
+                .ptr(if kind == 2 { k2_val } else { vals.ptr })
                 .scalar(alpha),
             )?;
         }
     }
     if global_rows > 0 {
-        // Rows over the shared limit were written in slot order: stable sort all entries by column, then by
-        // row, which leaves the already sorted rows as they are.
-        let mut c = Carve::measure();
-        SortSpace::carve(&mut c, nnz);
-        c.take(nnz as usize * 4);
-        c.take(nnz as usize * tsize);
-        let scratch = DevMem::new(dev, c.size(), "SpGEMM")?;
-        let mut c = Carve::new(scratch.ptr as *mut _);
-        let space = SortSpace::carve(&mut c, nnz);
-        let cols2 = c.take(nnz as usize * 4);
-        let vals2 = c.take(nnz as usize * tsize);
-        // SAFETY: both ranges are nnz u32 words of device memory owned here.
+        // The global rows' entries, unsorted in the scratch: stable sort by column, then by the
+        // row's rank, and place each row's run at its offset in C. Other rows are not touched.
+        // SAFETY: both ranges are t2 u32 words of device memory owned here.
         check(
-            unsafe { sys::cuMemcpyDtoDAsync_v2(space.keys[0], cols.ptr, nnz as usize * 4, l.stream) },
+            unsafe { sys::cuMemcpyDtoDAsync_v2(space.keys[0], k2_col, t2 as usize * 4, l.stream) },
             "cuMemcpyDtoDAsync",
         )?;
-        l.launch("spblk_iota_u32", l.grid(nnz, BLOCK as u64), BLOCK, 0, Args::new().ptr(space.vals[0]).u64(nnz))?;
-        let cur = radix_sort(l, &space, nnz, key_bits(n as u64), 0)?;
+        l.launch("spblk_iota_u32", l.grid(t2, BLOCK as u64), BLOCK, 0, Args::new().ptr(space.vals[0]).u64(t2))?;
+        let cur = radix_sort(l, &space, t2, key_bits(n as u64), 0)?;
         l.launch(
-            "spblk_spgemm_row_keys",
-            l.grid(nnz, BLOCK as u64),
+            "spblk_spgemm_gather_keys",
+            l.grid(t2, BLOCK as u64),
             BLOCK,
             0,
-            Args::new().ptr(l2.c_ptr).i64(m).ptr(space.vals[cur]).u64(nnz).ptr(space.keys[cur]),
+            Args::new().ptr(space.vals[cur]).u64(t2).ptr(k2_k).ptr(space.keys[cur]),
         )?;
-        let cur = radix_sort(l, &space, nnz, key_bits(m as u64), cur)?;
+        let cur = radix_sort(l, &space, t2, key_bits(global_rows), cur)?;
+        // Each rank's start in sorted order: its row's nnz, scanned (num_off is free now).
         l.launch(
-            &format!("spblk_spgemm_permute_{}", value_tag(args.compute)),
-            l.grid(nnz, BLOCK as u64),
+            "spblk_spgemm_k2_counts",
+            l.grid(global_rows, BLOCK as u64),
             BLOCK,
             0,
-            Args::new().ptr(space.vals[cur]).u64(nnz).ptr(cols.ptr).ptr(vals.ptr).ptr(cols2).ptr(vals2),
+            Args::new().ptr(l2.k2_row).u64(global_rows).ptr(l2.c_ptr).ptr(l2.num_off),
         )?;
-        (col, val) = (cols2, vals2);
-        prod.owned.push(scratch);
+        scan(l, l2.num_off, global_rows, Width::U64, l2.scan_tmp, l2.c_ptr + 8 * (m as u64 + 4))?;
+        l.launch(
+            &format!("spblk_spgemm_place_{}", value_tag(args.compute)),
+            l.grid(t2, BLOCK as u64),
+            BLOCK,
+            0,
+            Args::new()
+                .ptr(space.vals[cur])
+                .u64(t2)
+                .ptr(k2_k)
+                .ptr(k2_col)
+                .ptr(k2_val)
+                .ptr(l2.k2_row)
+                .ptr(l2.num_off)
+                .ptr(l2.c_ptr)
+                .ptr(cols.ptr)
+                .ptr(vals.ptr),
+        )?;
     }
     prod.c_ptr = l2.c_ptr;
     prod.nnz = nnz;
-    prod.col = col;
-    prod.val = val;
-    prod.owned.extend([cols, vals, pool_keys, pool_vals]);
+    prod.col = cols.ptr;
+    prod.val = vals.ptr;
+    prod.owned.extend([cols, vals, pool_keys, pool_vals, scratch]);
     Ok(nnz as i64)
 }
 
