@@ -5,9 +5,11 @@
 // also record each big row's smallest and largest column (span) for the numeric phase.
 #include "spgemm/spgemm.cuh"
 
+// span (may be NULL): each row's smallest and largest column, for rows whose numeric phase
+// runs in the big rows' kernel (kernels/spgemm/numeric.cu).
 template <class I>
 __device__ void spgemm_symbolic_warp(const u32* rows, u32 count, u32 table, const I* a_ptr, const I* a_col, i64 a_base,
-                                     const I* b_ptr, const I* b_col, i64 b_base, u64* row_nnz) {
+                                     const I* b_ptr, const I* b_col, i64 b_base, u64* span, u64* row_nnz) {
     extern __shared__ u32 shared_keys[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5;
     u32* keys = shared_keys + (u64)warp * table;
@@ -15,16 +17,23 @@ __device__ void spgemm_symbolic_warp(const u32* rows, u32 count, u32 table, cons
         const u32 i = rows[r];
         for (u32 t = lane; t < table; t += 32) keys[t] = SPGEMM_EMPTY;
         __syncwarp();
-        u32 added = 0;
+        u32 added = 0, lo = SPGEMM_EMPTY, hi = 0;
         for_each_product_chunk((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base, a_col, a_base, b_ptr, b_col,
                                b_base, [&](bool valid, u32 c, i64, i64) {
                                    if (valid) {
                                        bool ins;
                                        hash_insert(keys, table - 1, c, ins);
                                        added += ins;
+                                       lo = c < lo ? c : lo;
+                                       hi = c > hi ? c : hi;
                                    }
                                });
         added = warp_sum(added);
+        if (span) {
+            lo = __reduce_min_sync(SPBLK_FULL_MASK, lo);
+            hi = __reduce_max_sync(SPBLK_FULL_MASK, hi);
+            if (lane == 0) span[r] = (u64)hi << 32 | lo;
+        }
         if (lane == 0) row_nnz[i] = added;
         __syncwarp();
     }
@@ -122,8 +131,9 @@ __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sy
 #define SPGEMM_SYMBOLIC_ENTRY(I, tidx)                                                                      \
     extern "C" __global__ void spblk_spgemm_symbolic_warp_##tidx(                                           \
         const u32* rows, u32 count, u32 table, const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr,  \
-        const I* b_col, i64 b_base, u64* row_nnz) {                                                         \
-        spgemm_symbolic_warp<I>(rows, count, table, a_ptr, a_col, a_base, b_ptr, b_col, b_base, row_nnz);   \
+        const I* b_col, i64 b_base, u64* span, u64* row_nnz) {                                              \
+        spgemm_symbolic_warp<I>(rows, count, table, a_ptr, a_col, a_base, b_ptr, b_col, b_base, span,       \
+                                row_nnz);                                                                   \
     }                                                                                                       \
     extern "C" __global__ void spblk_spgemm_symbolic_big_##tidx(                                            \
         const u32* rows, u32 count, const u64* rowprod, i64 n, u64 cap_words, const I* a_ptr,               \

@@ -10,6 +10,7 @@
 //!
 //! Rows are binned by their product count (kernels/spgemm/spgemm.cuh): up to 2048 products a
 //! warp per row with a shared-memory table; above, a thread block per row (docs/spgemm.md).
+//! The numeric phase takes rows of more than 512 products a block per row already.
 //!
 //! Memory: buffer 1 holds 8(m+1) bytes of per-row product counts and 128 bytes of counts;
 //! buffer 2 holds C's offsets (8(m+3) bytes), the row bins (4m), the big rows' pool offsets
@@ -37,6 +38,9 @@ use crate::types::{DataType, IndexType};
 /// products and gives each warp a table of 32 << (b-1) slots.
 const WARP_BINS: usize = 8;
 const BIG: usize = 9;
+/// The numeric phase runs rows from this bin up (more than 512 products) in the big rows'
+/// kernel: a warp with a table of 2048 or 4096 slots (16–32 KB) leaves too few warps per SM.
+const NUMERIC_BIG_FROM: usize = 7;
 const STAT_POOL: usize = 10;
 const STATS: usize = 16;
 /// Threads of a big row's block (SPGEMM_BIG_WARPS warps).
@@ -267,6 +271,9 @@ pub fn compute(
         offsets[b] = offsets[b - 1] + stats[b - 1];
     }
     let rows_of = |b: usize| l2.bin_rows + 4 * offsets[b];
+    // Spans are kept per position in the numeric big list (bins NUMERIC_BIG_FROM..=BIG).
+    let span_of = |b: usize| l2.span + 8 * (offsets[b] - offsets[NUMERIC_BIG_FROM]);
+    let numeric_big = offsets[BIG] + stats[BIG] - offsets[NUMERIC_BIG_FROM];
     let big = stats[BIG];
     let pool1 = DevMem::new(dev, stats[STAT_POOL] as usize * 4, "SpGEMM")?;
     l.memset_u32(l2.cursors, 0, 16)?;
@@ -300,7 +307,9 @@ pub fn compute(
             l.grid(count, wpb as u64),
             32 * wpb,
             wpb * table * 4,
-            ab_args(Args::new().ptr(rows_of(bin)).u32(count as u32).u32(table), args, false).ptr(l2.c_ptr),
+            ab_args(Args::new().ptr(rows_of(bin)).u32(count as u32).u32(table), args, false)
+                .ptr(if bin >= NUMERIC_BIG_FROM { span_of(bin) } else { 0 })
+                .ptr(l2.c_ptr),
         )?;
     }
     if big > 0 {
@@ -310,7 +319,7 @@ pub fn compute(
             BIG_THREADS,
             (cap_words * 4) as u32,
             ab_args(Args::new().ptr(rows_of(BIG)).u32(big as u32).ptr(l1.rowprod).i64(n).u64(cap_words), args, false)
-                .ptr(l2.span)
+                .ptr(span_of(BIG))
                 .ptr(l2.c_ptr),
         )?;
         if stats[STAT_POOL] > 0 {
@@ -325,7 +334,7 @@ pub fn compute(
                     false,
                 )
                 .ptr(pool1.ptr)
-                .ptr(l2.span)
+                .ptr(span_of(BIG))
                 .ptr(l2.c_ptr),
             )?;
         }
@@ -335,15 +344,15 @@ pub fn compute(
     // shared numeric table get places in a global pool; second sync: nnz(C) and that pool.
     scan(l, l2.c_ptr, m as u64, Width::U64, l2.scan_tmp, l2.c_ptr + 8 * m as u64)?;
     let totals = l2.c_ptr + 8 * (m as u64 + 1);
-    if big > 0 {
+    if numeric_big > 0 {
         l.launch(
             "spblk_spgemm_big_numeric_pool",
-            l.grid(big, BLOCK as u64),
+            l.grid(numeric_big, BLOCK as u64),
             BLOCK,
             0,
             Args::new()
-                .ptr(rows_of(BIG))
-                .u32(big as u32)
+                .ptr(rows_of(NUMERIC_BIG_FROM))
+                .u32(numeric_big as u32)
                 .ptr(l2.c_ptr)
                 .ptr(l2.span)
                 .u64(dense_max(tsize))
@@ -374,7 +383,7 @@ pub fn compute(
     let mut c = Carve::new(scratch.ptr as *mut _);
     let space = SortSpace::carve(&mut c, t2);
     let (k2_col, k2_k, k2_val) = (c.take(t2 as usize * 4), c.take(t2 as usize * 4), c.take(t2 as usize * tsize));
-    for (bin, &count) in stats.iter().enumerate().take(WARP_BINS + 1).skip(1) {
+    for (bin, &count) in stats.iter().enumerate().take(NUMERIC_BIG_FROM).skip(1) {
         if count == 0 {
             continue;
         }
@@ -391,7 +400,7 @@ pub fn compute(
                 .scalar(alpha),
         )?;
     }
-    if big > 0 {
+    if numeric_big > 0 {
         for &(kind, lo, hi) in &BIG_CLASSES {
             if kind == 2 && global_rows == 0 {
                 continue;
@@ -402,13 +411,13 @@ pub fn compute(
             }
             l.launch(
                 &format!("spblk_spgemm_numeric_big_{vt}_{it}"),
-                l.grid(big, 1),
+                l.grid(numeric_big, 1),
                 BIG_THREADS,
                 big_shared_bytes(kind, hi, tsize),
                 ab_args(
                     Args::new()
-                        .ptr(rows_of(BIG))
-                        .u32(big as u32)
+                        .ptr(rows_of(NUMERIC_BIG_FROM))
+                        .u32(numeric_big as u32)
                         .i32(kind)
                         .u64(lo)
                         .u64(hi)
