@@ -230,7 +230,13 @@ __device__ __forceinline__ void walk_routed(BigRoute<T>& rt, i64 s, i64 e, const
         const u32 incl = warp_inclusive_scan(len);
         const u32 excl = incl - len;
         const u32 total = __shfl_sync(SPBLK_FULL_MASK, incl, 31);
-        for (u32 r0 = 0; r0 < total; r0 += BIG_ROUND) {
+        // The next round's loads are issued before this round is routed and added, so that
+        // their latency overlaps that work.
+        bool next_valid = false;
+        I next_col = 0;
+        V next_val{};
+        T next_a = T(0);
+        auto fetch = [&](u32 r0) {
             const u32 j = r0 + 32 * warp + lane;
             int o = 0;
 #pragma unroll
@@ -239,14 +245,20 @@ __device__ __forceinline__ void walk_routed(BigRoute<T>& rt, i64 s, i64 e, const
                 if (ex <= j) o += step;
             }
             const i64 q = __shfl_sync(SPBLK_FULL_MASK, bs, o) + (i64)(j - __shfl_sync(SPBLK_FULL_MASK, excl, o));
-            const T a = __shfl_sync(SPBLK_FULL_MASK, av, o);
-            u32 c = SPGEMM_EMPTY;
-            bool valid = j < total;
-            if (valid) {
-                c = (u32)((i64)b_col[q] - b_base);
-                valid = keep(c);
+            next_a = __shfl_sync(SPBLK_FULL_MASK, av, o);
+            next_valid = j < total;
+            if (next_valid) {
+                next_col = b_col[q];
+                next_val = b_val[q];
             }
-            const T prod = valid ? mul_rn(a, to_compute(b_val[q])) : T(0);
+        };
+        if (total > 0) fetch(0);
+        for (u32 r0 = 0; r0 < total; r0 += BIG_ROUND) {
+            bool valid = next_valid;
+            const u32 c = valid ? (u32)((i64)next_col - b_base) : SPGEMM_EMPTY;
+            if (valid) valid = keep(c);
+            const T prod = valid ? mul_rn(next_a, to_compute(next_val)) : T(0);
+            if (r0 + BIG_ROUND < total) fetch(r0 + BIG_ROUND);
             u32 seg_lo, seg_hi;
             route_products(rt, valid, c, prod, seg_lo, seg_hi);
             for (u32 t0 = seg_lo; t0 < seg_hi; t0 += 32) {
