@@ -52,6 +52,27 @@ struct HashSlot {
     }
 };
 
+// Writes C's entry at `pos` in C's index type, base and value type: `r` is alpha times the
+// sum; with beta != 0, beta times the value already there is added (as on the host).
+template <class V, class I> struct CWriter {
+    typedef typename ComputeOf<V>::type T;
+    I* col;
+    V* val;
+    i64 base;
+    T beta;
+    __device__ __forceinline__ void operator()(u64 pos, u32 c, T r) const {
+        col[pos] = (I)((i64)c + base);
+        if (beta != T(0)) r = add_rn(r, mul_rn(beta, to_compute(val[pos])));
+        val[pos] = Store<V>::from(r);
+    }
+};
+
+// The arguments every numeric kernel takes to build its CWriter.
+#define SPGEMM_OUT_PARAMS(V, I) \
+    I *out_col, V *out_val, i64 out_base, const typename ComputeOf<V>::type *beta_dev, typename ComputeOf<V>::type beta_h
+#define SPGEMM_OUT_ARGS out_col, out_val, out_base, beta_dev, beta_h
+#define SPGEMM_WRITER(V, I) const CWriter<V, I> w{out_col, out_val, out_base, scalar_arg(beta_dev, beta_h)}
+
 // Bitonic sort of 32 (key, value) pairs held one per lane, ascending by key.
 template <class T> __device__ __forceinline__ void warp_sort32(u32& key, T& v) {
     const int lane = threadIdx.x & 31;
@@ -73,12 +94,13 @@ template <class T> __device__ __forceinline__ void warp_sort32(u32& key, T& v) {
 template <class V, class I>
 __device__ void spgemm_numeric_warp(const u32* rows, u32 count, u32 table, const I* a_ptr, const I* a_col,
                                     const V* a_val, i64 a_base, const I* b_ptr, const I* b_col, const V* b_val,
-                                    i64 b_base, const u64* c_ptr, u32* c_col, typename ComputeOf<V>::type* c_val,
+                                    i64 b_base, const u64* c_ptr, SPGEMM_OUT_PARAMS(V, I),
                                     const typename ComputeOf<V>::type* alpha_dev,
                                     typename ComputeOf<V>::type alpha_h) {
     typedef typename ComputeOf<V>::type T;
     extern __shared__ __align__(16) unsigned char numeric_smem[];
     const T alpha = scalar_arg(alpha_dev, alpha_h);
+    SPGEMM_WRITER(V, I);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5;
     const unsigned lower = (1u << lane) - 1u;
     T* vals = reinterpret_cast<T*>(numeric_smem) + (u64)warp * table;
@@ -118,10 +140,7 @@ __device__ void spgemm_numeric_warp(const u32* rows, u32 count, u32 table, const
             u32 key = lane < cnt ? keys[lane] : SPGEMM_EMPTY;
             T v = lane < cnt ? vals[lane] : T(0);
             warp_sort32(key, v);
-            if (lane < cnt) {
-                c_col[base + lane] = key;
-                c_val[base + lane] = mul_rn(alpha, v);
-            }
+            if (lane < cnt) w(base + lane, key, mul_rn(alpha, v));
             __syncwarp();
             continue;
         }
@@ -146,10 +165,7 @@ __device__ void spgemm_numeric_warp(const u32* rows, u32 count, u32 table, const
                 __syncwarp();
             }
         }
-        for (u32 t = lane; t < cnt; t += 32) {
-            c_col[base + t] = keys[t];
-            c_val[base + t] = mul_rn(alpha, vals[t]);
-        }
+        for (u32 t = lane; t < cnt; t += 32) w(base + t, keys[t], mul_rn(alpha, vals[t]));
         __syncwarp();
     }
 }
@@ -272,20 +288,23 @@ __device__ __forceinline__ void walk_routed(BigRoute<T>& rt, i64 s, i64 e, const
 
 // The big rows of kind `kind` whose table size (dense: the window, min(spanp, dense_max);
 // hash: S) is in (lo, hi]. span[r]: the row's smallest and largest column (symbolic phase).
-// Kind 2 writes into the scratch instead of C: at seg_info[r]'s segment, columns to c_col,
-// values to c_val and the row's rank k to entry_k (the global sort's keys).
+// Kinds 0 and 1 write C (out_*). Kind 2 writes into the scratch: at seg_info[r]'s segment,
+// columns to c_col, alpha times the sums to c_val and the row's rank k to entry_k (the global
+// sort's keys).
 template <class V, class I>
 __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max,
                                    const u64* span, const u64* seg_info, u32* entry_k, const u64* num_off, u32* pool_keys,
                                    typename ComputeOf<V>::type* pool_vals, const I* a_ptr, const I* a_col,
                                    const V* a_val, i64 a_base, const I* b_ptr, const I* b_col, const V* b_val,
                                    i64 b_base, const u64* c_ptr, u32* c_col, typename ComputeOf<V>::type* c_val,
-                                   const typename ComputeOf<V>::type* alpha_dev, typename ComputeOf<V>::type alpha_h) {
+                                   SPGEMM_OUT_PARAMS(V, I), const typename ComputeOf<V>::type* alpha_dev,
+                                   typename ComputeOf<V>::type alpha_h) {
     typedef typename ComputeOf<V>::type T;
     extern __shared__ __align__(16) unsigned char numeric_smem[];
     BigRoute<T>& rt = *reinterpret_cast<BigRoute<T>*>(numeric_smem);
     unsigned char* table = numeric_smem + ((sizeof(BigRoute<T>) + 15) & ~(size_t)15);
     const T alpha = scalar_arg(alpha_dev, alpha_h);
+    SPGEMM_WRITER(V, I);
     for (u64 r = blockIdx.x; r < count; r += gridDim.x) {
         const u32 i = rows[r];
         const u64 nnz = c_ptr[i + 1] - c_ptr[i];
@@ -321,8 +340,7 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
                     while (word) {
                         const u32 x = (u32)t * 32 + (__ffs(word) - 1);
                         word &= word - 1u;
-                        c_col[out + written + pos] = (u32)(wlo + x);
-                        c_val[out + written + pos] = mul_rn(alpha, vals[x]);
+                        w(out + written + pos, (u32)(wlo + x), mul_rn(alpha, vals[x]));
                         ++pos;
                     }
                     written += tot;
@@ -380,10 +398,7 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
                 __syncthreads();
             }
         }
-        for (u64 t = threadIdx.x; t < cnt; t += blockDim.x) {
-            c_col[out + t] = keys[t];
-            c_val[out + t] = mul_rn(alpha, vals[t]);
-        }
+        for (u64 t = threadIdx.x; t < cnt; t += blockDim.x) w(out + t, keys[t], mul_rn(alpha, vals[t]));
         __syncthreads();
     }
 }
@@ -400,71 +415,54 @@ extern "C" __global__ void spblk_spgemm_k2_counts(const u32* k2_row, u64 K, cons
 }
 
 // Moves sorted entry q (scratch entry perm[q], of row rank k) to its place in C.
-template <class T>
-__device__ void spgemm_place(const u32* perm, u64 n, const u32* entry_k, const u32* col_in, const T* val_in,
-                             const u32* k2_row, const u64* k2_start, const u64* c_ptr, u32* c_col, T* c_val) {
+template <class V, class I>
+__device__ void spgemm_place(const u32* perm, u64 n, const u32* entry_k, const u32* col_in,
+                             const typename ComputeOf<V>::type* val_in, const u32* k2_row, const u64* k2_start,
+                             const u64* c_ptr, SPGEMM_OUT_PARAMS(V, I)) {
+    SPGEMM_WRITER(V, I);
     GRID_STRIDE(q, n) {
         const u32 src = perm[q];
         const u32 k = entry_k[src];
-        const u64 dst = c_ptr[k2_row[k]] + (q - k2_start[k]);
-        c_col[dst] = col_in[src];
-        c_val[dst] = val_in[src];
+        w(c_ptr[k2_row[k]] + (q - k2_start[k]), col_in[src], val_in[src]);
     }
 }
 
-template <class V, class I>
-__device__ void spgemm_copy(i64 m, u64 nnz, const u64* c_ptr, const u32* col, const typename ComputeOf<V>::type* val,
-                            i64 base, I* out_ptr, I* out_col, V* out_val,
-                            const typename ComputeOf<V>::type* beta_dev, typename ComputeOf<V>::type beta_h) {
-    typedef typename ComputeOf<V>::type T;
-    const T beta = scalar_arg(beta_dev, beta_h);
-    const u64 total = (u64)m + 1 > nnz ? (u64)m + 1 : nnz;
-    GRID_STRIDE(t, total) {
-        if (t <= (u64)m && out_ptr) out_ptr[t] = (I)((i64)c_ptr[t] + base);
-        if (t < nnz) {
-            out_col[t] = (I)((i64)col[t] + base);
-            T r = val[t];
-            if (beta != T(0)) r = add_rn(r, mul_rn(beta, to_compute(out_val[t])));
-            out_val[t] = Store<V>::from(r);
-        }
-    }
+// C's row offsets in its index type and base.
+template <class I> __device__ void spgemm_offsets(i64 m, const u64* c_ptr, i64 base, I* out_ptr) {
+    GRID_STRIDE(t, (u64)m + 1) out_ptr[t] = (I)((i64)c_ptr[t] + base);
 }
 
 #define SPGEMM_NUMERIC_ENTRY(V, tv, I, tidx)                                                               \
     extern "C" __global__ void spblk_spgemm_numeric_warp_##tv##_##tidx(                                    \
         const u32* rows, u32 count, u32 table, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base, \
-        const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr, u32* c_col,          \
-        ComputeOf<V>::type* c_val, const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {        \
+        const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr,                      \
+        SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {          \
         spgemm_numeric_warp<V, I>(rows, count, table, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val,    \
-                                  b_base, c_ptr, c_col, c_val, alpha_dev, alpha);                          \
+                                  b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);                       \
     }                                                                                                      \
     extern "C" __global__ void spblk_spgemm_numeric_big_##tv##_##tidx(                                     \
         const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max, const u64* span,              \
-        const u64* seg_info, u32* entry_k, const u64* num_off, u32* pool_keys, ComputeOf<V>::type* pool_vals, const I* a_ptr, const I* a_col, \
-        const V* a_val, i64 a_base, const I* b_ptr, const I* b_col, const V* b_val, i64 b_base,            \
-        const u64* c_ptr, u32* c_col, ComputeOf<V>::type* c_val, const ComputeOf<V>::type* alpha_dev,      \
+        const u64* seg_info, u32* entry_k, const u64* num_off, u32* pool_keys,                             \
+        ComputeOf<V>::type* pool_vals, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,         \
+        const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr, u32* c_col,          \
+        ComputeOf<V>::type* c_val, SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev,           \
         ComputeOf<V>::type alpha) {                                                                        \
-        spgemm_numeric_big<V, I>(rows, count, kind, lo, hi, dense_max, span, seg_info, entry_k, num_off,     \
-                                 pool_keys, pool_vals,                                                     \
-                                 a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base, c_ptr, c_col,   \
-                                 c_val, alpha_dev, alpha);                                                 \
+        spgemm_numeric_big<V, I>(rows, count, kind, lo, hi, dense_max, span, seg_info, entry_k, num_off,   \
+                                 pool_keys, pool_vals, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val,   \
+                                 b_base, c_ptr, c_col, c_val, SPGEMM_OUT_ARGS, alpha_dev, alpha);          \
     }                                                                                                      \
-    extern "C" __global__ void spblk_spgemm_copy_##tv##_##tidx(                                            \
-        i64 m, u64 nnz, const u64* c_ptr, const u32* col, const ComputeOf<V>::type* val, i64 base,         \
-        I* out_ptr, I* out_col, V* out_val, const ComputeOf<V>::type* beta_dev,                            \
-        ComputeOf<V>::type beta) {                                                                         \
-        spgemm_copy<V, I>(m, nnz, c_ptr, col, val, base, out_ptr, out_col, out_val, beta_dev, beta);       \
+    extern "C" __global__ void spblk_spgemm_place_##tv##_##tidx(                                           \
+        const u32* perm, u64 n, const u32* entry_k, const u32* col_in, const ComputeOf<V>::type* val_in,   \
+        const u32* k2_row, const u64* k2_start, const u64* c_ptr, SPGEMM_OUT_PARAMS(V, I)) {               \
+        spgemm_place<V, I>(perm, n, entry_k, col_in, val_in, k2_row, k2_start, c_ptr, SPGEMM_OUT_ARGS);    \
     }
 
 SPBLK_FOR_VALUES(SPGEMM_NUMERIC_ENTRY, int, i32)
 SPBLK_FOR_VALUES(SPGEMM_NUMERIC_ENTRY, long long, i64)
 
-#define SPGEMM_PLACE_ENTRY(T, tag)                                                                       \
-    extern "C" __global__ void spblk_spgemm_place_##tag(const u32* perm, u64 n, const u32* entry_k,          \
-                                                        const u32* col_in, const T* val_in, const u32* k2_row, \
-                                                        const u64* k2_start, const u64* c_ptr, u32* c_col,   \
-                                                        T* c_val) {                                          \
-        spgemm_place<T>(perm, n, entry_k, col_in, val_in, k2_row, k2_start, c_ptr, c_col, c_val);            \
-    }
-SPGEMM_PLACE_ENTRY(float, f32)
-SPGEMM_PLACE_ENTRY(double, f64)
+extern "C" __global__ void spblk_spgemm_offsets_i32(i64 m, const u64* c_ptr, i64 base, int* out_ptr) {
+    spgemm_offsets<int>(m, c_ptr, base, out_ptr);
+}
+extern "C" __global__ void spblk_spgemm_offsets_i64(i64 m, const u64* c_ptr, i64 base, long long* out_ptr) {
+    spgemm_offsets<long long>(m, c_ptr, base, out_ptr);
+}

@@ -56,7 +56,6 @@ pub fn all() -> Vec<String> {
         .map(String::from),
     );
     v.extend(["spblk_aspt_ranks", "spblk_aspt_first_keys", "spblk_aspt_panel_keys"].map(String::from));
-    v.extend(["f32", "f64"].map(|t| format!("spblk_spgemm_place_{t}")));
     for i in INDICES {
         for s in ["keys", "offsets", "rows", "gather"] {
             v.push(format!("spblk_convert_{s}_{i}"));
@@ -69,6 +68,7 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_aspt_{s}_{i}"));
         }
         v.push(format!("spblk_spgemm_rowprod_{i}"));
+        v.push(format!("spblk_spgemm_offsets_{i}"));
         v.push(format!("spblk_spgemm_symbolic_warp_{i}"));
         v.push(format!("spblk_spgemm_symbolic_big_{i}"));
         v.push(format!("spblk_spgemm_symbolic_global_{i}"));
@@ -92,7 +92,7 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spmm_rode_blocks_v4_{t}_{i}"));
             v.push(format!("spblk_spgemm_numeric_warp_{t}_{i}"));
             v.push(format!("spblk_spgemm_numeric_big_{t}_{i}"));
-            v.push(format!("spblk_spgemm_copy_{t}_{i}"));
+            v.push(format!("spblk_spgemm_place_{t}_{i}"));
         }
     }
     // kernels/spmm/vbr.cu: product flavour x op(B) layout x column tile (128 also split

@@ -225,7 +225,7 @@ impl Backend for CudaBackend {
 
     fn spgemm_copy(&self, exec: &Exec, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()> {
         let l = Launcher::new(&self.dev, exec)?;
-        spgemm::copy(&l, args, state)
+        spgemm::copy(&l, &self.dev, args, state)
     }
 
     fn csr2csc_buffer_size(&self, args: &Csr2CscArgs) -> Result<usize> {

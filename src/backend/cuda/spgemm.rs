@@ -3,22 +3,22 @@
 //! * `workEstimation` (buffer 1, asynchronous): products per row of C and per-bin counts.
 //! * `compute` (buffer 2): reads the bin counts back (first sync), bins the rows, counts each
 //!   row's nnz (symbolic), scans the counts into C's offsets and reads nnz(C) back (second
-//!   sync), allocates C's columns and values exactly, then queues the numeric phase
-//!   (asynchronous) and returns nnz(C).
-//! * `copy` (asynchronous): writes C's offsets, columns and values in C's index type, base
-//!   and value type, adding beta*C when beta != 0.
+//!   sync). It computes no values and allocates nothing for C.
+//! * `copy` (asynchronous): the numeric phase, written straight into the arrays the caller
+//!   set with `spblkCsrSetPointers`, in C's index type, base and value type, adding beta·C
+//!   when beta != 0. So the values are those of A and B when `copy` runs (cuSPARSE computes
+//!   them in `compute`; the protocol's programs do not change A or B in between).
 //!
 //! Rows are binned by their product count (kernels/spgemm/spgemm.cuh): up to 2048 products a
 //! warp per row with a shared-memory table; above, a thread block per row (docs/spgemm.md).
 //! The numeric phase takes rows of more than 512 products a block per row already.
 //!
 //! Memory: buffer 1 holds 8(m+1) bytes of per-row product counts and 128 bytes of counts;
-//! buffer 2 holds C's offsets (8(m+3) bytes), the row bins (4m), the big rows' pool offsets
-//! and column spans (24m) and scan space. Both must stay alive until `copy` has run (as with cuSPARSE). The
-//! SpGEMM descriptor owns device allocations made in `compute`: C's columns (4 nnz(C) bytes)
-//! and values (4 or 8 nnz(C)), and only for rows too big for shared memory, their global
-//! tables and a sort workspace of about 32 bytes per entry of those rows. They are freed when the descriptor
-//! is destroyed.
+//! buffer 2 holds C's offsets (8(m+5) bytes), the row bins (4m), the big rows' pool offsets,
+//! ranks and column spans (28m) and scan space. Both must stay alive until `copy` has run
+//! (as with cuSPARSE). Only rows too big for every shared-memory method allocate: their
+//! symbolic tables (inside `compute`), and in `copy` their numeric tables and a sort scratch
+//! of about 32 bytes per entry of those rows, freed before `copy` returns.
 
 use std::sync::Arc;
 
@@ -99,13 +99,13 @@ fn symbolic_cap_words(n: i64) -> u64 {
 struct GpuProduct {
     buffer1: u64,
     cap_words: u64,
-    /// C's zero-based offsets (u64, in buffer 2), columns (u32) and values (compute type).
-    c_ptr: u64,
+    /// Buffer 2 (0 until `compute` has run): C's zero-based offsets, the bins, spans, ...
+    buffer2: u64,
+    /// Rows per bin (work estimation), nnz(C), and the big rows with global tables: rows,
+    /// pool slots, entries.
+    stats: [u64; STATS],
     nnz: u64,
-    col: u64,
-    val: u64,
-    /// The allocations `col`/`val` point into, and scratch kept until the descriptor dies.
-    owned: Vec<DevMem>,
+    global: [u64; 3],
 }
 
 struct Layout1 {
@@ -210,11 +210,10 @@ pub fn work_estimation(
     state.data = Some(Box::new(GpuProduct {
         buffer1: buffer as u64,
         cap_words,
-        c_ptr: 0,
+        buffer2: 0,
+        stats: [0; STATS],
         nnz: 0,
-        col: 0,
-        val: 0,
-        owned: Vec::new(),
+        global: [0; 3],
     }));
     Ok(())
 }
@@ -255,14 +254,12 @@ pub fn compute(
     let n = args.b.cols;
     let ity = args.a.indices_type;
     let it = index_tag(ity);
-    let vt = value_tag(args.a.value_type);
     let tsize = args.compute.size();
-    let alpha = Scalar::new(&args.alpha, args.compute, "alpha")?;
     let prod = product(state)?;
     let cap_words = prod.cap_words;
     let l1 = layout1(&mut Carve::new(prod.buffer1 as *mut _), m as usize);
     let l2 = layout2(&mut Carve::new(buffer), m as usize);
-    prod.owned.clear();
+    prod.buffer2 = 0;
 
     // First sync: how many rows fall in each bin, and the size of the global symbolic tables.
     let stats = l.read_u64s(l1.stats, STATS)?;
@@ -363,12 +360,52 @@ pub fn compute(
         )?;
     }
     let read = l.read_u64s(l2.c_ptr + 8 * m as u64, 4)?;
-    let (nnz, global_rows, global_slots, global_nnz) = (read[0], read[1], read[2], read[3]);
+    let nnz = read[0];
     if ity == IndexType::I32 && nnz as i64 + args.c.base.offset() > i32::MAX as i64 {
         return Err(Error::not_supported(format!("SpGEMM: nnz(C) = {nnz} does not fit 32-bit indices")));
     }
-    let cols = DevMem::new(dev, nnz as usize * 4, "SpGEMM")?;
-    let vals = DevMem::new(dev, nnz as usize * tsize, "SpGEMM")?;
+    prod.buffer2 = buffer as u64;
+    prod.stats.copy_from_slice(&stats);
+    prod.nnz = nnz;
+    prod.global = [read[1], read[2], read[3]];
+    Ok(nnz as i64)
+}
+
+/// The numeric phase, straight into C's arrays (set with `spblkCsrSetPointers`), in C's index
+/// type, base and value type, with beta·C added when beta != 0; and C's offsets.
+pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()> {
+    let prod = product(state)?;
+    if prod.buffer2 == 0 {
+        return Err(Error::invalid("spgemmDescr", "holds no computed product (call spblkSpGEMM_compute first)"));
+    }
+    if !matches!(args.c.value_type, DataType::F32 | DataType::F64 | DataType::F16 | DataType::BF16) {
+        return Err(Error::not_supported(format!("SpGEMM output type {:?}", args.c.value_type)));
+    }
+    let m = args.a.rows;
+    let n = args.b.cols;
+    let it = index_tag(args.a.indices_type);
+    let vt = value_tag(args.a.value_type);
+    let tsize = args.compute.size();
+    let alpha = Scalar::new(&args.alpha, args.compute, "alpha")?;
+    let beta = Scalar::new(&args.beta, args.compute, "beta")?;
+    let l2 = layout2(&mut Carve::new(prod.buffer2 as *mut _), m as usize);
+    let stats = prod.stats;
+    let [global_rows, global_slots, global_nnz] = prod.global;
+    let mut offsets = [0u64; BIG + 1];
+    for b in 2..=BIG {
+        offsets[b] = offsets[b - 1] + stats[b - 1];
+    }
+    let rows_of = |b: usize| l2.bin_rows + 4 * offsets[b];
+    let numeric_big = offsets[BIG] + stats[BIG] - offsets[NUMERIC_BIG_FROM];
+    let (c_ptr, c_col) = csr_arrays(args.c);
+    let out = |a: Args| a.ptr(c_col).ptr(args.c.values as u64).i64(args.c.base.offset()).scalar(beta);
+    l.launch(
+        &format!("spblk_spgemm_offsets_{it}"),
+        l.grid(m as u64 + 1, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new().i64(m).ptr(l2.c_ptr).i64(args.c.base.offset()).ptr(c_ptr),
+    )?;
     let pool_keys = DevMem::new(dev, global_slots as usize * 4, "SpGEMM")?;
     let pool_vals = DevMem::new(dev, global_slots as usize * tsize, "SpGEMM")?;
     // The global rows' scratch: their entries unsorted (columns, row ranks, values) and the
@@ -393,10 +430,7 @@ pub fn compute(
             l.grid(count, wpb as u64),
             32 * wpb,
             wpb * table * (4 + tsize as u32),
-            ab_args(Args::new().ptr(rows_of(bin)).u32(count as u32).u32(table), args, true)
-                .ptr(l2.c_ptr)
-                .ptr(cols.ptr)
-                .ptr(vals.ptr)
+            out(ab_args(Args::new().ptr(rows_of(bin)).u32(count as u32).u32(table), args, true).ptr(l2.c_ptr))
                 .scalar(alpha),
         )?;
     }
@@ -414,7 +448,7 @@ pub fn compute(
                 l.grid(numeric_big, 1),
                 BIG_THREADS,
                 big_shared_bytes(kind, hi, tsize),
-                ab_args(
+                out(ab_args(
                     Args::new()
                         .ptr(rows_of(NUMERIC_BIG_FROM))
                         .u32(numeric_big as u32)
@@ -432,8 +466,8 @@ pub fn compute(
                     true,
                 )
                 .ptr(l2.c_ptr)
-                .ptr(if kind == 2 { k2_col } else { cols.ptr })
-                .ptr(if kind == 2 { k2_val } else { vals.ptr })
+                .ptr(k2_col)
+                .ptr(k2_val))
                 .scalar(alpha),
             )?;
         }
@@ -466,11 +500,11 @@ pub fn compute(
         )?;
         scan(l, l2.num_off, global_rows, Width::U64, l2.scan_tmp, l2.c_ptr + 8 * (m as u64 + 4))?;
         l.launch(
-            &format!("spblk_spgemm_place_{}", value_tag(args.compute)),
+            &format!("spblk_spgemm_place_{vt}_{it}"),
             l.grid(t2, BLOCK as u64),
             BLOCK,
             0,
-            Args::new()
+            out(Args::new()
                 .ptr(space.vals[cur])
                 .u64(t2)
                 .ptr(k2_k)
@@ -478,48 +512,11 @@ pub fn compute(
                 .ptr(k2_val)
                 .ptr(l2.k2_row)
                 .ptr(l2.num_off)
-                .ptr(l2.c_ptr)
-                .ptr(cols.ptr)
-                .ptr(vals.ptr),
+                .ptr(l2.c_ptr)),
         )?;
     }
-    prod.c_ptr = l2.c_ptr;
-    prod.nnz = nnz;
-    prod.col = cols.ptr;
-    prod.val = vals.ptr;
-    prod.owned.extend([cols, vals, pool_keys, pool_vals, scratch]);
-    Ok(nnz as i64)
-}
-
-pub fn copy(l: &Launcher, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()> {
-    let prod = product(state)?;
-    if prod.c_ptr == 0 {
-        return Err(Error::invalid("spgemmDescr", "holds no computed product (call spblkSpGEMM_compute first)"));
-    }
-    let beta = Scalar::new(&args.beta, args.compute, "beta")?;
-    let c = args.c;
-    let (c_ptr, c_col) = csr_arrays(c);
-    let m = c.rows;
-    let vt = value_tag(c.value_type);
-    if !matches!(c.value_type, DataType::F32 | DataType::F64 | DataType::F16 | DataType::BF16) {
-        return Err(Error::not_supported(format!("SpGEMM output type {:?}", c.value_type)));
-    }
-    let total = (m as u64 + 1).max(prod.nnz);
-    l.launch(
-        &format!("spblk_spgemm_copy_{vt}_{}", index_tag(c.indices_type)),
-        l.grid(total, BLOCK as u64),
-        BLOCK,
-        0,
-        Args::new()
-            .i64(m)
-            .u64(prod.nnz)
-            .ptr(prod.c_ptr)
-            .ptr(prod.col)
-            .ptr(prod.val)
-            .i64(c.base.offset())
-            .ptr(c_ptr)
-            .ptr(c_col)
-            .ptr(c.values as u64)
-            .scalar(beta),
-    )
+    // The pool and the scratch are freed here, after the queued work that uses them
+    // (cuMemFree waits for the device).
+    drop((pool_keys, pool_vals, scratch));
+    Ok(())
 }
