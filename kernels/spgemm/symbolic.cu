@@ -82,9 +82,11 @@ __device__ __forceinline__ void store_span(u32 lo, u32 hi, u64* span_out) {
     __syncthreads();
 }
 
+// Rows whose table (u32 words) is in (lo_words, hi_words]: launched per size class, so that
+// small tables do not hold the largest class's shared memory.
 template <class I>
 __device__ void spgemm_symbolic_big(const u32* rows, u32 count, const u64* rowprod, i64 n, u64 cap_words,
-                                    const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col,
+                                    u64 lo_words, u64 hi_words, const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col,
                                     i64 b_base, u64* span, u64* row_nnz) {
     extern __shared__ u32 shared_table[];
     for (u64 r = blockIdx.x; r < count; r += gridDim.x) {
@@ -94,6 +96,7 @@ __device__ void spgemm_symbolic_big(const u32* rows, u32 count, const u64* rowpr
         if (method == 2) continue;
         const u64 d = P < (u64)n ? P : (u64)n;
         const u32 words = method == 1 ? (u32)(((u64)n + 31) / 32) : (u32)global_table_size(d);
+        if (words <= lo_words || words > hi_words) continue;
         const u32 fill = method == 1 ? 0u : SPGEMM_EMPTY;
         for (u32 t = threadIdx.x; t < words; t += blockDim.x) shared_table[t] = fill;
         __syncthreads();
@@ -136,9 +139,11 @@ __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sy
                                 row_nnz);                                                                   \
     }                                                                                                       \
     extern "C" __global__ void spblk_spgemm_symbolic_big_##tidx(                                            \
-        const u32* rows, u32 count, const u64* rowprod, i64 n, u64 cap_words, const I* a_ptr,               \
-        const I* a_col, i64 a_base, const I* b_ptr, const I* b_col, i64 b_base, u64* span, u64* row_nnz) {  \
-        spgemm_symbolic_big<I>(rows, count, rowprod, n, cap_words, a_ptr, a_col, a_base, b_ptr, b_col,      \
+        const u32* rows, u32 count, const u64* rowprod, i64 n, u64 cap_words, u64 lo_words, u64 hi_words,   \
+        const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col, i64 b_base, u64* span,  \
+        u64* row_nnz) {                                                                                     \
+        spgemm_symbolic_big<I>(rows, count, rowprod, n, cap_words, lo_words, hi_words, a_ptr, a_col, a_base, \
+                               b_ptr, b_col,                                                                \
                                b_base, span, row_nnz);                                                      \
     }                                                                                                       \
     extern "C" __global__ void spblk_spgemm_symbolic_global_##tidx(                                         \

@@ -310,15 +310,24 @@ pub fn compute(
         )?;
     }
     if big > 0 {
-        l.launch(
-            &format!("spblk_spgemm_symbolic_big_{it}"),
-            l.grid(big, 1),
-            BIG_THREADS,
-            (cap_words * 4) as u32,
-            ab_args(Args::new().ptr(rows_of(BIG)).u32(big as u32).ptr(l1.rowprod).i64(n).u64(cap_words), args, false)
+        for (lo, hi) in [(0, 4096), (4096, 16384), (16384, cap_words)] {
+            if lo >= hi {
+                continue;
+            }
+            l.launch(
+                &format!("spblk_spgemm_symbolic_big_{it}"),
+                l.grid(big, 1),
+                BIG_THREADS,
+                (hi * 4) as u32,
+                ab_args(
+                    Args::new().ptr(rows_of(BIG)).u32(big as u32).ptr(l1.rowprod).i64(n).u64(cap_words).u64(lo).u64(hi),
+                    args,
+                    false,
+                )
                 .ptr(span_of(BIG))
                 .ptr(l2.c_ptr),
-        )?;
+            )?;
+        }
         if stats[STAT_POOL] > 0 {
             l.launch(
                 &format!("spblk_spgemm_symbolic_global_{it}"),
