@@ -91,6 +91,33 @@ template <class T> __device__ __forceinline__ void warp_sort32(u32& key, T& v) {
     }
 }
 
+// Sorts the first `cnt` (key, value) pairs by key: a bitonic sort of the first N >= cnt
+// slots (a power of two, at least 64; the padding keys sort last), by `workers` threads of
+// which the caller is `me`; `sync` is their barrier. The slots up to N must exist.
+template <class T, class Sync>
+__device__ __forceinline__ void sort_pairs(u32* keys, T* vals, u32 cnt, u32 me, u32 workers, Sync sync) {
+    u32 N = 64;
+    while (N < cnt) N <<= 1;
+    for (u32 t = cnt + me; t < N; t += workers) keys[t] = SPGEMM_EMPTY;
+    sync();
+    for (u32 k = 2; k <= N; k <<= 1) {
+        for (u32 j = k >> 1; j > 0; j >>= 1) {
+            for (u32 t = me; t < N / 2; t += workers) {
+                const u32 x = 2 * t - (t & (j - 1)), y = x + j;
+                const u32 ka = keys[x], kb = keys[y];
+                if ((ka > kb) == ((x & k) == 0)) {
+                    keys[x] = kb;
+                    keys[y] = ka;
+                    const T va = vals[x];
+                    vals[x] = vals[y];
+                    vals[y] = va;
+                }
+            }
+            sync();
+        }
+    }
+}
+
 template <class V, class I>
 __device__ void spgemm_numeric_warp(const u32* rows, u32 count, u32 table, const I* a_ptr, const I* a_col,
                                     const V* a_val, i64 a_base, const I* b_ptr, const I* b_col, const V* b_val,
@@ -144,27 +171,7 @@ __device__ void spgemm_numeric_warp(const u32* rows, u32 count, u32 table, const
             __syncwarp();
             continue;
         }
-        // Bitonic sort of the first N >= cnt slots (padding keys sort last).
-        u32 N = 64;
-        while (N < cnt) N <<= 1;
-        for (u32 t = cnt + lane; t < N; t += 32) keys[t] = SPGEMM_EMPTY;
-        __syncwarp();
-        for (u32 k = 2; k <= N; k <<= 1) {
-            for (u32 j = k >> 1; j > 0; j >>= 1) {
-                for (u32 t = lane; t < N / 2; t += 32) {
-                    const u32 x = 2 * t - (t & (j - 1)), y = x + j;
-                    const u32 ka = keys[x], kb = keys[y];
-                    if ((ka > kb) == ((x & k) == 0)) {
-                        keys[x] = kb;
-                        keys[y] = ka;
-                        const T va = vals[x];
-                        vals[x] = vals[y];
-                        vals[y] = va;
-                    }
-                }
-                __syncwarp();
-            }
-        }
+        sort_pairs(keys, vals, cnt, lane, 32, [] { __syncwarp(); });
         for (u32 t = lane; t < cnt; t += 32) w(base + t, keys[t], mul_rn(alpha, vals[t]));
         __syncwarp();
     }
@@ -378,26 +385,7 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
             cnt += tot;
         }
         if (kind == 2) continue;
-        u32 N = 64;
-        while (N < cnt) N <<= 1;
-        for (u32 t = (u32)cnt + threadIdx.x; t < N; t += blockDim.x) keys[t] = SPGEMM_EMPTY;
-        __syncthreads();
-        for (u32 k = 2; k <= N; k <<= 1) {
-            for (u32 jj = k >> 1; jj > 0; jj >>= 1) {
-                for (u32 t = threadIdx.x; t < N / 2; t += blockDim.x) {
-                    const u32 x = 2 * t - (t & (jj - 1)), y = x + jj;
-                    const u32 ka = keys[x], kb = keys[y];
-                    if ((ka > kb) == ((x & k) == 0)) {
-                        keys[x] = kb;
-                        keys[y] = ka;
-                        const T va = vals[x];
-                        vals[x] = vals[y];
-                        vals[y] = va;
-                    }
-                }
-                __syncthreads();
-            }
-        }
+        sort_pairs(keys, vals, (u32)cnt, threadIdx.x, blockDim.x, [] { __syncthreads(); });
         for (u64 t = threadIdx.x; t < cnt; t += blockDim.x) w(out + t, keys[t], mul_rn(alpha, vals[t]));
         __syncthreads();
     }

@@ -146,6 +146,15 @@ fn layout2(c: &mut Carve, m: usize) -> Layout2 {
     }
 }
 
+/// Where each bin's rows start in the bin list (bins 1..=BIG, in order; as bin_rows lists them).
+fn bin_offsets(stats: &[u64]) -> [u64; BIG + 1] {
+    let mut offsets = [0u64; BIG + 1];
+    for b in 2..=BIG {
+        offsets[b] = offsets[b - 1] + stats[b - 1];
+    }
+    offsets
+}
+
 fn csr_arrays(a: &SpMat) -> (u64, u64) {
     match a.pattern {
         SparsePattern::Csr { row_offsets, col_ind } => (row_offsets as u64, col_ind as u64),
@@ -263,10 +272,7 @@ pub fn compute(
 
     // First sync: how many rows fall in each bin, and the size of the global symbolic tables.
     let stats = l.read_u64s(l1.stats, STATS)?;
-    let mut offsets = [0u64; BIG + 1];
-    for b in 2..=BIG {
-        offsets[b] = offsets[b - 1] + stats[b - 1];
-    }
+    let offsets = bin_offsets(&stats);
     let rows_of = |b: usize| l2.bin_rows + 4 * offsets[b];
     // Spans are kept per position in the numeric big list (bins NUMERIC_BIG_FROM..=BIG).
     let span_of = |b: usize| l2.span + 8 * (offsets[b] - offsets[NUMERIC_BIG_FROM]);
@@ -400,10 +406,7 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
     let l2 = layout2(&mut Carve::new(prod.buffer2 as *mut _), m as usize);
     let stats = prod.stats;
     let [global_rows, global_slots, global_nnz] = prod.global;
-    let mut offsets = [0u64; BIG + 1];
-    for b in 2..=BIG {
-        offsets[b] = offsets[b - 1] + stats[b - 1];
-    }
+    let offsets = bin_offsets(&stats);
     let rows_of = |b: usize| l2.bin_rows + 4 * offsets[b];
     let numeric_big = offsets[BIG] + stats[BIG] - offsets[NUMERIC_BIG_FROM];
     let (c_ptr, c_col) = csr_arrays(args.c);
