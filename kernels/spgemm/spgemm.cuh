@@ -63,7 +63,8 @@ __device__ __forceinline__ int big_numeric_kind(u64 spanp, u64 S, u64 dense_max)
 // columns a multiple of the table size apart, as in stencils, would share a slot.)
 __device__ __forceinline__ u32 hash_slot(u32 c, u32 mask) { return (c * 2654435761u) >> (32 - __popc(mask)); }
 
-// The warp of a big row's block that owns column c in the numeric phase.
+// The warp of a big row's block that owns column c in the numeric phase: the top 3 bits of a
+// hash, so SPGEMM_BIG_WARPS must stay 8 (and BIG_THREADS in spgemm.rs 256).
 __device__ __forceinline__ int column_owner(u32 c) { return (int)((c * 0x9E3779B1u) >> 29) & (SPGEMM_BIG_WARPS - 1); }
 
 // Inserts c (atomically: lanes insert concurrently) into a table of mask + 1 (a power of two,

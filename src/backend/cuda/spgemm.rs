@@ -43,7 +43,8 @@ const BIG: usize = 9;
 const NUMERIC_BIG_FROM: usize = 7;
 const STAT_POOL: usize = 10;
 const STATS: usize = 16;
-/// Threads of a big row's block (SPGEMM_BIG_WARPS warps).
+/// Threads of a big row's block: 32 × SPGEMM_BIG_WARPS (8; column_owner's shift and the
+/// route tables in kernels/spgemm assume 8 as well).
 const BIG_THREADS: u32 = 256;
 /// Big rows' numeric launches (kernels/spgemm/numeric.cu, big_numeric_kind): (kind, table
 /// sizes exclusive..inclusive). Kind 0: dense windows (columns, up to `dense_max`); 1: shared
@@ -123,7 +124,11 @@ struct Layout2 {
     c_ptr: u64,
     scan_tmp: u64,
     bin_rows: u64,
+    /// Bin-9 rows' offsets into the global symbolic pool; after the symbolic phase reused
+    /// for the numeric big list's seg_info (rank << 40 | start in the global rows' scratch).
     sym_off: u64,
+    /// The numeric big list's offsets into the global numeric pool; after the numeric phase
+    /// reused for the global rows' starts in sorted order.
     num_off: u64,
     /// Per big row: its smallest and largest column (hi << 32 | lo).
     span: u64,
