@@ -60,7 +60,10 @@ static struct {
     const void *const_values;
     spblkDnVecDescr_t x, y, out_dnvec;
     spblkDnMatDescr_t b, c, da, db, out_dnmat;
-    spblkSpGEMMDescr_t gemm, out_gemm;
+    spblkSpGEMMDescr_t gemm, gemm_reuse, out_gemm;
+    spblkSpMatDescr_t c_reuse;
+    void *reuse_arrays[8];
+    size_t size3, size4;
     spblkHandle_t out_handle;
     dev_sparse_t a_arrays, coo_arrays, csc_arrays, c_arrays;
     dev_dense_t x_d, y_d, b_d, c_d, da_d, db_d;
@@ -103,7 +106,7 @@ static void setup(spblkHandle_t h) {
     dense_t c = dense_random(&r, 4, 2, SPBLK_ORDER_COL, F32), da = dense_random(&r, 4, 3, SPBLK_ORDER_ROW, F32);
     dense_t db = dense_random(&r, 3, 4, SPBLK_ORDER_ROW, F32);
     int32_t row_ptr32[5] = {0, 2, 3, 5, 6}, col32[6] = {0, 2, 1, 0, 3, 3};
-    size_t size1 = 0, size2 = 0;
+    size_t size1 = 0, size2 = 0, size3 = 0, size4 = 0, size5 = 0;
     int64_t nnz_c = 0;
 
     F.h = h;
@@ -169,6 +172,28 @@ static void setup(spblkHandle_t h) {
     F.gemm_arrays[4] = dev_alloc((size_t)nnz_c * 4);
     CHECK(spblkCsrSetPointers(F.c_gemm, F.gemm_arrays[2], F.gemm_arrays[3], F.gemm_arrays[4]));
 
+    /* The reuse path on a second descriptor, up to a finished reuse_copy. */
+    CHECK(spblkCreateCsr(&F.c_reuse, 4, 4, 0, NULL, NULL, NULL, I32, I32, BASE0, F32));
+    CHECK(spblkSpGEMM_createDescr(&F.gemm_reuse));
+    CHECK(spblkSpGEMMreuse_workEstimation(h, N, N, F.a, F.a, F.c_reuse, 0, F.gemm_reuse, &size1, NULL));
+    F.reuse_arrays[0] = dev_alloc(size1);
+    CHECK(spblkSpGEMMreuse_workEstimation(h, N, N, F.a, F.a, F.c_reuse, 0, F.gemm_reuse, &size1, F.reuse_arrays[0]));
+    CHECK(spblkSpGEMMreuse_nnz(h, N, N, F.a, F.a, F.c_reuse, 0, F.gemm_reuse, &size2, NULL, &size3, NULL, &size4,
+                               NULL));
+    F.reuse_arrays[1] = dev_alloc(size2);
+    F.reuse_arrays[2] = dev_alloc(size3);
+    F.reuse_arrays[3] = dev_alloc(size4);
+    CHECK(spblkSpGEMMreuse_nnz(h, N, N, F.a, F.a, F.c_reuse, 0, F.gemm_reuse, &size2, F.reuse_arrays[1], &size3,
+                               F.reuse_arrays[2], &size4, F.reuse_arrays[3]));
+    CHECK(spblkSpMatGetSize(F.c_reuse, &F.rows, &F.cols, &nnz_c));
+    F.reuse_arrays[4] = dev_alloc(5 * 4);
+    F.reuse_arrays[5] = dev_alloc((size_t)nnz_c * 4);
+    F.reuse_arrays[6] = dev_alloc((size_t)nnz_c * 4);
+    CHECK(spblkCsrSetPointers(F.c_reuse, F.reuse_arrays[4], F.reuse_arrays[5], F.reuse_arrays[6]));
+    CHECK(spblkSpGEMMreuse_copy(h, N, N, F.a, F.a, F.c_reuse, 0, F.gemm_reuse, &size5, NULL));
+    F.reuse_arrays[7] = dev_alloc(size5);
+    CHECK(spblkSpGEMMreuse_copy(h, N, N, F.a, F.a, F.c_reuse, 0, F.gemm_reuse, &size5, F.reuse_arrays[7]));
+
     /* csr2csc of A: csrVal, csrRowPtr, csrColInd, cscVal, cscColPtr, cscRowInd, buffer. */
     F.csr2csc[0] = F.a_arrays.val;
     F.csr2csc[1] = dev_copy(row_ptr32, sizeof row_ptr32);
@@ -201,6 +226,9 @@ static void teardown(void) {
     int k;
     CHECK(spblkSpGEMM_destroyDescr(F.gemm));
     CHECK(spblkDestroySpMat(F.c_gemm));
+    CHECK(spblkSpGEMM_destroyDescr(F.gemm_reuse));
+    CHECK(spblkDestroySpMat(F.c_reuse));
+    for (k = 0; k < 8; k++) dev_free(F.reuse_arrays[k]);
     sparse_free(&F.a_arrays);
     sparse_free(&F.coo_arrays);
     sparse_free(&F.csc_arrays);
@@ -449,6 +477,24 @@ static spblkStatus_t call_SpGEMM_compute(void *const *p, const uint32_t *e) {
 static spblkStatus_t call_SpGEMM_copy(void *const *p, const uint32_t *e) {
     return spblkSpGEMM_copy(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6]);
 }
+static spblkStatus_t call_SpGEMM_getNumProducts(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpGEMM_getNumProducts(p[0], p[1]);
+}
+/* Reuse path set-up: p = handle, A, B, C, spgemmDescr, then (bufferSize, buffer) pairs;
+ * e = opA, opB, alg. reuse_compute takes SpGEMM's arguments (as copy). */
+static spblkStatus_t call_SpGEMMreuse_workEstimation(void *const *p, const uint32_t *e) {
+    return spblkSpGEMMreuse_workEstimation(p[0], e[0], e[1], p[1], p[2], p[3], e[2], p[4], p[5], p[6]);
+}
+static spblkStatus_t call_SpGEMMreuse_nnz(void *const *p, const uint32_t *e) {
+    return spblkSpGEMMreuse_nnz(p[0], e[0], e[1], p[1], p[2], p[3], e[2], p[4], p[5], p[6], p[7], p[8], p[9], p[10]);
+}
+static spblkStatus_t call_SpGEMMreuse_copy(void *const *p, const uint32_t *e) {
+    return spblkSpGEMMreuse_copy(p[0], e[0], e[1], p[1], p[2], p[3], e[2], p[4], p[5], p[6]);
+}
+static spblkStatus_t call_SpGEMMreuse_compute(void *const *p, const uint32_t *e) {
+    return spblkSpGEMMreuse_compute(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6]);
+}
 
 static spblkStatus_t call_AnalysisParamsInit(void *const *p, const uint32_t *e) {
     (void)e;
@@ -668,6 +714,29 @@ static int build_cases(fn_case *t) {
         .p = {SPGEMM_PTRS, OUT("bufferSize2", F.size), IN("externalBuffer2", NULL, OK, PLAIN)},
         .e = SPGEMM_ENUMS);
     ROW("spblkSpGEMM_copy", call_SpGEMM_copy, .p = {SPGEMM_PTRS}, .e = SPGEMM_ENUMS);
+    ROW("spblkSpGEMM_getNumProducts", call_SpGEMM_getNumProducts,
+        .p = {IN("spgemmDescr", F.gemm, IV, SPGEMM), OUT("num_prods", F.nnz)});
+#define REUSE_PTRS                                                                                      \
+    HANDLE_ARG, IN("matA", F.a, IV, SPMAT), IN("matB", F.a, IV, SPMAT), IN("matC", F.c_reuse, IV, SPMAT), \
+        IN("spgemmDescr", F.gemm_reuse, IV, SPGEMM)
+#define REUSE_ENUMS {E("opA", N), E("opB", N), E("alg", SPBLK_SPGEMM_DEFAULT)}
+    /* Size queries again, then a real reuse_compute on the descriptor set up above. */
+    ROW("spblkSpGEMMreuse_workEstimation", call_SpGEMMreuse_workEstimation,
+        .p = {REUSE_PTRS, OUT("bufferSize1", F.size), IN("externalBuffer1", NULL, OK, PLAIN)},
+        .e = REUSE_ENUMS);
+    ROW("spblkSpGEMMreuse_nnz", call_SpGEMMreuse_nnz,
+        .p = {REUSE_PTRS, OUT("bufferSize2", F.size), IN("externalBuffer2", NULL, OK, PLAIN),
+              OUT("bufferSize3", F.size3), IN("externalBuffer3", NULL, OK, PLAIN), OUT("bufferSize4", F.size4),
+              IN("externalBuffer4", NULL, OK, PLAIN)},
+        .e = REUSE_ENUMS);
+    ROW("spblkSpGEMMreuse_copy", call_SpGEMMreuse_copy,
+        .p = {REUSE_PTRS, OUT("bufferSize5", F.size), IN("externalBuffer5", NULL, OK, PLAIN)},
+        .e = REUSE_ENUMS);
+    ROW("spblkSpGEMMreuse_compute", call_SpGEMMreuse_compute,
+        .p = {HANDLE_ARG, IN("alpha", &F.one, IV, PLAIN), IN("matA", F.a, IV, SPMAT), IN("matB", F.a, IV, SPMAT),
+              IN("beta", &F.zero, IV, PLAIN), IN("matC", F.c_reuse, IV, SPMAT),
+              IN("spgemmDescr", F.gemm_reuse, IV, SPGEMM)},
+        .e = SPGEMM_ENUMS);
     /* Const variants, CSC/COO accessors. */
     ROW("spblkCreateConstDnMat", call_CreateConstDnMat,
         .p = {OUT("dnMatDescr", F.out_const_dnmat), IN("values", F.b_d.val, IV, PLAIN)},

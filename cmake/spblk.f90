@@ -921,6 +921,94 @@ module spblk
       integer(c_int32_t), value :: alg
       type(c_ptr), value :: spgemmDescr
     end function spblkSpGEMM_copy
+    ! The number of scalar products of A·B, known once `spblkSpGEMM_workEstimation` (or
+    ! `spblkSpGEMMreuse_workEstimation`) has run with a buffer.
+    function spblkSpGEMM_getNumProducts(spgemmDescr, num_prods) bind(C, &
+        name="spblkSpGEMM_getNumProducts")
+      import
+      integer(c_int32_t) :: spblkSpGEMM_getNumProducts
+      type(c_ptr), value :: spgemmDescr
+      integer(c_int64_t), intent(out) :: num_prods
+    end function spblkSpGEMM_getNumProducts
+    ! Reuse path, phase 1: as `spblkSpGEMM_workEstimation`, for a product whose structure is
+    ! computed once (`reuse_nnz`, `reuse_copy`) and whose values are recomputed by
+    ! `reuse_compute` as often as A's and B's values change.
+    function spblkSpGEMMreuse_workEstimation(handle, opA, opB, matA, matB, matC, alg, spgemmDescr, &
+        bufferSize1, externalBuffer1) bind(C, name="spblkSpGEMMreuse_workEstimation")
+      import
+      integer(c_int32_t) :: spblkSpGEMMreuse_workEstimation
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spgemmDescr
+      integer(c_size_t), intent(inout) :: bufferSize1
+      type(c_ptr), value :: externalBuffer1
+    end function spblkSpGEMMreuse_workEstimation
+    ! Reuse path, phase 2: with all three buffers NULL, stores their sizes; otherwise computes
+    ! C's structure, after which `spblkSpMatGetSize(matC)` reports nnz(C) (blocks until it is
+    ! known). Buffers 1 and 2 may then be freed; buffer 3 must live until `reuse_copy` has run,
+    ! buffer 4 until the last `reuse_compute`.
+    function spblkSpGEMMreuse_nnz(handle, opA, opB, matA, matB, matC, alg, spgemmDescr, &
+        bufferSize2, externalBuffer2, bufferSize3, externalBuffer3, bufferSize4, &
+        externalBuffer4) bind(C, name="spblkSpGEMMreuse_nnz")
+      import
+      integer(c_int32_t) :: spblkSpGEMMreuse_nnz
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spgemmDescr
+      integer(c_size_t), intent(inout) :: bufferSize2
+      type(c_ptr), value :: externalBuffer2
+      integer(c_size_t), intent(inout) :: bufferSize3
+      type(c_ptr), value :: externalBuffer3
+      integer(c_size_t), intent(inout) :: bufferSize4
+      type(c_ptr), value :: externalBuffer4
+    end function spblkSpGEMMreuse_nnz
+    ! Reuse path, phase 3: with `externalBuffer5` NULL, stores its size in `*bufferSize5`;
+    ! otherwise writes C's row offsets and sorted column indices (not its values) into the
+    ! arrays set with `spblkCsrSetPointers`, and prepares `reuse_compute`. Buffer 5 must live
+    ! until the last `reuse_compute`.
+    function spblkSpGEMMreuse_copy(handle, opA, opB, matA, matB, matC, alg, spgemmDescr, &
+        bufferSize5, externalBuffer5) bind(C, name="spblkSpGEMMreuse_copy")
+      import
+      integer(c_int32_t) :: spblkSpGEMMreuse_copy
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spgemmDescr
+      integer(c_size_t), intent(inout) :: bufferSize5
+      type(c_ptr), value :: externalBuffer5
+    end function spblkSpGEMMreuse_copy
+    ! Reuse path, phase 4: C = alpha·A·B + beta·C with A's and B's values as they are now (the
+    ! structure set up by the previous phases); any number of times, asynchronously.
+    function spblkSpGEMMreuse_compute(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, &
+        alg, spgemmDescr) bind(C, name="spblkSpGEMMreuse_compute")
+      import
+      integer(c_int32_t) :: spblkSpGEMMreuse_compute
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spgemmDescr
+    end function spblkSpGEMMreuse_compute
   end interface
 
 contains

@@ -1170,6 +1170,82 @@ spblkStatus_t spblkSpGEMM_copy(spblkHandle_t handle,
                                spblkSpGEMMAlg_t alg,
                                spblkSpGEMMDescr_t spgemmDescr);
 
+/**
+ * The number of scalar products of A·B, known once `spblkSpGEMM_workEstimation` (or
+ * `spblkSpGEMMreuse_workEstimation`) has run with a buffer.
+ */
+spblkStatus_t spblkSpGEMM_getNumProducts(spblkSpGEMMDescr_t spgemmDescr, int64_t *num_prods);
+
+/**
+ * Reuse path, phase 1: as `spblkSpGEMM_workEstimation`, for a product whose structure is
+ * computed once (`reuse_nnz`, `reuse_copy`) and whose values are recomputed by
+ * `reuse_compute` as often as A's and B's values change.
+ */
+spblkStatus_t spblkSpGEMMreuse_workEstimation(spblkHandle_t handle,
+                                              spblkOperation_t opA,
+                                              spblkOperation_t opB,
+                                              spblkConstSpMatDescr_t matA,
+                                              spblkConstSpMatDescr_t matB,
+                                              spblkSpMatDescr_t matC,
+                                              spblkSpGEMMAlg_t alg,
+                                              spblkSpGEMMDescr_t spgemmDescr,
+                                              size_t *bufferSize1,
+                                              void *externalBuffer1);
+
+/**
+ * Reuse path, phase 2: with all three buffers NULL, stores their sizes; otherwise computes
+ * C's structure, after which `spblkSpMatGetSize(matC)` reports nnz(C) (blocks until it is
+ * known). Buffers 1 and 2 may then be freed; buffer 3 must live until `reuse_copy` has run,
+ * buffer 4 until the last `reuse_compute`.
+ */
+spblkStatus_t spblkSpGEMMreuse_nnz(spblkHandle_t handle,
+                                   spblkOperation_t opA,
+                                   spblkOperation_t opB,
+                                   spblkConstSpMatDescr_t matA,
+                                   spblkConstSpMatDescr_t matB,
+                                   spblkSpMatDescr_t matC,
+                                   spblkSpGEMMAlg_t alg,
+                                   spblkSpGEMMDescr_t spgemmDescr,
+                                   size_t *bufferSize2,
+                                   void *externalBuffer2,
+                                   size_t *bufferSize3,
+                                   void *externalBuffer3,
+                                   size_t *bufferSize4,
+                                   void *externalBuffer4);
+
+/**
+ * Reuse path, phase 3: with `externalBuffer5` NULL, stores its size in `*bufferSize5`;
+ * otherwise writes C's row offsets and sorted column indices (not its values) into the
+ * arrays set with `spblkCsrSetPointers`, and prepares `reuse_compute`. Buffer 5 must live
+ * until the last `reuse_compute`.
+ */
+spblkStatus_t spblkSpGEMMreuse_copy(spblkHandle_t handle,
+                                    spblkOperation_t opA,
+                                    spblkOperation_t opB,
+                                    spblkConstSpMatDescr_t matA,
+                                    spblkConstSpMatDescr_t matB,
+                                    spblkSpMatDescr_t matC,
+                                    spblkSpGEMMAlg_t alg,
+                                    spblkSpGEMMDescr_t spgemmDescr,
+                                    size_t *bufferSize5,
+                                    void *externalBuffer5);
+
+/**
+ * Reuse path, phase 4: C = alpha·A·B + beta·C with A's and B's values as they are now (the
+ * structure set up by the previous phases); any number of times, asynchronously.
+ */
+spblkStatus_t spblkSpGEMMreuse_compute(spblkHandle_t handle,
+                                       spblkOperation_t opA,
+                                       spblkOperation_t opB,
+                                       const void *alpha,
+                                       spblkConstSpMatDescr_t matA,
+                                       spblkConstSpMatDescr_t matB,
+                                       const void *beta,
+                                       spblkSpMatDescr_t matC,
+                                       spblkDataType_t computeType,
+                                       spblkSpGEMMAlg_t alg,
+                                       spblkSpGEMMDescr_t spgemmDescr);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

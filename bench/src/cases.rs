@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use crate::check::{self, len_factor, Ref, Verdict};
 use crate::gen::{values_f64, Pattern, Spec};
-use crate::gpu::{Arena, DevBuf, Gpu, Res, Tracked};
+use crate::gpu::{Arena, DevAlloc, DevBuf, Gpu, Res, Tracked};
 use crate::libs::{self, Api, DevCsc, DevCsr, Dt, Layout, Order, Plan, SpgemmAlg};
 use crate::stats;
 
@@ -61,6 +61,8 @@ pub struct Settings {
     /// spblk's SDDMM algorithm (`--sddmm-alg`): (value, label).
     pub sddmm_alg: (u32, &'static str),
     pub spgemm_max_products: u64,
+    /// Also time SpGEMM's reuse path (`--spgemm-reuse`).
+    pub spgemm_reuse: bool,
     pub tol_f32: f64,
     pub tol_f64: f64,
     /// Rotate among copies until this many bytes are touched per round (a multiple of L2).
@@ -710,21 +712,19 @@ struct HostCsr {
     val: Vec<f64>,
 }
 
-/// C = A·A through the whole SpGEMM protocol (f32).
-pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
-    let (gpu, set, p) = (ctx.gpu, ctx.set, &m.p);
-    let dt = Dt::F32;
-    let (rows, nnz) = (p.rows, p.nnz());
-    let products = if rows == p.cols { p.products_squared() } else { 0 };
-    let mut rec = Record {
+/// A SpGEMM case's record, before any run, and its products (0 when A is not square).
+fn spgemm_record(m: &Mat, variant: &str) -> (Record, u64) {
+    let p = &m.p;
+    let products = if p.rows == p.cols { p.products_squared() } else { 0 };
+    let rec = Record {
         op: Op::Spgemm,
-        variant: "f32 A·A".into(),
+        variant: variant.into(),
         matrix: m.name.clone(),
         family: m.spec.family().into(),
         spec: m.spec.text(),
-        rows,
+        rows: p.rows,
         cols: p.cols,
-        nnz,
+        nnz: p.nnz(),
         flops: 2.0 * products as f64,
         min_bytes: 0.0,
         copies: 1,
@@ -732,29 +732,52 @@ pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
         spblk: LibResult::default(),
         cusparse: LibResult::default(),
         verdict: Verdict::skipped("not run"),
-        note: if rows == p.cols { format!("{products} products") } else { String::new() },
+        note: if p.rows == p.cols { format!("{products} products") } else { String::new() },
     };
-    if rows != p.cols {
-        rec.verdict = Verdict::skipped("A·A needs a square matrix");
-        return Ok(rec);
+    (rec, products)
+}
+
+type SpgemmInput = (Vec<f64>, [DevBuf; 3], DevCsr);
+
+/// A (f32) on the device for C = A·A: its values, the arrays (kept alive) and the
+/// descriptor; or why the case is skipped.
+fn spgemm_input(ctx: &Ctx, m: &Mat, products: u64) -> Res<Result<SpgemmInput, Verdict>> {
+    let (gpu, set, p) = (ctx.gpu, ctx.set, &m.p);
+    if p.rows != p.cols {
+        return Ok(Err(Verdict::skipped("A·A needs a square matrix")));
     }
     if products > set.spgemm_max_products {
-        rec.verdict =
-            Verdict::skipped(&format!("{products} products exceed --spgemm-max-products {}", set.spgemm_max_products));
-        return Ok(rec);
+        let why = format!("{products} products exceed --spgemm-max-products {}", set.spgemm_max_products);
+        return Ok(Err(Verdict::skipped(&why)));
     }
-    let a = rounded(values_f64(nnz, set.seed, stream(Op::Spgemm, 0)), dt);
+    let dt = Dt::F32;
+    let a = rounded(values_f64(p.nnz(), set.seed, stream(Op::Spgemm, 0)), dt);
     let (dptr, dcol, dval) = (gpu.upload(&p.ptr)?, gpu.upload(&p.col)?, upload_vals(gpu, &a, dt, 1)?.remove(0));
     let csr = DevCsr {
-        rows: rows as i64,
-        cols: rows as i64,
-        nnz: nnz as i64,
+        rows: p.rows as i64,
+        cols: p.rows as i64,
+        nnz: p.nnz() as i64,
         ptr: dptr.ptr,
         col: dcol.ptr,
         val: dval.ptr,
         dt,
     };
+    Ok(Ok((a, [dptr, dcol, dval], csr)))
+}
 
+/// C = A·A through the whole SpGEMM protocol (f32).
+pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
+    let (gpu, set, p) = (ctx.gpu, ctx.set, &m.p);
+    let dt = Dt::F32;
+    let rows = p.rows;
+    let (mut rec, products) = spgemm_record(m, "f32 A·A");
+    let (a, _arrays, csr) = match spgemm_input(ctx, m, products)? {
+        Ok(x) => x,
+        Err(v) => {
+            rec.verdict = v;
+            return Ok(rec);
+        }
+    };
     // Checked, memory-probed run of each library with real allocations.
     let mut results: Vec<LibResult> = Vec::new();
     let mut outs: Vec<Option<HostCsr>> = Vec::new();
@@ -953,6 +976,106 @@ pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
     Ok(rec)
 }
 
+/// C = A·A recomputed through the reuse path (`reuse_compute`, f32, after one set-up):
+/// each library's result against its own full protocol (spblk's bit for bit), both timed
+/// (median of CUDA-event times), and spblk's full protocol timed beside it for the note.
+pub fn spgemm_reuse(ctx: &Ctx, m: &Mat) -> Res<Record> {
+    let (gpu, set) = (ctx.gpu, ctx.set);
+    let (mut rec, products) = spgemm_record(m, "f32 A·A reuse_compute");
+    let (_, _arrays, csr) = match spgemm_input(ctx, m, products)? {
+        Ok(x) => x,
+        Err(v) => {
+            rec.verdict = v;
+            return Ok(rec);
+        }
+    };
+    let mut results = Vec::new();
+    let mut problems = Vec::new();
+    let mut spblk_full_ms = f64::NAN;
+    for &api in &ctx.libs {
+        let mut r = LibResult { alg: format!("{}SpGEMMreuse_compute (DEFAULT)", api.name()), ..Default::default() };
+        let mut run = || -> Res<()> {
+            let mut mem = Tracked::new(gpu);
+            let full = libs::spgemm(api, gpu, csr, SpgemmAlg::Default, &mut mem, false, false)?;
+            let want = download_vals(gpu, full.val, full.nnz as usize, Dt::F32)?;
+            let mut reuse_mem = Tracked::new(gpu);
+            let reuse = libs::spgemm_reuse(api, csr, &mut reuse_mem)?;
+            reuse.compute()?;
+            let got = download_vals(gpu, reuse.val, reuse.nnz as usize, Dt::F32)?;
+            let rows = csr.rows as usize + 1;
+            let same_structure = reuse.nnz == full.nnz
+                && gpu.download::<i32>(reuse.ptr, rows)? == gpu.download::<i32>(full.ptr, rows)?
+                && gpu.download::<i32>(reuse.col, reuse.nnz as usize)?
+                    == gpu.download::<i32>(full.col, full.nnz as usize)?;
+            let scale = want.iter().fold(0f64, |s, v| s.max(v.abs())).max(f64::MIN_POSITIVE);
+            let err = got.iter().zip(&want).fold(0f64, |e, (x, y)| e.max((x - y).abs())) / scale;
+            let exact = got.iter().zip(&want).all(|(x, y)| x.to_bits() == y.to_bits());
+            if !same_structure {
+                problems.push(format!("{}: reuse structure differs from the full product's", api.name()));
+            } else if api.name() == "spblk" && !exact {
+                problems.push(format!("spblk: reuse values differ from the full product's (rel. {err:.2e})"));
+            } else if err > set.tol(Dt::F32) {
+                problems.push(format!("{}: reuse values off by {err:.2e} of the largest", api.name()));
+            }
+            r.detail = format!("reuse memory {} B", reuse_mem.in_use());
+            let (s, e) = (gpu.event()?, gpu.event()?);
+            reuse.compute()?;
+            let reps = set.repeat.max(3);
+            for _ in 0..reps {
+                gpu.record(&s)?;
+                reuse.compute()?;
+                gpu.record(&e)?;
+                r.times_ms.push(gpu.elapsed_ms(&s, &e)?);
+            }
+            if api.name() == "spblk" {
+                drop((full, reuse));
+                let need = mem.in_use() + (16 << 20);
+                let mut arena = Arena::new(gpu, need + need / 8)?;
+                let mut t = Vec::new();
+                for _ in 0..reps.min(10) {
+                    arena.reset();
+                    gpu.record(&s)?;
+                    let o = libs::spgemm(api, gpu, csr, SpgemmAlg::Default, &mut arena, false, false)?;
+                    gpu.record(&e)?;
+                    t.push(gpu.elapsed_ms(&s, &e)?);
+                    drop(o);
+                }
+                spblk_full_ms = stats::median(&t);
+            }
+            Ok(())
+        };
+        if let Err(e) = run() {
+            r.error = Some(e);
+        }
+        r.ran = r.error.is_none() && !r.times_ms.is_empty();
+        r.median_ms = stats::median(&r.times_ms);
+        r.min_ms = stats::min(&r.times_ms);
+        r.max_ms = stats::max(&r.times_ms);
+        rec.reps = r.times_ms.len();
+        results.push(r);
+    }
+    gpu.sync()?;
+    let spblk_reuse = results.iter().zip(&ctx.libs).find(|(_, a)| a.name() == "spblk").map(|(r, _)| r.median_ms);
+    if let Some(t) = spblk_reuse {
+        rec.note = format!(
+            "{products} products; spblk full protocol {spblk_full_ms:.3} ms = {:.1}x its reuse_compute",
+            spblk_full_ms / t
+        );
+    }
+    rec.verdict = if problems.is_empty() {
+        Verdict { ok: true, max_err: 0.0, msg: "ok (reuse values equal each library's full product)".into() }
+    } else {
+        Verdict { ok: false, max_err: f64::INFINITY, msg: problems.join("; ") }
+    };
+    for (api, r) in ctx.libs.iter().zip(results) {
+        match api.name() {
+            "spblk" => rec.spblk = r,
+            _ => rec.cusparse = r,
+        }
+    }
+    Ok(rec)
+}
+
 /// SpMM's (B, C) and SDDMM's (A, B) orders when no layout is asked for; their labels carry
 /// no suffix (the results before layouts existed are comparable).
 pub const DEFAULT_SPMM_LAYOUT: Layout = (Order::Row, Order::Row);
@@ -1005,7 +1128,13 @@ pub fn variants(op: Op, set: &Settings) -> Vec<(Dt, usize, Layout, String)> {
                 })
             })
             .collect(),
-        Op::Spgemm => vec![(Dt::F32, 0, DEFAULT_SPMM_LAYOUT, "f32 A·A".to_string())],
+        Op::Spgemm => {
+            let mut v = vec![(Dt::F32, 0, DEFAULT_SPMM_LAYOUT, "f32 A·A".to_string())];
+            if set.spgemm_reuse {
+                v.push((Dt::F32, 1, DEFAULT_SPMM_LAYOUT, "f32 A·A reuse_compute".to_string()));
+            }
+            v
+        }
         Op::Csr2csc => vec![(Dt::F32, 0, DEFAULT_SPMM_LAYOUT, "f32".to_string())],
     }
 }
@@ -1065,6 +1194,7 @@ pub fn run_matrix(ctx: &Ctx, m: &Mat, mut progress: impl FnMut(&Record)) -> Vec<
                         r
                     })
                 }
+                Op::Spgemm if w == 1 => spgemm_reuse(ctx, m),
                 Op::Spgemm => spgemm(ctx, m),
                 Op::Csr2csc => csr2csc(ctx, m),
             };

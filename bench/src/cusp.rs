@@ -350,6 +350,80 @@ impl Api for Cusparse {
             "cusparseSpGEMM_copy",
         )
     }
+    unsafe fn spgemm_reuse_work_estimation(&self, s: &SpgemmCall, size: &mut usize, buf: u64) -> Res<()> {
+        ok(
+            cs::cusparseSpGEMMreuse_workEstimation(
+                self.h,
+                N,
+                N,
+                s.a as _,
+                s.b as _,
+                s.c as _,
+                spgemm_alg(s.alg),
+                s.g as _,
+                size,
+                buf as *mut c_void,
+            ),
+            "cusparseSpGEMMreuse_workEstimation",
+        )
+    }
+    unsafe fn spgemm_reuse_nnz(&self, s: &SpgemmCall, sizes: &mut [usize; 3], bufs: [u64; 3]) -> Res<()> {
+        let [s2, s3, s4] = sizes;
+        ok(
+            cs::cusparseSpGEMMreuse_nnz(
+                self.h,
+                N,
+                N,
+                s.a as _,
+                s.b as _,
+                s.c as _,
+                spgemm_alg(s.alg),
+                s.g as _,
+                s2,
+                bufs[0] as *mut c_void,
+                s3,
+                bufs[1] as *mut c_void,
+                s4,
+                bufs[2] as *mut c_void,
+            ),
+            "cusparseSpGEMMreuse_nnz",
+        )
+    }
+    unsafe fn spgemm_reuse_copy(&self, s: &SpgemmCall, size: &mut usize, buf: u64) -> Res<()> {
+        ok(
+            cs::cusparseSpGEMMreuse_copy(
+                self.h,
+                N,
+                N,
+                s.a as _,
+                s.b as _,
+                s.c as _,
+                spgemm_alg(s.alg),
+                s.g as _,
+                size,
+                buf as *mut c_void,
+            ),
+            "cusparseSpGEMMreuse_copy",
+        )
+    }
+    unsafe fn spgemm_reuse_compute(&self, s: &SpgemmCall) -> Res<()> {
+        ok(
+            cs::cusparseSpGEMMreuse_compute(
+                self.h,
+                N,
+                N,
+                s.alpha,
+                s.a as _,
+                s.b as _,
+                s.beta,
+                s.c as _,
+                dt(s.dt),
+                spgemm_alg(s.alg),
+                s.g as _,
+            ),
+            "cusparseSpGEMMreuse_compute",
+        )
+    }
     unsafe fn spgemm_estimate_memory(
         &self,
         s: &SpgemmCall,

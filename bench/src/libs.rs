@@ -127,6 +127,12 @@ pub trait Api {
     unsafe fn spgemm_work_estimation(&self, s: &SpgemmCall, size: &mut usize, buf: u64) -> Res<()>;
     unsafe fn spgemm_compute(&self, s: &SpgemmCall, size: &mut usize, buf: u64) -> Res<()>;
     unsafe fn spgemm_copy(&self, s: &SpgemmCall) -> Res<()>;
+    /// The reuse path (`SpGEMMreuse_*`; A, B and C only from `s`, no alpha or beta but in
+    /// `reuse_compute`).
+    unsafe fn spgemm_reuse_work_estimation(&self, s: &SpgemmCall, size: &mut usize, buf: u64) -> Res<()>;
+    unsafe fn spgemm_reuse_nnz(&self, s: &SpgemmCall, sizes: &mut [usize; 3], bufs: [u64; 3]) -> Res<()>;
+    unsafe fn spgemm_reuse_copy(&self, s: &SpgemmCall, size: &mut usize, buf: u64) -> Res<()>;
+    unsafe fn spgemm_reuse_compute(&self, s: &SpgemmCall) -> Res<()>;
     /// cuSPARSE's ALG2 step (`estimateMemory`); spblk has none.
     unsafe fn spgemm_estimate_memory(
         &self,
@@ -560,4 +566,60 @@ pub fn spgemm<'a, A: Api + ?Sized>(
         meminfo_peak: pr.peak(),
         _keep: Box::new(k),
     })
+}
+
+/// A product set up through the reuse path up to `reuse_copy`: `compute` runs
+/// `reuse_compute` (C = A·A with A's values as they are).
+pub struct SpgemmReuse<'a> {
+    pub nnz: i64,
+    pub ptr: u64,
+    pub col: u64,
+    pub val: u64,
+    call: SpgemmCall,
+    api: &'a dyn Api,
+    _keep: Box<dyn Keep + 'a>,
+}
+
+impl SpgemmReuse<'_> {
+    pub fn compute(&self) -> Res<()> {
+        // SAFETY: the descriptors live in `self`, the buffers in the caller's `mem`.
+        unsafe { self.api.spgemm_reuse_compute(&self.call) }
+    }
+}
+
+/// C = A·A through the reuse protocol (cuSPARSE's `spgemm_reuse` sample) up to `reuse_copy`:
+/// reuse_workEstimation ×2, reuse_nnz ×2, GetSize, allocate C, CsrSetPointers,
+/// reuse_copy ×2. Buffers and C come from `mem`.
+pub fn spgemm_reuse<'a>(api: &'a dyn Api, a: DevCsr, mem: &mut dyn DevAlloc) -> Res<SpgemmReuse<'a>> {
+    let null = std::ptr::null_mut();
+    let s = Scalars::new();
+    let (alpha, beta) = s.get(a.dt);
+    let mut k = SpgemmDescrs { api, a: null, b: null, c: null, g: null, _s: s };
+    let c_ptr = mem.alloc(4 * (a.rows as usize + 1))?;
+    // SAFETY: descriptors of device arrays sized as stated; buffers allocated at the sizes
+    // the library asked for and kept (in `mem`) for the life of the result.
+    unsafe {
+        k.a = api.csr(a.rows, a.cols, a.nnz, a.ptr, a.col, a.val, a.dt)?;
+        k.b = api.csr(a.rows, a.cols, a.nnz, a.ptr, a.col, a.val, a.dt)?;
+        k.c = api.csr(a.rows, a.cols, 0, c_ptr, 0, 0, a.dt)?;
+        k.g = api.spgemm_create()?;
+        let call = SpgemmCall { alpha, beta, a: k.a, b: k.b, c: k.c, dt: a.dt, alg: SpgemmAlg::Default, g: k.g };
+        let mut s1 = 0usize;
+        api.spgemm_reuse_work_estimation(&call, &mut s1, 0)?;
+        let buf1 = mem.alloc(s1)?;
+        api.spgemm_reuse_work_estimation(&call, &mut s1, buf1)?;
+        let mut sizes = [0usize; 3];
+        api.spgemm_reuse_nnz(&call, &mut sizes, [0; 3])?;
+        let bufs = [mem.alloc(sizes[0])?, mem.alloc(sizes[1])?, mem.alloc(sizes[2])?];
+        api.spgemm_reuse_nnz(&call, &mut sizes, bufs)?;
+        let nnz = api.sp_mat_nnz(k.c)?;
+        let c_col = mem.alloc(4 * nnz as usize)?;
+        let c_val = mem.alloc(a.dt.size() * nnz as usize)?;
+        api.csr_set_pointers(k.c, c_ptr, c_col, c_val)?;
+        let mut s5 = 0usize;
+        api.spgemm_reuse_copy(&call, &mut s5, 0)?;
+        let buf5 = mem.alloc(s5)?;
+        api.spgemm_reuse_copy(&call, &mut s5, buf5)?;
+        Ok(SpgemmReuse { nnz, ptr: c_ptr, col: c_col, val: c_val, call, api, _keep: Box::new(k) })
+    }
 }

@@ -223,19 +223,7 @@ impl Api for Spblk {
     unsafe fn sddmm_buffer_size(&self, al: *const c_void, a: D, b: D, be: *const c_void, c: D, d: Dt) -> Res<usize> {
         let mut size = 0;
         ok(
-            spblkSDDMM_bufferSize(
-                self.h,
-                N,
-                N,
-                al,
-                a as _,
-                b as _,
-                be,
-                c as _,
-                dt(d),
-                self.sddmm_alg.get(),
-                &mut size,
-            ),
+            spblkSDDMM_bufferSize(self.h, N, N, al, a as _, b as _, be, c as _, dt(d), self.sddmm_alg.get(), &mut size),
             "spblkSDDMM_bufferSize",
         )?;
         Ok(size)
@@ -376,6 +364,80 @@ impl Api for Spblk {
                 s.g as _,
             ),
             "spblkSpGEMM_copy",
+        )
+    }
+    unsafe fn spgemm_reuse_work_estimation(&self, s: &SpgemmCall, size: &mut usize, buf: u64) -> Res<()> {
+        ok(
+            spblkSpGEMMreuse_workEstimation(
+                self.h,
+                N,
+                N,
+                s.a as _,
+                s.b as _,
+                s.c as _,
+                SPBLK_SPGEMM_DEFAULT,
+                s.g as _,
+                size,
+                buf as *mut c_void,
+            ),
+            "spblkSpGEMMreuse_workEstimation",
+        )
+    }
+    unsafe fn spgemm_reuse_nnz(&self, s: &SpgemmCall, sizes: &mut [usize; 3], bufs: [u64; 3]) -> Res<()> {
+        let [s2, s3, s4] = sizes;
+        ok(
+            spblkSpGEMMreuse_nnz(
+                self.h,
+                N,
+                N,
+                s.a as _,
+                s.b as _,
+                s.c as _,
+                SPBLK_SPGEMM_DEFAULT,
+                s.g as _,
+                s2,
+                bufs[0] as *mut c_void,
+                s3,
+                bufs[1] as *mut c_void,
+                s4,
+                bufs[2] as *mut c_void,
+            ),
+            "spblkSpGEMMreuse_nnz",
+        )
+    }
+    unsafe fn spgemm_reuse_copy(&self, s: &SpgemmCall, size: &mut usize, buf: u64) -> Res<()> {
+        ok(
+            spblkSpGEMMreuse_copy(
+                self.h,
+                N,
+                N,
+                s.a as _,
+                s.b as _,
+                s.c as _,
+                SPBLK_SPGEMM_DEFAULT,
+                s.g as _,
+                size,
+                buf as *mut c_void,
+            ),
+            "spblkSpGEMMreuse_copy",
+        )
+    }
+    unsafe fn spgemm_reuse_compute(&self, s: &SpgemmCall) -> Res<()> {
+        ok(
+            spblkSpGEMMreuse_compute(
+                self.h,
+                N,
+                N,
+                s.alpha,
+                s.a as _,
+                s.b as _,
+                s.beta,
+                s.c as _,
+                dt(s.dt),
+                SPBLK_SPGEMM_DEFAULT,
+                s.g as _,
+            ),
+            "spblkSpGEMMreuse_compute",
         )
     }
 }

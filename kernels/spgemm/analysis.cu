@@ -28,6 +28,7 @@ __device__ void spgemm_rowprod(i64 m, i64 n, const I* __restrict__ a_ptr, const 
             rowprod[i] = P;
             const int b = spgemm_bin(P);
             atomicAdd((unsigned long long*)&local[b], 1ull);
+            atomicAdd((unsigned long long*)&local[SPGEMM_STAT_PRODUCTS], (unsigned long long)P);
             if (b == SPGEMM_BIG_BIN && big_symbolic_method(P, (u64)n, cap_words) == 2)
                 atomicAdd((unsigned long long*)&local[SPGEMM_STAT_POOL], global_table_size(P < (u64)n ? P : (u64)n));
         }

@@ -53,7 +53,8 @@ struct HashSlot {
 };
 
 // Writes C's entry at `pos` in C's index type, base and value type: `r` is alpha times the
-// sum; with beta != 0, beta times the value already there is added (as on the host).
+// sum; with beta != 0, beta times the value already there is added (as on the host). With
+// `val` NULL only the column is written.
 template <class V, class I> struct CWriter {
     typedef typename ComputeOf<V>::type T;
     I* col;
@@ -62,6 +63,7 @@ template <class V, class I> struct CWriter {
     T beta;
     __device__ __forceinline__ void operator()(u64 pos, u32 c, T r) const {
         col[pos] = (I)((i64)c + base);
+        if (val == nullptr) return;  // C's pattern only (the reuse path's copy)
         if (beta != T(0)) r = add_rn(r, mul_rn(beta, to_compute(val[pos])));
         val[pos] = Store<V>::from(r);
     }

@@ -14,6 +14,8 @@
 // stats[] written by the work estimation: rows per bin, then the summed global symbolic
 // tables of big rows that fit no shared-memory method.
 #define SPGEMM_STAT_POOL 10
+// ... and the products of all rows.
+#define SPGEMM_STAT_PRODUCTS 11
 #define SPGEMM_STATS 16
 // Big rows: warps per block, and the largest numeric table in shared memory (slots).
 #define SPGEMM_BIG_WARPS 8

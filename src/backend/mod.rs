@@ -156,18 +156,27 @@ pub struct Csr2CscArgs {
 pub struct SpgemmState {
     /// Backend-specific data (the computed product, device buffers, ...).
     pub data: Option<Box<dyn Any + Send>>,
-    /// nnz(C), known after `compute`.
+    /// nnz(C), known after `compute` or `reuse_nnz`.
     pub c_nnz: Option<i64>,
+    /// The scalar products of A·B, known after the work estimation (`getNumProducts`).
+    pub num_products: Option<i64>,
+    /// What the work estimation saw of A and B (rows, columns of A and B, nnz of A and B);
+    /// later phases must be called with operands of the same shape.
+    pub shape: Option<[i64; 5]>,
     /// Which stage was completed last.
     pub stage: SpgemmStage,
 }
 
+/// The SpGEMM protocol's stages: `workEstimation` (either protocol), then `compute` →
+/// `copy`, or `reuse_nnz` → `reuse_copy` → `reuse_compute` (any number of times).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SpgemmStage {
     #[default]
     Created,
     WorkEstimated,
     Computed,
+    ReuseCounted,
+    ReuseCopied,
 }
 
 /// The operations a backend provides. Buffer sizes are in bytes; a size of 0 means the
@@ -218,6 +227,31 @@ pub trait Backend: Send + Sync {
     ) -> Result<i64>;
     /// Writes C's offsets, columns and values into C's arrays (columns sorted within rows).
     fn spgemm_copy(&self, exec: &Exec, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()>;
+
+    /// Sizes of the reuse path's buffers 2, 3 and 4 (each at least 1), after the work
+    /// estimation: 2 may be freed after `reuse_nnz`, 3 after `reuse_copy`, 4 lives until the
+    /// last `reuse_compute`.
+    fn spgemm_reuse_nnz_sizes(&self, args: &SpgemmArgs, state: &SpgemmState) -> Result<[usize; 3]>;
+    /// C's structure without values; returns nnz(C), readable on the host.
+    fn spgemm_reuse_nnz(
+        &self,
+        exec: &Exec,
+        args: &SpgemmArgs,
+        state: &mut SpgemmState,
+        buffers: [*mut c_void; 3],
+    ) -> Result<i64>;
+    /// Size of buffer 5 (at least 1), after `reuse_nnz`; it lives until the last `reuse_compute`.
+    fn spgemm_reuse_copy_size(&self, args: &SpgemmArgs, state: &SpgemmState) -> Result<usize>;
+    /// Writes C's offsets and columns (not its values) and prepares `reuse_compute`.
+    fn spgemm_reuse_copy(
+        &self,
+        exec: &Exec,
+        args: &SpgemmArgs,
+        state: &mut SpgemmState,
+        buffer: *mut c_void,
+    ) -> Result<()>;
+    /// C's values from A's and B's values as they are now (the structure is unchanged).
+    fn spgemm_reuse_compute(&self, exec: &Exec, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()>;
 
     fn csr2csc_buffer_size(&self, args: &Csr2CscArgs) -> Result<usize>;
     fn csr2csc(&self, exec: &Exec, args: &Csr2CscArgs, buffer: *mut c_void) -> Result<()>;

@@ -333,6 +333,49 @@ pub fn spgemm_args<'a>(
     Ok(SpgemmArgs { alpha, a, b, beta, c, compute, method })
 }
 
+/// The reuse path's set-up calls, which take no alpha, beta or compute type: alpha = 1 and
+/// beta = 0 in the compute type A's values imply (R_64F for R_64F, else R_32F).
+pub fn spgemm_pattern_args<'a>(
+    op_a: spblkOperation_t,
+    op_b: spblkOperation_t,
+    a: &'a SpMat,
+    b: &'a SpMat,
+    c: &'a SpMat,
+    alg: spblkSpGEMMAlg_t,
+) -> Result<SpgemmArgs<'a>> {
+    static ONE_F64: f64 = 1.0;
+    static ZERO_F64: f64 = 0.0;
+    static ONE_F32: f32 = 1.0;
+    static ZERO_F32: f32 = 0.0;
+    let (one, zero, compute) = if a.value_type == DataType::F64 {
+        (&ONE_F64 as *const f64 as *const c_void, &ZERO_F64 as *const f64 as *const c_void, DataType::F64)
+    } else {
+        (&ONE_F32 as *const f32 as *const c_void, &ZERO_F32 as *const f32 as *const c_void, DataType::F32)
+    };
+    spgemm_args(PointerMode::Host, op_a, op_b, one, a, b, zero, c, compute.to_c(), alg)
+}
+
+/// What a SpGEMM work estimation records of its operands; later phases must match it.
+pub fn spgemm_shape(args: &SpgemmArgs) -> [i64; 5] {
+    [args.a.rows, args.a.cols, args.b.cols, args.a.nnz, args.b.nnz]
+}
+
+/// A later phase's operands against the work estimation's.
+pub fn spgemm_same_shape(args: &SpgemmArgs, recorded: Option<[i64; 5]>) -> Result<()> {
+    let now = spgemm_shape(args);
+    match recorded {
+        Some(r) if r != now => Err(Error::invalid(
+            "matA",
+            format!(
+                "or matB differs from the work estimation's operands (A {}x{} nnz {}, B nnz {} then; \
+                 A {}x{} nnz {}, B nnz {} now)",
+                r[0], r[1], r[3], r[4], now[0], now[1], now[3], now[4]
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The arrays `spblkSpGEMM_copy` writes must exist once nnz(C) is known.
 pub fn spgemm_output_ready(c: &SpMat, nnz: i64) -> Result<()> {
     let SparsePattern::Csr { row_offsets, col_ind } = c.pattern else {

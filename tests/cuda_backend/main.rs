@@ -11,6 +11,7 @@ mod guest;
 mod plans;
 mod problem;
 mod sddmm;
+mod spgemm_reuse;
 mod spmv_algs;
 mod support;
 mod vbr;

@@ -150,6 +150,21 @@ impl Side {
         self.put(&vec![0xFFu8; size])
     }
 
+    /// Overwrites `len` bytes at `p` (from `put` or `buffer`) with 0xFF garbage: memory the
+    /// library must no longer read.
+    pub fn overwrite(&mut self, p: *mut c_void, len: usize) {
+        let bytes = vec![0xFFu8; len];
+        match self.kind {
+            // SAFETY: p came from `put` with at least len bytes.
+            Kind::Host => unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), p as *mut u8, len) },
+            Kind::Cuda => {
+                // SAFETY: as above, device memory.
+                let r = unsafe { sys::cuMemcpyHtoD_v2(p as u64, bytes.as_ptr() as *const c_void, len) };
+                assert_eq!(r, sys::CUresult::CUDA_SUCCESS, "cuMemcpyHtoD failed");
+            }
+        }
+    }
+
     pub fn get(&self, p: *const c_void, len: usize) -> Vec<u8> {
         let mut out = vec![0u8; len];
         if len == 0 {

@@ -72,6 +72,8 @@ pub fn all() -> Vec<String> {
         v.push(format!("spblk_spgemm_symbolic_warp_{i}"));
         v.push(format!("spblk_spgemm_symbolic_big_{i}"));
         v.push(format!("spblk_spgemm_symbolic_global_{i}"));
+        v.push(format!("spblk_spgemm_reuse_count_{i}"));
+        v.push(format!("spblk_spgemm_reuse_place_{i}"));
         for (a, b) in PRECISIONS {
             v.push(format!("spblk_spmv_csr_vector_{a}_{b}_{i}"));
             v.push(format!("spblk_spmv_csr_scalar_{a}_{b}_{i}"));
@@ -94,6 +96,9 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spgemm_numeric_big_{t}_{i}"));
             v.push(format!("spblk_spgemm_place_{t}_{i}"));
         }
+    }
+    for t in VALUES {
+        v.push(format!("spblk_spgemm_reuse_values_{t}"));
     }
     // kernels/spmm/vbr.cu: product flavour x op(B) layout x column tile (128 also split
     // over a cluster) x (input, output).

@@ -36,6 +36,7 @@ mod prims;
 mod rode;
 mod sddmm;
 mod spgemm;
+mod spgemm_reuse;
 mod spmm;
 mod spmv;
 mod tensor_map;
@@ -225,7 +226,42 @@ impl Backend for CudaBackend {
 
     fn spgemm_copy(&self, exec: &Exec, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()> {
         let l = Launcher::new(&self.dev, exec)?;
-        spgemm::copy(&l, &self.dev, args, state)
+        spgemm::copy(&l, &self.dev, args, state, true)
+    }
+
+    fn spgemm_reuse_nnz_sizes(&self, args: &SpgemmArgs, state: &SpgemmState) -> Result<[usize; 3]> {
+        spgemm_reuse::nnz_sizes(args, state)
+    }
+
+    fn spgemm_reuse_nnz(
+        &self,
+        exec: &Exec,
+        args: &SpgemmArgs,
+        state: &mut SpgemmState,
+        buffers: [*mut c_void; 3],
+    ) -> Result<i64> {
+        let l = Launcher::new(&self.dev, exec)?;
+        spgemm_reuse::nnz(&l, &self.dev, args, state, buffers)
+    }
+
+    fn spgemm_reuse_copy_size(&self, _args: &SpgemmArgs, state: &SpgemmState) -> Result<usize> {
+        spgemm_reuse::copy_size(state)
+    }
+
+    fn spgemm_reuse_copy(
+        &self,
+        exec: &Exec,
+        args: &SpgemmArgs,
+        state: &mut SpgemmState,
+        buffer: *mut c_void,
+    ) -> Result<()> {
+        let l = Launcher::new(&self.dev, exec)?;
+        spgemm_reuse::copy(&l, &self.dev, args, state, buffer)
+    }
+
+    fn spgemm_reuse_compute(&self, exec: &Exec, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()> {
+        let l = Launcher::new(&self.dev, exec)?;
+        spgemm_reuse::compute(&l, args, state)
     }
 
     fn csr2csc_buffer_size(&self, args: &Csr2CscArgs) -> Result<usize> {

@@ -1,9 +1,10 @@
 //! SpGEMM (kernels/spgemm/*.cu) with cuSPARSE's protocol.
 //!
-//! * `workEstimation` (buffer 1, asynchronous): products per row of C and per-bin counts.
-//! * `compute` (buffer 2): reads the bin counts back (first sync), bins the rows, counts each
-//!   row's nnz (symbolic), scans the counts into C's offsets and reads nnz(C) back (second
-//!   sync). It computes no values and allocates nothing for C.
+//! * `workEstimation` (buffer 1): products per row of C and per-bin counts, read back (first
+//!   sync; `getNumProducts` reports their total).
+//! * `compute` (buffer 2): bins the rows, counts each row's nnz (symbolic), scans the counts
+//!   into C's offsets and reads nnz(C) back (second sync). It computes no values and
+//!   allocates nothing for C.
 //! * `copy` (asynchronous): the numeric phase, written straight into the arrays the caller
 //!   set with `spblkCsrSetPointers`, in C's index type, base and value type, adding beta·C
 //!   when beta != 0. So the values are those of A and B when `copy` runs (cuSPARSE computes
@@ -42,6 +43,7 @@ const BIG: usize = 9;
 /// kernel: a warp with a table of 2048 or 4096 slots (16–32 KB) leaves too few warps per SM.
 const NUMERIC_BIG_FROM: usize = 7;
 const STAT_POOL: usize = 10;
+const STAT_PRODUCTS: usize = 11;
 const STATS: usize = 16;
 /// Threads of a big row's block: 32 × SPGEMM_BIG_WARPS (8; column_owner's shift and the
 /// route tables in kernels/spgemm assume 8 as well).
@@ -97,7 +99,7 @@ fn symbolic_cap_words(n: i64) -> u64 {
 }
 
 /// What the descriptor keeps between the protocol's calls.
-struct GpuProduct {
+pub(super) struct GpuProduct {
     buffer1: u64,
     cap_words: u64,
     /// Buffer 2 (0 until `compute` has run): C's zero-based offsets, the bins, spans, ...
@@ -105,8 +107,10 @@ struct GpuProduct {
     /// Rows per bin (work estimation), nnz(C), and the big rows with global tables: rows,
     /// pool slots, entries.
     stats: [u64; STATS],
-    nnz: u64,
+    pub(super) nnz: u64,
     global: [u64; 3],
+    /// The reuse path's plan (spgemm_reuse.rs), once `reuse_copy` has built it.
+    pub(super) reuse: Option<super::spgemm_reuse::ReusePlan>,
 }
 
 struct Layout1 {
@@ -160,7 +164,7 @@ fn bin_offsets(stats: &[u64]) -> [u64; BIG + 1] {
     offsets
 }
 
-fn csr_arrays(a: &SpMat) -> (u64, u64) {
+pub(super) fn csr_arrays(a: &SpMat) -> (u64, u64) {
     match a.pattern {
         SparsePattern::Csr { row_offsets, col_ind } => (row_offsets as u64, col_ind as u64),
         _ => (0, 0),
@@ -221,24 +225,38 @@ pub fn work_estimation(
                 .ptr(lay.stats),
         )?;
     }
+    // First sync: how many rows fall in each bin, the size of the global symbolic tables, and
+    // the products (which decide the reuse path's buffers).
+    let stats: [u64; STATS] = l.read_u64s(lay.stats, STATS)?.try_into().expect("STATS words");
+    state.num_products = Some(stats[STAT_PRODUCTS] as i64);
     state.data = Some(Box::new(GpuProduct {
         buffer1: buffer as u64,
         cap_words,
         buffer2: 0,
-        stats: [0; STATS],
+        stats,
         nnz: 0,
         global: [0; 3],
+        reuse: None,
     }));
     Ok(())
 }
 
-fn product(state: &mut SpgemmState) -> Result<&mut GpuProduct> {
-    state.data.as_mut().and_then(|d| d.downcast_mut::<GpuProduct>()).ok_or_else(|| {
-        Error::invalid(
-            "spgemmDescr",
-            "holds no CUDA work estimation (call spblkSpGEMM_workEstimation on this handle first)",
-        )
-    })
+const NO_ESTIMATION: &str = "holds no CUDA work estimation (call spblkSpGEMM_workEstimation on this handle first)";
+
+pub(super) fn product(state: &mut SpgemmState) -> Result<&mut GpuProduct> {
+    state
+        .data
+        .as_mut()
+        .and_then(|d| d.downcast_mut::<GpuProduct>())
+        .ok_or_else(|| Error::invalid("spgemmDescr", NO_ESTIMATION))
+}
+
+pub(super) fn product_ref(state: &SpgemmState) -> Result<&GpuProduct> {
+    state
+        .data
+        .as_ref()
+        .and_then(|d| d.downcast_ref::<GpuProduct>())
+        .ok_or_else(|| Error::invalid("spgemmDescr", NO_ESTIMATION))
 }
 
 /// Common arguments of the symbolic/numeric kernels: A's and B's arrays.
@@ -274,9 +292,8 @@ pub fn compute(
     let l1 = layout1(&mut Carve::new(prod.buffer1 as *mut _), m as usize);
     let l2 = layout2(&mut Carve::new(buffer), m as usize);
     prod.buffer2 = 0;
-
-    // First sync: how many rows fall in each bin, and the size of the global symbolic tables.
-    let stats = l.read_u64s(l1.stats, STATS)?;
+    prod.reuse = None;
+    let stats = prod.stats;
     let offsets = bin_offsets(&stats);
     let rows_of = |b: usize| l2.bin_rows + 4 * offsets[b];
     // Spans are kept per position in the numeric big list (bins NUMERIC_BIG_FROM..=BIG).
@@ -385,15 +402,15 @@ pub fn compute(
         return Err(Error::not_supported(format!("SpGEMM: nnz(C) = {nnz} does not fit 32-bit indices")));
     }
     prod.buffer2 = buffer as u64;
-    prod.stats.copy_from_slice(&stats);
     prod.nnz = nnz;
     prod.global = [read[1], read[2], read[3]];
     Ok(nnz as i64)
 }
 
 /// The numeric phase, straight into C's arrays (set with `spblkCsrSetPointers`), in C's index
-/// type, base and value type, with beta·C added when beta != 0; and C's offsets.
-pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()> {
+/// type, base and value type, with beta·C added when beta != 0; and C's offsets. Without
+/// `values`, C's offsets and columns only (the reuse path's copy).
+pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut SpgemmState, values: bool) -> Result<()> {
     let prod = product(state)?;
     if prod.buffer2 == 0 {
         return Err(Error::invalid("spgemmDescr", "holds no computed product (call spblkSpGEMM_compute first)"));
@@ -415,7 +432,8 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
     let rows_of = |b: usize| l2.bin_rows + 4 * offsets[b];
     let numeric_big = offsets[BIG] + stats[BIG] - offsets[NUMERIC_BIG_FROM];
     let (c_ptr, c_col) = csr_arrays(args.c);
-    let out = |a: Args| a.ptr(c_col).ptr(args.c.values as u64).i64(args.c.base.offset()).scalar(beta);
+    let c_val = if values { args.c.values as u64 } else { 0 };
+    let out = |a: Args| a.ptr(c_col).ptr(c_val).i64(args.c.base.offset()).scalar(beta);
     l.launch(
         &format!("spblk_spgemm_offsets_{it}"),
         l.grid(m as u64 + 1, BLOCK as u64),

@@ -153,11 +153,12 @@ impl Backend for HostBackend {
     fn spgemm_work_estimation(
         &self,
         _exec: &Exec,
-        _args: &SpgemmArgs,
-        _state: &mut SpgemmState,
+        args: &SpgemmArgs,
+        state: &mut SpgemmState,
         _buffer: *mut c_void,
         _buffer_size: usize,
     ) -> Result<()> {
+        state.num_products = Some(spgemm::count_products(args)?);
         Ok(())
     }
 
@@ -175,39 +176,52 @@ impl Backend for HostBackend {
     ) -> Result<i64> {
         let SpgemmMethod::BinnedHash = args.method;
         trace::kernel("host:spgemm_rows");
-        let ity = args.a.uniform_index_type("matA")?;
-        let product = with_index_type!(ity, I => {
-            // SAFETY: ops validated the descriptors; host memory.
-            unsafe {
-                match (args.a.value_type, args.compute) {
-                    (crate::types::DataType::F32, crate::types::DataType::F32) => spgemm::compute::<I, f32, f32>(args),
-                    (crate::types::DataType::F64, crate::types::DataType::F64) => spgemm::compute::<I, f64, f64>(args),
-                    (crate::types::DataType::F16, crate::types::DataType::F32) => spgemm::compute::<I, half::f16, f32>(args),
-                    (crate::types::DataType::BF16, crate::types::DataType::F32) => spgemm::compute::<I, half::bf16, f32>(args),
-                    (v, c) => Err(Error::not_supported(format!("SpGEMM with values {v:?} and compute {c:?}"))),
-                }
-            }
-        })?;
+        let product = spgemm::product(args)?;
         let nnz = product.col.len() as i64;
         state.data = Some(Box::new(product));
         Ok(nnz)
     }
 
     fn spgemm_copy(&self, _exec: &Exec, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()> {
-        let product = state.data.as_ref().and_then(|d| d.downcast_ref::<spgemm::HostProduct>()).ok_or_else(|| {
-            Error::invalid("spgemmDescr", "holds no computed product (call spblkSpGEMM_compute first)")
-        })?;
-        let ity = args.c.uniform_index_type("matC")?;
-        with_index_type!(ity, I => {
-            // SAFETY: ops checked that C's arrays are present; host memory sized by the caller.
-            unsafe {
-                match args.compute {
-                    crate::types::DataType::F32 => spgemm::copy_out::<I, f32>(args, product),
-                    crate::types::DataType::F64 => spgemm::copy_out::<I, f64>(args, product),
-                    c => Err(Error::not_supported(format!("SpGEMM compute type {c:?}"))),
-                }
-            }
-        })
+        spgemm::write_c(args, spgemm::held(state)?, true)
+    }
+
+    fn spgemm_reuse_nnz_sizes(&self, _args: &SpgemmArgs, _state: &SpgemmState) -> Result<[usize; 3]> {
+        Ok([1; 3])
+    }
+
+    fn spgemm_reuse_nnz(
+        &self,
+        exec: &Exec,
+        args: &SpgemmArgs,
+        state: &mut SpgemmState,
+        _buffers: [*mut c_void; 3],
+    ) -> Result<i64> {
+        self.spgemm_compute(exec, args, state, std::ptr::null_mut(), 0)
+    }
+
+    fn spgemm_reuse_copy_size(&self, _args: &SpgemmArgs, _state: &SpgemmState) -> Result<usize> {
+        Ok(1)
+    }
+
+    fn spgemm_reuse_copy(
+        &self,
+        _exec: &Exec,
+        args: &SpgemmArgs,
+        state: &mut SpgemmState,
+        _buffer: *mut c_void,
+    ) -> Result<()> {
+        spgemm::write_c(args, spgemm::held(state)?, false)
+    }
+
+    fn spgemm_reuse_compute(&self, _exec: &Exec, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()> {
+        // The reference recomputes the whole product: same structure, summed in the same order.
+        trace::kernel("host:spgemm_rows");
+        let product = spgemm::product(args)?;
+        if product.col != spgemm::held(state)?.col {
+            return Err(Error::invalid("matA", "or matB no longer has the structure the reuse path was set up for"));
+        }
+        spgemm::write_c(args, &product, true)
     }
 
     fn csr2csc_buffer_size(&self, _args: &Csr2CscArgs) -> Result<usize> {

@@ -6,10 +6,11 @@ use rayon::prelude::*;
 use super::elem::{Elem, Index, Real};
 use super::products::read_scalar;
 use super::views::csr_of_op;
-use crate::backend::SpgemmArgs;
+use crate::backend::{SpgemmArgs, SpgemmState};
 use crate::descr::SparsePattern;
 use crate::error::{Error, Result};
 use crate::types::{DataType, Operation};
+use crate::with_index_type;
 
 /// C = alpha A B, zero-based, columns sorted within rows; values held exactly as f64
 /// (every compute-type value converts to f64 without rounding).
@@ -17,6 +18,73 @@ pub struct HostProduct {
     pub row_ptr: Vec<i64>,
     pub col: Vec<i64>,
     pub val: Vec<f64>,
+}
+
+/// The product the descriptor holds since `compute` or `reuse_nnz`.
+pub fn held(state: &SpgemmState) -> Result<&HostProduct> {
+    state
+        .data
+        .as_ref()
+        .and_then(|d| d.downcast_ref::<HostProduct>())
+        .ok_or_else(|| Error::invalid("spgemmDescr", "holds no computed product (call spblkSpGEMM_compute first)"))
+}
+
+/// `num_products` for A's index and value types.
+pub fn count_products(args: &SpgemmArgs) -> Result<i64> {
+    let ity = args.a.uniform_index_type("matA")?;
+    with_index_type!(ity, I => {
+        // SAFETY (each arm): ops validated the descriptors; host memory.
+        match args.a.value_type {
+            DataType::F32 => unsafe { num_products::<I, f32>(args) },
+            DataType::F64 => unsafe { num_products::<I, f64>(args) },
+            DataType::F16 => unsafe { num_products::<I, half::f16>(args) },
+            DataType::BF16 => unsafe { num_products::<I, half::bf16>(args) },
+            v => Err(Error::not_supported(format!("SpGEMM with values {v:?}"))),
+        }
+    })
+}
+
+/// `compute` for the call's index, value and compute types.
+pub fn product(args: &SpgemmArgs) -> Result<HostProduct> {
+    let ity = args.a.uniform_index_type("matA")?;
+    with_index_type!(ity, I => {
+        // SAFETY (each arm): ops validated the descriptors; host memory.
+        match (args.a.value_type, args.compute) {
+            (DataType::F32, DataType::F32) => unsafe { compute::<I, f32, f32>(args) },
+            (DataType::F64, DataType::F64) => unsafe { compute::<I, f64, f64>(args) },
+            (DataType::F16, DataType::F32) => unsafe { compute::<I, half::f16, f32>(args) },
+            (DataType::BF16, DataType::F32) => unsafe { compute::<I, half::bf16, f32>(args) },
+            (v, c) => Err(Error::not_supported(format!("SpGEMM with values {v:?} and compute {c:?}"))),
+        }
+    })
+}
+
+/// `copy_out` for C's index type and the compute type.
+pub fn write_c(args: &SpgemmArgs, product: &HostProduct, values: bool) -> Result<()> {
+    let ity = args.c.uniform_index_type("matC")?;
+    with_index_type!(ity, I => {
+        // SAFETY (each arm): ops checked that C's arrays are present; host memory sized by
+        // the caller.
+        match args.compute {
+            DataType::F32 => unsafe { copy_out::<I, f32>(args, product, values) },
+            DataType::F64 => unsafe { copy_out::<I, f64>(args, product, values) },
+            c => Err(Error::not_supported(format!("SpGEMM compute type {c:?}"))),
+        }
+    })
+}
+
+/// The scalar products of A·B: over A's entries, the length of the B row each one selects.
+///
+/// # Safety
+/// A and B must describe host memory of their declared sizes.
+pub unsafe fn num_products<I: Index, V: Elem>(args: &SpgemmArgs) -> Result<i64> {
+    // SAFETY: forwarded from the caller.
+    let a = unsafe { csr_of_op::<I, V>(args.a, Operation::NonTranspose, None, "matA")? };
+    let b = unsafe { csr_of_op::<I, V>(args.b, Operation::NonTranspose, None, "matB")? };
+    Ok((0..a.rows)
+        .into_par_iter()
+        .map(|i| a.row_range(i).map(|p| b.row_range(a.col(p)).len() as i64).sum::<i64>())
+        .sum())
 }
 
 /// # Safety
@@ -69,11 +137,12 @@ pub unsafe fn compute<I: Index, V: Elem, T: Real>(args: &SpgemmArgs) -> Result<H
 }
 
 /// Writes the product into C's arrays in C's index type, base and value type; with beta ≠ 0
-/// the values already in C (same structure) are scaled and added.
+/// the values already in C (same structure) are scaled and added. Without `values`, only the
+/// structure is written (the reuse path's copy).
 ///
 /// # Safety
 /// C's arrays must be host memory sized for `product`.
-pub unsafe fn copy_out<I: Index, T: Real>(args: &SpgemmArgs, product: &HostProduct) -> Result<()> {
+pub unsafe fn copy_out<I: Index, T: Real>(args: &SpgemmArgs, product: &HostProduct, values: bool) -> Result<()> {
     // SAFETY: forwarded from the caller.
     let beta = unsafe { read_scalar::<T>(args.beta, "beta")? };
     let c = args.c;
@@ -93,7 +162,7 @@ pub unsafe fn copy_out<I: Index, T: Real>(args: &SpgemmArgs, product: &HostProdu
     };
     write_idx(row_offsets, &product.row_ptr, "csrRowOffsets of matC")?;
     write_idx(col_ind, &product.col, "csrColInd of matC")?;
-    if nnz == 0 {
+    if nnz == 0 || !values {
         return Ok(());
     }
     macro_rules! write_vals {
