@@ -477,6 +477,10 @@ static spblkStatus_t call_SpGEMM_compute(void *const *p, const uint32_t *e) {
 static spblkStatus_t call_SpGEMM_copy(void *const *p, const uint32_t *e) {
     return spblkSpGEMM_copy(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6]);
 }
+static spblkStatus_t call_SpGEMM_estimateMemory(void *const *p, const uint32_t *e) {
+    return spblkSpGEMM_estimateMemory(p[0], e[0], e[1], p[1], p[2], p[3], p[4], p[5], e[2], e[3], p[6], 0.2f, p[7],
+                                      p[8], p[9]);
+}
 static spblkStatus_t call_SpGEMM_getNumProducts(void *const *p, const uint32_t *e) {
     (void)e;
     return spblkSpGEMM_getNumProducts(p[0], p[1]);
@@ -714,6 +718,11 @@ static int build_cases(fn_case *t) {
         .p = {SPGEMM_PTRS, OUT("bufferSize2", F.size), IN("externalBuffer2", NULL, OK, PLAIN)},
         .e = SPGEMM_ENUMS);
     ROW("spblkSpGEMM_copy", call_SpGEMM_copy, .p = {SPGEMM_PTRS}, .e = SPGEMM_ENUMS);
+    /* ALG2's size query (buffer 3 NULL; bufferSize2 is only written with a buffer). */
+    ROW("spblkSpGEMM_estimateMemory", call_SpGEMM_estimateMemory,
+        .p = {SPGEMM_PTRS, OUT("bufferSize3", F.size3), IN("externalBuffer3", NULL, OK, PLAIN),
+              IN("bufferSize2", NULL, OK, PLAIN)},
+        .e = {E("opA", N), E("opB", N), E("computeType", F32), E("alg", SPBLK_SPGEMM_ALG2)});
     ROW("spblkSpGEMM_getNumProducts", call_SpGEMM_getNumProducts,
         .p = {IN("spgemmDescr", F.gemm, IV, SPGEMM), OUT("num_prods", F.nnz)});
 #define REUSE_PTRS                                                                                      \

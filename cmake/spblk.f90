@@ -930,6 +930,31 @@ module spblk
       type(c_ptr), value :: spgemmDescr
       integer(c_int64_t), intent(out) :: num_prods
     end function spblkSpGEMM_getNumProducts
+    ! ALG2's protocol, after the work estimation: with `externalBuffer3` NULL, stores the size
+    ! of buffer 3 in `*bufferSize3`; otherwise stores in `*bufferSize2` the size `compute`
+    ! needs, which then holds all of the product's working memory (buffer 3 may be freed
+    ! afterwards). `chunk_fraction` (in (0, 1]) is ALG3's, which is not supported yet.
+    function spblkSpGEMM_estimateMemory(handle, opA, opB, alpha, matA, matB, beta, matC, &
+        computeType, alg, spgemmDescr, chunk_fraction, bufferSize3, externalBuffer3, &
+        bufferSize2) bind(C, name="spblkSpGEMM_estimateMemory")
+      import
+      integer(c_int32_t) :: spblkSpGEMM_estimateMemory
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spgemmDescr
+      real(c_float), value :: chunk_fraction
+      integer(c_size_t), intent(inout) :: bufferSize3
+      type(c_ptr), value :: externalBuffer3
+      integer(c_size_t), intent(inout) :: bufferSize2
+    end function spblkSpGEMM_estimateMemory
     ! Reuse path, phase 1: as `spblkSpGEMM_workEstimation`, for a product whose structure is
     ! computed once (`reuse_nnz`, `reuse_copy`) and whose values are recomputed by
     ! `reuse_compute` as often as A's and B's values change.

@@ -240,8 +240,10 @@ typedef spblkSpGEMMDescr *spblkSpGEMMDescr_t;
 
 /**
  * SpGEMM algorithms: `DEFAULT`, `ALG1` and the two `CSR_ALG_*` run spblk's deterministic
- * binned-hash method; `ALG2` and `ALG3` (the `estimateMemory` protocol) are
- * `SPBLK_STATUS_NOT_SUPPORTED` for now.
+ * binned-hash method, which allocates only for rows too big for shared memory. `ALG2` runs
+ * the same method with all its memory in buffer 2 (the `estimateMemory` protocol; nothing is
+ * allocated inside `compute` or `copy`); `ALG3` (chunks of `chunk_fraction`) is
+ * `SPBLK_STATUS_NOT_SUPPORTED` for now. All are deterministic.
  */
 typedef uint32_t spblkSpGEMMAlg_t;
 
@@ -1175,6 +1177,28 @@ spblkStatus_t spblkSpGEMM_copy(spblkHandle_t handle,
  * `spblkSpGEMMreuse_workEstimation`) has run with a buffer.
  */
 spblkStatus_t spblkSpGEMM_getNumProducts(spblkSpGEMMDescr_t spgemmDescr, int64_t *num_prods);
+
+/**
+ * ALG2's protocol, after the work estimation: with `externalBuffer3` NULL, stores the size of
+ * buffer 3 in `*bufferSize3`; otherwise stores in `*bufferSize2` the size `compute` needs,
+ * which then holds all of the product's working memory (buffer 3 may be freed afterwards).
+ * `chunk_fraction` (in (0, 1]) is ALG3's, which is not supported yet.
+ */
+spblkStatus_t spblkSpGEMM_estimateMemory(spblkHandle_t handle,
+                                         spblkOperation_t opA,
+                                         spblkOperation_t opB,
+                                         const void *alpha,
+                                         spblkConstSpMatDescr_t matA,
+                                         spblkConstSpMatDescr_t matB,
+                                         const void *beta,
+                                         spblkSpMatDescr_t matC,
+                                         spblkDataType_t computeType,
+                                         spblkSpGEMMAlg_t alg,
+                                         spblkSpGEMMDescr_t spgemmDescr,
+                                         float chunk_fraction,
+                                         size_t *bufferSize3,
+                                         void *externalBuffer3,
+                                         size_t *bufferSize2);
 
 /**
  * Reuse path, phase 1: as `spblkSpGEMM_workEstimation`, for a product whose structure is

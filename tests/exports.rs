@@ -55,6 +55,7 @@ const REQUIRED: &[&str] = &[
     "spblkSpGEMM_compute",
     "spblkSpGEMM_copy",
     "spblkSpGEMM_getNumProducts",
+    "spblkSpGEMM_estimateMemory",
     "spblkSpGEMMreuse_workEstimation",
     "spblkSpGEMMreuse_nnz",
     "spblkSpGEMMreuse_copy",

@@ -29,8 +29,15 @@ __device__ void spgemm_rowprod(i64 m, i64 n, const I* __restrict__ a_ptr, const 
             const int b = spgemm_bin(P);
             atomicAdd((unsigned long long*)&local[b], 1ull);
             atomicAdd((unsigned long long*)&local[SPGEMM_STAT_PRODUCTS], (unsigned long long)P);
+            const u64 d = P < (u64)n ? P : (u64)n;  // at most this many entries
             if (b == SPGEMM_BIG_BIN && big_symbolic_method(P, (u64)n, cap_words) == 2)
-                atomicAdd((unsigned long long*)&local[SPGEMM_STAT_POOL], global_table_size(P < (u64)n ? P : (u64)n));
+                atomicAdd((unsigned long long*)&local[SPGEMM_STAT_POOL], global_table_size(d));
+            // big_numeric_kind 2 needs a table over SPGEMM_BIG_NUMERIC_SLOTS, so more than half as
+            // many entries.
+            if (2 * d > SPGEMM_BIG_NUMERIC_SLOTS) {
+                atomicAdd((unsigned long long*)&local[SPGEMM_STAT_GLOBAL_SLOTS], global_table_size(d));
+                atomicAdd((unsigned long long*)&local[SPGEMM_STAT_GLOBAL_ENTRIES], d);
+            }
         }
     }
     __syncthreads();

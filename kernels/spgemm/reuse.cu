@@ -2,7 +2,8 @@
 // product has a fixed place in C. The reuse plan lists, for each entry of C, the (A entry,
 // B entry) pairs of its products in expansion order (`seg` gives each entry's run of `pairs`).
 // reuse_compute sums each run in that order, so its values equal the full product's and the
-// host's bit for bit, with no tables, hashing or sorting: one pass over the plan.
+// host's bit for bit, with no tables, hashing or sorting: one pass over the plan (a thread per
+// entry; a warp per entry for the few long runs, such as a dense row times a dense column).
 #include "spgemm/spgemm.cuh"
 
 // Position of column c among the sorted columns c_col[s, e) (C's row, which holds it).
@@ -58,35 +59,68 @@ __device__ void spgemm_reuse_walk(i64 m, const I* __restrict__ a_ptr, const I* _
     }
 }
 
+// Entries whose runs are longer than this are summed by a warp each (spgemm_reuse_long).
+#define SPGEMM_REUSE_LONG 64u
+
+// alpha * sum (+ beta * old) into C's entry t.
+template <class V, class T> __device__ __forceinline__ void reuse_store(V* c_val, u64 t, T sum, T alpha, T beta) {
+    T out = mul_rn(alpha, sum);
+    if (beta != T(0)) out = add_rn(out, mul_rn(beta, to_compute(c_val[t])));
+    c_val[t] = Store<V>::from(out);
+}
+
+template <class V>
+__device__ __forceinline__ typename ComputeOf<V>::type reuse_product(const V* a_val, const V* b_val, uint2 pq) {
+    return mul_rn(to_compute(a_val[pq.x]), to_compute(b_val[pq.y]));
+}
+
 // C's values from the plan: entry t sums its run in order (rounded, uncontracted, as the full
-// product does), times alpha; with beta != 0 plus beta times the value already there.
+// product does), times alpha; with beta != 0 plus beta times the value already there. Runs
+// longer than SPGEMM_REUSE_LONG are left to spgemm_reuse_long (listed by reuse_copy).
 template <class V>
 __device__ void spgemm_reuse_values(u64 nnz, const u32* __restrict__ seg, const uint2* __restrict__ pairs,
                                     const V* __restrict__ a_val, const V* __restrict__ b_val, V* c_val,
                                     typename ComputeOf<V>::type alpha, typename ComputeOf<V>::type beta) {
     typedef typename ComputeOf<V>::type T;
-    constexpr int U = 8;  // loads in flight per thread: long runs are latency-bound
     GRID_STRIDE(t, nnz) {
+        const u32 start = seg[t], end = seg[t + 1];
+        if (end - start > SPGEMM_REUSE_LONG) continue;
         T sum = T(0);
-        u32 r = seg[t];
-        const u32 end = seg[t + 1];
-        for (; r + U <= end; r += U) {
-            uint2 pq[U];
-            T prod[U];
-#pragma unroll
-            for (int u = 0; u < U; ++u) pq[u] = pairs[r + u];
-#pragma unroll
-            for (int u = 0; u < U; ++u) prod[u] = mul_rn(to_compute(a_val[pq[u].x]), to_compute(b_val[pq[u].y]));
-#pragma unroll
-            for (int u = 0; u < U; ++u) sum = add_rn(sum, prod[u]);
+        for (u32 r = start; r < end; ++r) sum = add_rn(sum, reuse_product(a_val, b_val, pairs[r]));
+        reuse_store(c_val, t, sum, alpha, beta);
+    }
+}
+
+// The long runs: a warp per entry loads and multiplies 32 products at once, then every lane
+// adds them in run order (shuffles), so the sum is the same as one thread's.
+template <class V>
+__device__ void spgemm_reuse_long(const u32* __restrict__ long_list, const u32* __restrict__ seg,
+                                  const uint2* __restrict__ pairs, const V* __restrict__ a_val,
+                                  const V* __restrict__ b_val, V* c_val, typename ComputeOf<V>::type alpha,
+                                  typename ComputeOf<V>::type beta) {
+    typedef typename ComputeOf<V>::type T;
+    const int lane = threadIdx.x & 31;
+    const u32 count = long_list[0];
+    const u32 warps = (gridDim.x * blockDim.x) >> 5;
+    for (u32 w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < count; w += warps) {
+        const u32 t = long_list[1 + w];
+        const u32 start = seg[t], end = seg[t + 1];
+        T sum = T(0);
+        for (u32 r0 = start; r0 < end; r0 += 32) {
+            const u32 r = r0 + lane;
+            const T p = r < end ? reuse_product(a_val, b_val, pairs[r]) : T(0);
+            const u32 n = min(32u, end - r0);
+            for (u32 k = 0; k < n; ++k) sum = add_rn(sum, __shfl_sync(SPBLK_FULL_MASK, p, k));
         }
-        for (; r < end; ++r) {
-            const uint2 pq = pairs[r];
-            sum = add_rn(sum, mul_rn(to_compute(a_val[pq.x]), to_compute(b_val[pq.y])));
-        }
-        T out = mul_rn(alpha, sum);
-        if (beta != T(0)) out = add_rn(out, mul_rn(beta, to_compute(c_val[t])));
-        c_val[t] = Store<V>::from(out);
+        if (lane == 0) reuse_store(c_val, t, sum, alpha, beta);
+    }
+}
+
+// long_list[0] = how many entries have runs over SPGEMM_REUSE_LONG, then those entries (in
+// any order: each is summed on its own). long_list[0] must be zeroed.
+extern "C" __global__ void spblk_spgemm_reuse_long_list(u64 nnz, const u32* seg, u32* long_list) {
+    GRID_STRIDE(t, nnz) {
+        if (seg[t + 1] - seg[t] > SPGEMM_REUSE_LONG) long_list[1 + atomicAdd(&long_list[0], 1u)] = (u32)t;
     }
 }
 
@@ -113,5 +147,12 @@ SPGEMM_REUSE_WALK_ENTRY(long long, i64)
         ComputeOf<V>::type beta_h) {                                                                           \
         spgemm_reuse_values<V>(nnz, seg, pairs, a_val, b_val, c_val, scalar_arg(alpha_dev, alpha_h),           \
                                scalar_arg(beta_dev, beta_h));                                                  \
+    }                                                                                                          \
+    extern "C" __global__ void spblk_spgemm_reuse_long_##tv(                                                   \
+        const u32* long_list, const u32* seg, const uint2* pairs, const V* a_val, const V* b_val, V* c_val,    \
+        const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha_h, const ComputeOf<V>::type* beta_dev,   \
+        ComputeOf<V>::type beta_h) {                                                                           \
+        spgemm_reuse_long<V>(long_list, seg, pairs, a_val, b_val, c_val, scalar_arg(alpha_dev, alpha_h),       \
+                             scalar_arg(beta_dev, beta_h));                                                    \
     }
 SPBLK_FOR_VALUES(SPGEMM_REUSE_VALUES_ENTRY, 0)

@@ -16,6 +16,10 @@
 #define SPGEMM_STAT_POOL 10
 // ... and the products of all rows.
 #define SPGEMM_STAT_PRODUCTS 11
+// Bounds on the big rows' global numeric tables: slots, entries (rows that may have more
+// entries than a shared table holds; ALG2 plans buffer 2 with them).
+#define SPGEMM_STAT_GLOBAL_SLOTS 12
+#define SPGEMM_STAT_GLOBAL_ENTRIES 13
 #define SPGEMM_STATS 16
 // Big rows: warps per block, and the largest numeric table in shared memory (slots).
 #define SPGEMM_BIG_WARPS 8

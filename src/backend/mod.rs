@@ -61,6 +61,10 @@ pub enum SddmmMethod {
 pub enum SpgemmMethod {
     /// Rows binned by product count, hash accumulators, columns sorted: deterministic.
     BinnedHash,
+    /// `BinnedHash` with all its working memory in buffer 2 (ALG2's protocol: the size comes
+    /// from `spblkSpGEMM_estimateMemory`, bounded from the work estimation): nothing is
+    /// allocated inside `compute` or `copy`.
+    BinnedHashInBuffer,
 }
 
 pub mod host;

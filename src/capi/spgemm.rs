@@ -9,7 +9,7 @@ use std::ffi::c_void;
 use super::boundary::{self, entry, out, write, Kind};
 use super::sp_mat::sp_mat;
 use super::types::*;
-use crate::backend::{SpgemmArgs, SpgemmStage, SpgemmState};
+use crate::backend::{SpgemmArgs, SpgemmMethod, SpgemmStage, SpgemmState};
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
 use crate::ops;
@@ -307,6 +307,49 @@ pub extern "C" fn spblkSpGEMM_getNumProducts(spgemmDescr: spblkSpGEMMDescr_t, nu
         // SAFETY: checked non-NULL.
         unsafe { write(num_prods, n) };
         Ok(())
+    })
+}
+
+/// ALG2's protocol, after the work estimation: with `externalBuffer3` NULL, stores the size of
+/// buffer 3 in `*bufferSize3`; otherwise stores in `*bufferSize2` the size `compute` needs,
+/// which then holds all of the product's working memory (buffer 3 may be freed afterwards).
+/// `chunk_fraction` (in (0, 1]) is ALG3's, which is not supported yet.
+#[no_mangle]
+pub extern "C" fn spblkSpGEMM_estimateMemory(
+    handle: spblkHandle_t,
+    opA: spblkOperation_t,
+    opB: spblkOperation_t,
+    alpha: *const c_void,
+    matA: spblkConstSpMatDescr_t,
+    matB: spblkConstSpMatDescr_t,
+    beta: *const c_void,
+    matC: spblkSpMatDescr_t,
+    computeType: spblkDataType_t,
+    alg: spblkSpGEMMAlg_t,
+    spgemmDescr: spblkSpGEMMDescr_t,
+    chunk_fraction: f32,
+    bufferSize3: *mut usize,
+    externalBuffer3: *mut c_void,
+    bufferSize2: *mut usize,
+) -> spblkStatus_t {
+    entry("spblkSpGEMM_estimateMemory", || {
+        with_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr, |h, args, st| {
+            if args.method != SpgemmMethod::BinnedHashInBuffer {
+                return Err(Error::invalid("alg", "must be SPBLK_SPGEMM_ALG2 or ALG3 for spblkSpGEMM_estimateMemory"));
+            }
+            if !(chunk_fraction > 0.0 && chunk_fraction <= 1.0) {
+                return Err(Error::invalid("chunk_fraction", format!("is {chunk_fraction}; it must be in (0, 1]")));
+            }
+            require(st, args, SpgemmStage::WorkEstimated, "call spblkSpGEMM_workEstimation with a buffer first")?;
+            if !sized_buffer(bufferSize3, externalBuffer3, 1, "bufferSize3")? {
+                return Ok(());
+            }
+            out(bufferSize2, "bufferSize2")?;
+            let needed = h.backend.spgemm_compute_size(args, st)?;
+            // SAFETY: checked non-NULL.
+            unsafe { write(bufferSize2, needed.max(1)) };
+            Ok(())
+        })
     })
 }
 

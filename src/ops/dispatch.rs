@@ -268,9 +268,13 @@ pub fn spgemm(alg: SpgemmAlg) -> Result<SpgemmMethod> {
             trace::choice("BinnedHash", format_args!("asked for {alg:?}; deterministic"));
             Ok(SpgemmMethod::BinnedHash)
         }
-        SpgemmAlg::Alg2 | SpgemmAlg::Alg3 => Err(Error::not_supported(format!(
-            "SpGEMM {alg:?} is the memory-estimating protocol (spblkSpGEMM_estimateMemory), which spblk \
-             does not provide yet; use SPBLK_SPGEMM_DEFAULT or SPBLK_SPGEMM_ALG1"
-        ))),
+        SpgemmAlg::Alg2 => {
+            trace::choice("BinnedHashInBuffer", "asked for Alg2: every byte in buffer 2, sized by estimateMemory");
+            Ok(SpgemmMethod::BinnedHashInBuffer)
+        }
+        SpgemmAlg::Alg3 => Err(Error::not_supported(
+            "SpGEMM ALG3 (the product in chunks of chunk_fraction) is not provided yet; SPBLK_SPGEMM_ALG2 takes \
+             the same protocol with every byte in the caller's buffer 2, SPBLK_SPGEMM_DEFAULT the least memory",
+        )),
     }
 }

@@ -93,9 +93,11 @@ fn spgemm_reuse_matches_full_product_exactly() {
         return;
     }
     let mut r = rng(12);
-    // Warp bins, a block per row (> 2048 products), global tables (n > 2^20), empty rows.
+    // Warp bins, a block per row (> 2048 products), global tables (n > 2^20), empty rows,
+    // entries of C with runs of ~180 products (a warp each in reuse_compute).
     let sizes = [
         (80, 60, 70, Shape::Uniform(8), Shape::Uniform(8)),
+        (8, 300, 8, Shape::DenseRow, Shape::Uniform(8)),
         (60, 500, 500, Shape::PowerLaw, Shape::PowerLaw),
         (30, 300, 2000, Shape::DenseRow, Shape::Uniform(20)),
         (20, 30, 40, Shape::EmptyRows(3), Shape::Empty),
@@ -117,9 +119,10 @@ fn spgemm_reuse_matches_full_product_exactly() {
             eb.iter().for_each(|&(i, _)| b_row[i] += 1);
             let products: i64 = ea.iter().map(|&(_, j)| b_row[j]).sum();
             // The full protocol's nnz(C), for C's old values of the beta rounds.
-            let full = run_spgemm(&mut Side::new(Kind::Host), &a, &b, compute, 1.0, 0.0, false, &|z| {
-                encode(&vec![0.0; z], vt)
-            });
+            let full =
+                run_spgemm(&mut Side::new(Kind::Host), SPBLK_SPGEMM_DEFAULT, &a, &b, compute, 1.0, 0.0, false, &|z| {
+                    encode(&vec![0.0; z], vt)
+                });
             let nnz = full.cols.len();
             let rounds: Vec<Round> = (0..3)
                 .map(|t| Round {
@@ -141,6 +144,7 @@ fn spgemm_reuse_matches_full_product_exactly() {
                     let old = encode(&round.c_old, vt);
                     let want = run_spgemm(
                         &mut Side::new(Kind::Host),
+                        SPBLK_SPGEMM_DEFAULT,
                         &ra,
                         &rb,
                         compute,
@@ -162,8 +166,8 @@ fn spgemm_reuse_matches_full_product_exactly() {
 }
 
 #[test]
-fn spgemm_reuse_phases_in_order() {
-    if !gpu("spgemm_reuse_phases_in_order") {
+fn spgemm_protocol_steps_in_order() {
+    if !gpu("spgemm_protocol_steps_in_order") {
         return;
     }
     let mut r = rng(13);
@@ -199,6 +203,34 @@ fn spgemm_reuse_phases_in_order() {
         let p = &one as *const f32 as *const c_void;
         let st = spblkSpGEMMreuse_compute(h, N, N, p, ma, ma, p, mc, SPBLK_R_32F, alg, d);
         assert_eq!(st, SPBLK_STATUS_INVALID_VALUE, "{kind:?}: reuse_compute before reuse_copy");
+        // estimateMemory: ALG2's step only, chunk_fraction in (0, 1], ALG3 not provided.
+        let mut s3 = 0usize;
+        let mut est = |alg, fraction| {
+            spblkSpGEMM_estimateMemory(
+                h,
+                N,
+                N,
+                p,
+                ma,
+                ma,
+                p,
+                mc,
+                SPBLK_R_32F,
+                alg,
+                d,
+                fraction,
+                &mut s3,
+                null,
+                std::ptr::null_mut(),
+            )
+        };
+        assert_eq!(est(SPBLK_SPGEMM_DEFAULT, 0.2), SPBLK_STATUS_INVALID_VALUE, "{kind:?}: estimateMemory with DEFAULT");
+        assert!(last_message().contains("alg"), "{}", last_message());
+        assert_eq!(est(SPBLK_SPGEMM_ALG2, 0.0), SPBLK_STATUS_INVALID_VALUE, "{kind:?}: chunk_fraction 0");
+        assert!(last_message().contains("chunk_fraction"), "{}", last_message());
+        assert_eq!(est(SPBLK_SPGEMM_ALG3, 0.2), SPBLK_STATUS_NOT_SUPPORTED, "{kind:?}: ALG3");
+        ok(est(SPBLK_SPGEMM_ALG2, 0.2), "estimateMemory (size)");
+        assert!(s3 >= 1, "{kind:?}: buffer 3 size {s3}");
         ok(spblkSpGEMM_destroyDescr(d), "spblkSpGEMM_destroyDescr");
         spblkDestroySpMat(ma);
         spblkDestroySpMat(mc);

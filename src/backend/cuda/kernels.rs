@@ -97,8 +97,10 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spgemm_place_{t}_{i}"));
         }
     }
+    v.push("spblk_spgemm_reuse_long_list".to_string());
     for t in VALUES {
         v.push(format!("spblk_spgemm_reuse_values_{t}"));
+        v.push(format!("spblk_spgemm_reuse_long_{t}"));
     }
     // kernels/spmm/vbr.cu: product flavour x op(B) layout x column tile (128 also split
     // over a cluster) x (input, output).

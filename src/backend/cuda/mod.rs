@@ -15,8 +15,8 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use super::{
-    Backend, Csr2CscArgs, Exec, SddmmArgs, SddmmMethod, SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs, SpmmMethod,
-    SpmvArgs, SpmvMethod,
+    Backend, Csr2CscArgs, Exec, SddmmArgs, SddmmMethod, SpgemmArgs, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs,
+    SpmvMethod,
 };
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
@@ -206,8 +206,8 @@ impl Backend for CudaBackend {
         spgemm::work_estimation(&l, args, state, buffer)
     }
 
-    fn spgemm_compute_size(&self, args: &SpgemmArgs, _state: &SpgemmState) -> Result<usize> {
-        Ok(spgemm::compute_size(args))
+    fn spgemm_compute_size(&self, args: &SpgemmArgs, state: &SpgemmState) -> Result<usize> {
+        spgemm::compute_size(args, state)
     }
 
     fn spgemm_compute(
@@ -218,8 +218,7 @@ impl Backend for CudaBackend {
         buffer: *mut c_void,
         buffer_size: usize,
     ) -> Result<i64> {
-        let SpgemmMethod::BinnedHash = args.method;
-        check_size(buffer_size, spgemm::compute_size(args), "bufferSize2")?;
+        check_size(buffer_size, spgemm::compute_size(args, state)?, "bufferSize2")?;
         let l = Launcher::new(&self.dev, exec)?;
         spgemm::compute(&l, &self.dev, args, state, buffer)
     }

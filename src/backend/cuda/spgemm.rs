@@ -19,7 +19,9 @@
 //! ranks and column spans (28m) and scan space. Both must stay alive until `copy` has run
 //! (as with cuSPARSE). Only rows too big for every shared-memory method allocate: their
 //! symbolic tables (inside `compute`), and in `copy` their numeric tables and a sort scratch
-//! of about 32 bytes per entry of those rows, freed before `copy` returns.
+//! of about 32 bytes per entry of those rows, freed before `copy` returns. With ALG2
+//! (`BinnedHashInBuffer`) that memory is part of buffer 2 instead, at bounds taken from the
+//! work estimation (rows that may have more than 8192 entries), so nothing is allocated.
 
 use std::sync::Arc;
 
@@ -30,7 +32,7 @@ use super::kernels::{index_tag, value_tag};
 use super::launch::{Args, Carve, Launcher, Scalar, BLOCK};
 use super::memory::DeviceAlloc as DevMem;
 use super::prims::{key_bits, radix_sort, scan, scan_tmp_bytes, SortSpace, Width};
-use crate::backend::{SpgemmArgs, SpgemmState};
+use crate::backend::{SpgemmArgs, SpgemmMethod, SpgemmState};
 use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
 use crate::types::{DataType, IndexType};
@@ -44,6 +46,9 @@ const BIG: usize = 9;
 const NUMERIC_BIG_FROM: usize = 7;
 const STAT_POOL: usize = 10;
 const STAT_PRODUCTS: usize = 11;
+/// Bounds on the big rows' global numeric tables (slots) and their entries (ALG2's buffer).
+const STAT_GLOBAL_SLOTS: usize = 12;
+const STAT_GLOBAL_ENTRIES: usize = 13;
 const STATS: usize = 16;
 /// Threads of a big row's block: 32 × SPGEMM_BIG_WARPS (8; column_owner's shift and the
 /// route tables in kernels/spgemm assume 8 as well).
@@ -109,6 +114,8 @@ pub(super) struct GpuProduct {
     stats: [u64; STATS],
     pub(super) nnz: u64,
     global: [u64; 3],
+    /// `compute` ran ALG2 (`copy` works in buffer 2 too).
+    in_buffer: bool,
     /// The reuse path's plan (spgemm_reuse.rs), once `reuse_copy` has built it.
     pub(super) reuse: Option<super::spgemm_reuse::ReusePlan>,
 }
@@ -187,10 +194,85 @@ pub fn work_estimation_size(args: &SpgemmArgs) -> usize {
     c.size().max(1)
 }
 
-pub fn compute_size(args: &SpgemmArgs) -> usize {
+/// Buffer 2: its layout, and with ALG2 (`BinnedHashInBuffer`) the largest of what `compute`
+/// (the global symbolic tables) and `copy` (the global numeric tables and their sort) would
+/// otherwise allocate, bounded from the work estimation.
+pub fn compute_size(args: &SpgemmArgs, state: &SpgemmState) -> Result<usize> {
     let mut c = Carve::measure();
     layout2(&mut c, args.a.rows as usize);
-    c.size().max(1)
+    if args.method == SpgemmMethod::BinnedHashInBuffer {
+        let stats = &product_ref(state)?.stats;
+        let (symbolic, numeric) = (symbolic_pool_bytes(stats), numeric_scratch_bytes(stats, args.compute.size()));
+        c.take(symbolic.max(numeric));
+    }
+    Ok(c.size().max(1))
+}
+
+fn symbolic_pool_bytes(stats: &[u64; STATS]) -> usize {
+    stats[STAT_POOL] as usize * 4
+}
+
+/// `copy`'s global rows at their bounds: tables (keys and values), then the scratch of their
+/// entries (as `copy` takes them).
+fn numeric_scratch_bytes(stats: &[u64; STATS], tsize: usize) -> usize {
+    let (slots, entries) = (stats[STAT_GLOBAL_SLOTS] as usize, stats[STAT_GLOBAL_ENTRIES]);
+    let mut c = Carve::measure();
+    for bytes in [slots * 4, slots * tsize, scratch_bytes(entries, tsize)] {
+        c.take(bytes);
+    }
+    c.size()
+}
+
+/// The global rows' entries unsorted (columns, row ranks, values) and the sort's buffers.
+fn scratch_bytes(t2: u64, tsize: usize) -> usize {
+    let mut c = Carve::measure();
+    SortSpace::carve(&mut c, t2);
+    c.take(t2 as usize * 4);
+    c.take(t2 as usize * 4);
+    c.take(t2 as usize * tsize);
+    if t2 > 0 {
+        c.size()
+    } else {
+        0
+    }
+}
+
+/// Device memory for the rows too big for shared memory: carved from the rest of buffer 2
+/// (ALG2; sized by `compute_size`, `limit` bytes) or allocated, and freed when dropped.
+struct Workspace<'d> {
+    dev: &'d Arc<Device>,
+    carve: Option<(Carve, usize)>,
+    owned: Vec<DevMem>,
+}
+
+impl<'d> Workspace<'d> {
+    fn new(dev: &'d Arc<Device>, args: &SpgemmArgs, in_buffer: bool, buffer2: u64, stats: &[u64; STATS]) -> Self {
+        let carve = in_buffer.then(|| {
+            let mut c = Carve::new(buffer2 as *mut _);
+            layout2(&mut c, args.a.rows as usize);
+            let rest = Carve::new(c.take(1) as *mut _);
+            let tsize = args.compute.size();
+            (rest, symbolic_pool_bytes(stats).max(numeric_scratch_bytes(stats, tsize)))
+        });
+        Workspace { dev, carve, owned: Vec::new() }
+    }
+    fn take(&mut self, bytes: usize) -> Result<u64> {
+        match &mut self.carve {
+            Some((c, limit)) => {
+                let p = c.take(bytes);
+                if c.size() > *limit {
+                    return Err(Error::internal(format!("SpGEMM ALG2: buffer 2's bound ({limit} bytes) was exceeded")));
+                }
+                Ok(p)
+            }
+            None => {
+                let m = DevMem::new(self.dev, bytes, "SpGEMM")?;
+                let p = m.ptr;
+                self.owned.push(m);
+                Ok(p)
+            }
+        }
+    }
 }
 
 pub fn work_estimation(
@@ -236,6 +318,7 @@ pub fn work_estimation(
         stats,
         nnz: 0,
         global: [0; 3],
+        in_buffer: false,
         reuse: None,
     }));
     Ok(())
@@ -300,7 +383,9 @@ pub fn compute(
     let span_of = |b: usize| l2.span + 8 * (offsets[b] - offsets[NUMERIC_BIG_FROM]);
     let numeric_big = offsets[BIG] + stats[BIG] - offsets[NUMERIC_BIG_FROM];
     let big = stats[BIG];
-    let pool1 = DevMem::new(dev, stats[STAT_POOL] as usize * 4, "SpGEMM")?;
+    let in_buffer = args.method == SpgemmMethod::BinnedHashInBuffer;
+    let mut work = Workspace::new(dev, args, in_buffer, buffer as u64, &stats);
+    let pool1 = work.take(symbolic_pool_bytes(&stats))?;
     l.memset_u32(l2.cursors, 0, 16)?;
     l.memset_u32(l2.c_ptr + 8 * (m as u64 + 1), 0, 6)?;
     if m > 0 {
@@ -367,13 +452,14 @@ pub fn compute(
                     args,
                     false,
                 )
-                .ptr(pool1.ptr)
+                .ptr(pool1)
                 .ptr(span_of(BIG))
                 .ptr(l2.c_ptr),
             )?;
         }
     }
-    drop(pool1);
+    // Freed after the queued work that uses it (cuMemFree waits for the device).
+    drop(work);
     // Row counts -> offsets; the total lands in c_ptr[m]. The big rows too large for a
     // shared numeric table get places in a global pool; second sync: nnz(C) and that pool.
     scan(l, l2.c_ptr, m as u64, Width::U64, l2.scan_tmp, l2.c_ptr + 8 * m as u64)?;
@@ -402,6 +488,7 @@ pub fn compute(
         return Err(Error::not_supported(format!("SpGEMM: nnz(C) = {nnz} does not fit 32-bit indices")));
     }
     prod.buffer2 = buffer as u64;
+    prod.in_buffer = in_buffer;
     prod.nnz = nnz;
     prod.global = [read[1], read[2], read[3]];
     Ok(nnz as i64)
@@ -441,18 +528,14 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
         0,
         Args::new().i64(m).ptr(l2.c_ptr).i64(args.c.base.offset()).ptr(c_ptr),
     )?;
-    let pool_keys = DevMem::new(dev, global_slots as usize * 4, "SpGEMM")?;
-    let pool_vals = DevMem::new(dev, global_slots as usize * tsize, "SpGEMM")?;
-    // The global rows' scratch: their entries unsorted (columns, row ranks, values) and the
-    // sort's buffers.
     let t2 = global_nnz;
-    let mut c = Carve::measure();
-    SortSpace::carve(&mut c, t2);
-    c.take(t2 as usize * 4);
-    c.take(t2 as usize * 4);
-    c.take(t2 as usize * tsize);
-    let scratch = DevMem::new(dev, if t2 > 0 { c.size() } else { 0 }, "SpGEMM")?;
-    let mut c = Carve::new(scratch.ptr as *mut _);
+    let mut work = Workspace::new(dev, args, prod.in_buffer, prod.buffer2, &stats);
+    let (pool_keys, pool_vals, scratch) = (
+        work.take(global_slots as usize * 4)?,
+        work.take(global_slots as usize * tsize)?,
+        work.take(scratch_bytes(t2, tsize))?,
+    );
+    let mut c = Carve::new(scratch as *mut _);
     let space = SortSpace::carve(&mut c, t2);
     let (k2_col, k2_k, k2_val) = (c.take(t2 as usize * 4), c.take(t2 as usize * 4), c.take(t2 as usize * tsize));
     for (bin, &count) in stats.iter().enumerate().take(NUMERIC_BIG_FROM).skip(1) {
@@ -495,8 +578,8 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
                         .ptr(l2.sym_off)
                         .ptr(k2_k)
                         .ptr(l2.num_off)
-                        .ptr(pool_keys.ptr)
-                        .ptr(pool_vals.ptr),
+                        .ptr(pool_keys)
+                        .ptr(pool_vals),
                     args,
                     true,
                 )
@@ -552,6 +635,6 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
     }
     // The pool and the scratch are freed here, after the queued work that uses them
     // (cuMemFree waits for the device).
-    drop((pool_keys, pool_vals, scratch));
+    drop(work);
     Ok(())
 }

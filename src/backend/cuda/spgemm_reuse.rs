@@ -9,7 +9,9 @@
 //!   order, in buffer 4 (8 bytes per product, sized from the work estimation's count), and
 //!   each entry's run of pairs in buffer 5 (4(nnz(C) + 1) bytes).
 //! * `reuse_compute`: one thread per entry of C sums its run in order (the full product's
-//!   order, so the values are the same bit for bit), one pass, no tables and no sort.
+//!   order, so the values are the same bit for bit), one pass, no tables and no sort; runs
+//!   over 64 products (listed by `reuse_copy` in buffer 5) take a warp each, which multiplies
+//!   32 products at a time and adds them in order.
 
 use std::sync::Arc;
 
@@ -21,12 +23,19 @@ use super::spgemm::{self, csr_arrays, product};
 use crate::backend::{SpgemmArgs, SpgemmState};
 use crate::error::{Error, Result};
 
+/// Runs longer than this are summed by a warp (SPGEMM_REUSE_LONG in kernels/spgemm/reuse.cu).
+const LONG_RUN: u64 = 64;
+
 /// Where `reuse_copy` put the plan `reuse_compute` follows.
 pub(super) struct ReusePlan {
     /// nnz(C) + 1 u32 offsets into `pairs`.
     seg: u64,
     /// (A entry, B entry) u32 pairs, in C's order, each entry's in expansion order.
     pairs: u64,
+    /// The count of entries with long runs, then those entries (u32).
+    long_list: u64,
+    /// Room in `long_list` (entries).
+    long_cap: u64,
 }
 
 /// The plan indexes products, A's and B's entries with 32 bits.
@@ -45,7 +54,7 @@ fn check_plan_limits(args: &SpgemmArgs, products: i64) -> Result<()> {
 pub fn nnz_sizes(args: &SpgemmArgs, state: &SpgemmState) -> Result<[usize; 3]> {
     let products = state.num_products.unwrap_or(0);
     check_plan_limits(args, products)?;
-    Ok([1, spgemm::compute_size(args), (8 * products as usize).max(1)])
+    Ok([1, spgemm::compute_size(args, state)?, (8 * products as usize).max(1)])
 }
 
 pub fn nnz(
@@ -58,18 +67,33 @@ pub fn nnz(
     check_plan_limits(args, state.num_products.unwrap_or(0))?;
     let nnz = spgemm::compute(l, dev, args, state, buffers[1])?;
     // Buffer 4 is only kept: `reuse_copy` fills it.
-    product(state)?.reuse = Some(ReusePlan { seg: 0, pairs: buffers[2] as u64 });
+    product(state)?.reuse = Some(ReusePlan { seg: 0, pairs: buffers[2] as u64, long_list: 0, long_cap: 0 });
     Ok(nnz)
 }
 
-fn layout5(c: &mut Carve, nnz: u64) -> (u64, u64) {
-    (c.take(4 * (nnz as usize + 1)), c.take(scan_tmp_bytes(nnz, Width::U32)))
+/// Buffer 5: the run offsets, the scan's space, the long runs' list (at most one entry per
+/// LONG_RUN products).
+struct Layout5 {
+    seg: u64,
+    scan_tmp: u64,
+    long_list: u64,
+    long_cap: u64,
+}
+
+fn layout5(c: &mut Carve, nnz: u64, products: u64) -> Layout5 {
+    let long_cap = nnz.min(products / LONG_RUN);
+    Layout5 {
+        seg: c.take(4 * (nnz as usize + 1)),
+        scan_tmp: c.take(scan_tmp_bytes(nnz, Width::U32)),
+        long_list: c.take(4 * (long_cap as usize + 1)),
+        long_cap,
+    }
 }
 
 pub fn copy_size(state: &SpgemmState) -> Result<usize> {
     let nnz = spgemm::product_ref(state)?.nnz;
     let mut c = Carve::measure();
-    layout5(&mut c, nnz);
+    layout5(&mut c, nnz, state.num_products.unwrap_or(0) as u64);
     Ok(c.size().max(1))
 }
 
@@ -81,12 +105,13 @@ pub fn copy(
     buffer: *mut std::ffi::c_void,
 ) -> Result<()> {
     spgemm::copy(l, dev, args, state, false)?;
+    let products = state.num_products.unwrap_or(0) as u64;
     let prod = product(state)?;
     let nnz = prod.nnz;
     let pairs = prod.reuse.as_ref().map(|p| p.pairs).ok_or_else(|| {
         Error::invalid("spgemmDescr", "has no reuse set-up (call spblkSpGEMMreuse_nnz with buffers first)")
     })?;
-    let (seg, scan_tmp) = layout5(&mut Carve::new(buffer), nnz);
+    let Layout5 { seg, scan_tmp, long_list, long_cap } = layout5(&mut Carve::new(buffer), nnz, products);
     let m = args.a.rows;
     let it = index_tag(args.a.indices_type);
     let walk = || {
@@ -109,13 +134,18 @@ pub fn copy(
     // Each entry's product count at seg[e + 1], scanned into its start; placing the pairs
     // advances seg[e + 1] to the entry's end, which is the next entry's start.
     l.memset_u32(seg, 0, nnz as usize + 1)?;
+    l.memset_u32(long_list, 0, 1)?;
     if m > 0 && nnz > 0 {
         let grid = l.grid(m as u64 * 32, BLOCK as u64);
         l.launch(&format!("spblk_spgemm_reuse_count_{it}"), grid, BLOCK, 0, walk())?;
         scan(l, seg + 4, nnz, Width::U32, scan_tmp, 0)?;
         l.launch(&format!("spblk_spgemm_reuse_place_{it}"), grid, BLOCK, 0, walk().ptr(pairs))?;
+        if long_cap > 0 {
+            let args = Args::new().u64(nnz).ptr(seg).ptr(long_list);
+            l.launch("spblk_spgemm_reuse_long_list", l.grid(nnz, BLOCK as u64), BLOCK, 0, args)?;
+        }
     }
-    prod.reuse = Some(ReusePlan { seg, pairs });
+    prod.reuse = Some(ReusePlan { seg, pairs, long_list, long_cap });
     Ok(())
 }
 
@@ -129,19 +159,21 @@ pub fn compute(l: &Launcher, args: &SpgemmArgs, state: &mut SpgemmState) -> Resu
     }
     let alpha = Scalar::new(&args.alpha, args.compute, "alpha")?;
     let beta = Scalar::new(&args.beta, args.compute, "beta")?;
-    l.launch(
-        &format!("spblk_spgemm_reuse_values_{}", value_tag(args.a.value_type)),
-        l.grid(prod.nnz, BLOCK as u64),
-        BLOCK,
-        0,
-        Args::new()
-            .u64(prod.nnz)
-            .ptr(plan.seg)
+    let vt = value_tag(args.a.value_type);
+    let values = |a: Args| {
+        a.ptr(plan.seg)
             .ptr(plan.pairs)
             .ptr(args.a.values as u64)
             .ptr(args.b.values as u64)
             .ptr(args.c.values as u64)
             .scalar(alpha)
-            .scalar(beta),
-    )
+            .scalar(beta)
+    };
+    let grid = l.grid(prod.nnz, BLOCK as u64);
+    l.launch(&format!("spblk_spgemm_reuse_values_{vt}"), grid, BLOCK, 0, values(Args::new().u64(prod.nnz)))?;
+    if plan.long_cap > 0 {
+        let grid = l.grid(plan.long_cap * 32, BLOCK as u64);
+        l.launch(&format!("spblk_spgemm_reuse_long_{vt}"), grid, BLOCK, 0, values(Args::new().ptr(plan.long_list)))?;
+    }
+    Ok(())
 }

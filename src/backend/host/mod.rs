@@ -174,7 +174,8 @@ impl Backend for HostBackend {
         _buffer: *mut c_void,
         _buffer_size: usize,
     ) -> Result<i64> {
-        let SpgemmMethod::BinnedHash = args.method;
+        // Both methods are the one reference loop here (host memory, no buffer to plan).
+        let (SpgemmMethod::BinnedHash | SpgemmMethod::BinnedHashInBuffer) = args.method;
         trace::kernel("host:spgemm_rows");
         let product = spgemm::product(args)?;
         let nnz = product.col.len() as i64;
