@@ -316,6 +316,7 @@ fn spgemm_run(
     b: &mut SparseArrays,
     alpha: f64,
     comp: spblkDataType_t,
+    alg: spblkSpGEMMAlg_t,
 ) -> (Vec<i64>, Vec<i64>, Vec<f64>) {
     let (ity, base, vty) = (a.ity, a.base, a.vty);
     let (da, db) = (a.descr(), b.descr());
@@ -340,7 +341,6 @@ fn spgemm_run(
     let (al, _) = Scalar::new(comp, alpha);
     let (be, _) = Scalar::new(comp, 0.0);
     let (n, p) = (SPBLK_OPERATION_NON_TRANSPOSE, std::ptr::null_mut());
-    let alg = SPBLK_SPGEMM_DEFAULT;
     let mut s1 = 0usize;
     assert_eq!(spblkSpGEMM_workEstimation(h, n, n, al.ptr(), da, db, be.ptr(), dc, comp, alg, g, &mut s1, p), 0);
     assert!(s1 >= 1, "sizes must be at least 1");
@@ -403,7 +403,7 @@ fn spgemm_check(h: spblkHandle_t, r: &mut StdRng, a_m: &Triplets, b_m: &Triplets
     let mut a = SparseArrays::new(a_m, SPBLK_FORMAT_CSR, ity, base, vty);
     let mut b = SparseArrays::new(b_m, SPBLK_FORMAT_CSR, ity, base, vty);
     let alpha = if comp == SPBLK_R_64F { -1.25 } else { 1.5 };
-    let (off, col, val) = spgemm_run(h, &mut a, &mut b, alpha, comp);
+    let (off, col, val) = spgemm_run(h, &mut a, &mut b, alpha, comp, SPBLK_SPGEMM_DEFAULT);
     let (ar, br) = (op_rows(a_m, vty, false), op_rows(b_m, vty, false));
     let b0 = base as i64;
     assert_eq!(off.len(), a_m.rows + 1);
@@ -444,6 +444,110 @@ fn spgemm_random_matrices_match_reference() {
                 let kind_b = *KINDS.choose(&mut r).unwrap();
                 let b = random_matrix(&mut r, k, n, kind_b);
                 spgemm_check(h, &mut r, &a, &b, &format!("round {round} {m}x{k}x{n} {kind:?}"));
+            }
+        }
+    }
+    spblkDestroy(h);
+}
+
+/// The reuse protocol on the host: set up once, then `reuse_compute` with A's values as given;
+/// returns C's (offsets, columns, values) and the product count.
+fn spgemm_reuse_run(
+    h: spblkHandle_t,
+    a: &mut SparseArrays,
+    rounds: &mut [SparseArrays],
+    alpha: f64,
+    comp: spblkDataType_t,
+) -> (i64, Vec<(Vec<i64>, Vec<i64>, Vec<f64>)>) {
+    let (ity, base, vty) = (a.ity, a.base, a.vty);
+    let da = a.descr();
+    let mut offsets = index_buf(ity, &vec![0; a.rows + 1]);
+    let mut dc: spblkSpMatDescr_t = std::ptr::null_mut();
+    let null = std::ptr::null_mut();
+    let st = spblkCreateCsr(&mut dc, a.rows as i64, a.cols as i64, 0, offsets.ptr(), null, null, ity, ity, base, vty);
+    assert_eq!(st, 0, "{}", last_error());
+    let mut g: spblkSpGEMMDescr_t = std::ptr::null_mut();
+    assert_eq!(spblkSpGEMM_createDescr(&mut g), 0);
+    let (n, alg) = (SPBLK_OPERATION_NON_TRANSPOSE, SPBLK_SPGEMM_DEFAULT);
+    let mut bufs: Vec<Vec<u8>> = Vec::new();
+    let mut s1 = 0usize;
+    assert_eq!(spblkSpGEMMreuse_workEstimation(h, n, n, da, da, dc, alg, g, &mut s1, null), 0, "{}", last_error());
+    bufs.push(vec![0u8; s1]);
+    let b1 = bufs[0].as_mut_ptr() as *mut c_void;
+    assert_eq!(spblkSpGEMMreuse_workEstimation(h, n, n, da, da, dc, alg, g, &mut s1, b1), 0, "{}", last_error());
+    let mut products = -1i64;
+    assert_eq!(spblkSpGEMM_getNumProducts(g, &mut products), 0, "{}", last_error());
+    let mut s = [0usize; 3];
+    let [s2, s3, s4] = &mut s;
+    assert_eq!(spblkSpGEMMreuse_nnz(h, n, n, da, da, dc, alg, g, s2, null, s3, null, s4, null), 0, "{}", last_error());
+    let mut b: Vec<Vec<u8>> = s.iter().map(|&z| vec![0u8; z]).collect();
+    let [p2, p3, p4] = [0, 1, 2].map(|i| b[i].as_mut_ptr() as *mut c_void);
+    let [s2, s3, s4] = &mut s;
+    assert_eq!(spblkSpGEMMreuse_nnz(h, n, n, da, da, dc, alg, g, s2, p2, s3, p3, s4, p4), 0, "{}", last_error());
+    let (mut rows, mut cols, mut nnz) = (0i64, 0i64, -1i64);
+    assert_eq!(spblkSpMatGetSize(dc, &mut rows, &mut cols, &mut nnz), 0);
+    let mut col = index_buf(ity, &vec![-7; nnz as usize]);
+    let mut val = values_buf(vty, &vec![f64::NAN; nnz as usize]);
+    assert_eq!(spblkCsrSetPointers(dc, offsets.ptr(), col.ptr(), val.ptr()), 0);
+    let mut s5 = 0usize;
+    assert_eq!(spblkSpGEMMreuse_copy(h, n, n, da, da, dc, alg, g, &mut s5, null), 0, "{}", last_error());
+    let mut b5 = vec![0u8; s5];
+    let p5 = b5.as_mut_ptr() as *mut c_void;
+    assert_eq!(spblkSpGEMMreuse_copy(h, n, n, da, da, dc, alg, g, &mut s5, p5), 0, "{}", last_error());
+    b.push(b5);
+    let (al, _) = Scalar::new(comp, alpha);
+    let (be, _) = Scalar::new(comp, 0.0);
+    let mut out = Vec::new();
+    for r in rounds.iter_mut() {
+        let dr = r.descr();
+        let st = spblkSpGEMMreuse_compute(h, n, n, al.ptr(), dr, dr, be.ptr(), dc, comp, alg, g);
+        assert_eq!(st, 0, "{}", last_error());
+        out.push((read_indices(ity, &offsets), read_indices(ity, &col), read_values(vty, &val)));
+        assert_eq!(spblkDestroySpMat(dr), 0);
+    }
+    for d in [da, dc] {
+        assert_eq!(spblkDestroySpMat(d), 0);
+    }
+    assert_eq!(spblkSpGEMM_destroyDescr(g), 0);
+    (products, out)
+}
+
+/// The reuse path and ALG2 give the full protocol's C bit for bit (new values each round for
+/// reuse_compute), and getNumProducts counts A·A's products.
+#[test]
+fn spgemm_reuse_and_alg2_equal_the_full_protocol() {
+    let h = host_handle();
+    let mut r = rng(41);
+    for &(m, _) in &SHAPES {
+        for kind in KINDS {
+            let (ity, base) =
+                (*[SPBLK_INDEX_32I, SPBLK_INDEX_64I].choose(&mut r).unwrap(), *[0, 1].choose(&mut r).unwrap());
+            let (vty, comp) = *[(SPBLK_R_32F, SPBLK_R_32F), (SPBLK_R_64F, SPBLK_R_64F)].choose(&mut r).unwrap();
+            let a_m = random_matrix(&mut r, m, m, kind);
+            let label = format!("{m}x{m} {kind:?} ity {ity} base {base} vty {vty}");
+            let mut versions: Vec<Triplets> = (0..2)
+                .map(|_| Triplets {
+                    entries: a_m.entries.iter().map(|&(i, j, _)| (i, j, value(&mut r))).collect(),
+                    ..a_m.clone()
+                })
+                .collect();
+            versions.insert(0, a_m.clone());
+            let arrays = |t: &Triplets| SparseArrays::new(t, SPBLK_FORMAT_CSR, ity, base, vty);
+            let mut a = arrays(&a_m);
+            let mut rounds: Vec<SparseArrays> = versions.iter().map(arrays).collect();
+            let (products, got) = spgemm_reuse_run(h, &mut a, &mut rounds, 1.5, comp);
+            let mut row_len = vec![0i64; m];
+            a_m.entries.iter().for_each(|&(i, _, _)| row_len[i] += 1);
+            let want_products: i64 = a_m.entries.iter().map(|&(_, j, _)| row_len[j]).sum();
+            assert_eq!(products, want_products, "{label}: getNumProducts");
+            for (v, (t, g)) in versions.iter().zip(&got).enumerate() {
+                let (mut x, mut y) = (arrays(t), arrays(t));
+                let want = spgemm_run(h, &mut x, &mut y, 1.5, comp, SPBLK_SPGEMM_DEFAULT);
+                assert_eq!((&g.0, &g.1), (&want.0, &want.1), "{label}: reuse round {v}: structure");
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&g.2), bits(&want.2), "{label}: reuse round {v}: values");
+                let alg2 = spgemm_run(h, &mut x, &mut y, 1.5, comp, SPBLK_SPGEMM_ALG2);
+                assert_eq!((&alg2.0, &alg2.1, bits(&alg2.2)), (&want.0, &want.1, bits(&want.2)), "{label}: ALG2");
             }
         }
     }

@@ -147,13 +147,14 @@ fn check_nnz_fits(args: &SpgemmArgs, nnz: i64) -> Result<()> {
     Ok(())
 }
 
-/// Size query (buffer NULL) or check of a provided buffer of `*size` bytes.
-fn sized_buffer(size: *mut usize, buffer: *mut c_void, needed: usize, arg: &str) -> Result<bool> {
+/// Size query (buffer NULL: `*size` set, None) or check of a provided buffer of `*size`
+/// bytes (Some(its size)).
+fn sized_buffer(size: *mut usize, buffer: *mut c_void, needed: usize, arg: &str) -> Result<Option<usize>> {
     out(size, arg)?;
     if buffer.is_null() {
         // SAFETY: checked non-NULL.
         unsafe { write(size, needed.max(1)) };
-        return Ok(false);
+        return Ok(None);
     }
     // SAFETY: checked non-NULL; the caller's in/out size.
     let given = unsafe { std::ptr::read_unaligned(size) };
@@ -162,7 +163,7 @@ fn sized_buffer(size: *mut usize, buffer: *mut c_void, needed: usize, arg: &str)
             "argument '{arg}' gives {given} bytes but {needed} are required"
         )));
     }
-    Ok(true)
+    Ok(Some(given))
 }
 
 /// Phase 1: with `externalBuffer1` NULL, stores the required size in `*bufferSize1`;
@@ -185,13 +186,7 @@ pub extern "C" fn spblkSpGEMM_workEstimation(
 ) -> spblkStatus_t {
     entry("spblkSpGEMM_workEstimation", || {
         with_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr, |h, args, st| {
-            let needed = h.backend.spgemm_work_estimation_size(args)?;
-            if !sized_buffer(bufferSize1, externalBuffer1, needed, "bufferSize1")? {
-                return Ok(());
-            }
-            // SAFETY: checked non-NULL by sized_buffer.
-            let given = unsafe { *bufferSize1 };
-            work_estimation(h, args, st, externalBuffer1, given)
+            work_estimation(h, args, st, bufferSize1, externalBuffer1)
         })
     })
 }
@@ -231,11 +226,9 @@ pub extern "C" fn spblkSpGEMM_compute(
             |h, args, st| {
                 require(st, args, SpgemmStage::WorkEstimated, "call spblkSpGEMM_workEstimation with a buffer first")?;
                 let needed = h.backend.spgemm_compute_size(args, st)?;
-                if !sized_buffer(bufferSize2, externalBuffer2, needed, "bufferSize2")? {
+                let Some(given) = sized_buffer(bufferSize2, externalBuffer2, needed, "bufferSize2")? else {
                     return Ok(None);
-                }
-                // SAFETY: checked non-NULL by sized_buffer.
-                let given = unsafe { *bufferSize2 };
+                };
                 st.stage = SpgemmStage::WorkEstimated;
                 let nnz = h.backend.spgemm_compute(&h.exec(), args, st, externalBuffer2, given)?;
                 check_nnz_fits(args, nnz)?;
@@ -273,14 +266,18 @@ pub extern "C" fn spblkSpGEMM_copy(
     })
 }
 
-/// The work estimation of either protocol, with the buffer checked by the caller.
+/// The work estimation of either protocol: a size query, or the estimation in `buffer`.
 fn work_estimation(
     h: &super::handle::Handle,
     args: &SpgemmArgs,
     st: &mut SpgemmState,
+    size: *mut usize,
     buffer: *mut c_void,
-    given: usize,
 ) -> Result<()> {
+    let needed = h.backend.spgemm_work_estimation_size(args)?;
+    let Some(given) = sized_buffer(size, buffer, needed, "bufferSize1")? else {
+        return Ok(());
+    };
     st.stage = SpgemmStage::Created;
     st.c_nnz = None;
     st.num_products = None;
@@ -341,7 +338,7 @@ pub extern "C" fn spblkSpGEMM_estimateMemory(
                 return Err(Error::invalid("chunk_fraction", format!("is {chunk_fraction}; it must be in (0, 1]")));
             }
             require(st, args, SpgemmStage::WorkEstimated, "call spblkSpGEMM_workEstimation with a buffer first")?;
-            if !sized_buffer(bufferSize3, externalBuffer3, 1, "bufferSize3")? {
+            if sized_buffer(bufferSize3, externalBuffer3, 1, "bufferSize3")?.is_none() {
                 return Ok(());
             }
             out(bufferSize2, "bufferSize2")?;
@@ -371,13 +368,7 @@ pub extern "C" fn spblkSpGEMMreuse_workEstimation(
 ) -> spblkStatus_t {
     entry("spblkSpGEMMreuse_workEstimation", || {
         with_pattern(handle, (opA, opB), (matA, matB, matC), alg, spgemmDescr, |h, args, st| {
-            let needed = h.backend.spgemm_work_estimation_size(args)?;
-            if !sized_buffer(bufferSize1, externalBuffer1, needed, "bufferSize1")? {
-                return Ok(());
-            }
-            // SAFETY: checked non-NULL by sized_buffer.
-            let given = unsafe { *bufferSize1 };
-            work_estimation(h, args, st, externalBuffer1, given)
+            work_estimation(h, args, st, bufferSize1, externalBuffer1)
         })
     })
 }
@@ -461,7 +452,7 @@ pub extern "C" fn spblkSpGEMMreuse_copy(
         with_pattern(handle, (opA, opB), (matA, matB, matC), alg, spgemmDescr, |h, args, st| {
             require(st, args, SpgemmStage::ReuseCounted, "call spblkSpGEMMreuse_nnz with buffers first")?;
             let needed = h.backend.spgemm_reuse_copy_size(args, st)?;
-            if !sized_buffer(bufferSize5, externalBuffer5, needed, "bufferSize5")? {
+            if sized_buffer(bufferSize5, externalBuffer5, needed, "bufferSize5")?.is_none() {
                 return Ok(());
             }
             ops::spgemm_output_ready(args.c, st.c_nnz.unwrap_or(0))?;
