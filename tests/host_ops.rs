@@ -309,6 +309,9 @@ fn sddmm_case(h: spblkHandle_t, r: &mut StdRng, pattern: &Triplets, s: &Setup, l
     spblkDestroySpMat(dc);
 }
 
+/// C as (offsets, columns, values), read back.
+type CsrOut = (Vec<i64>, Vec<i64>, Vec<f64>);
+
 /// Runs the full SpGEMM protocol and returns C as (offsets, columns, values).
 fn spgemm_run(
     h: spblkHandle_t,
@@ -317,7 +320,7 @@ fn spgemm_run(
     alpha: f64,
     comp: spblkDataType_t,
     alg: spblkSpGEMMAlg_t,
-) -> (Vec<i64>, Vec<i64>, Vec<f64>) {
+) -> CsrOut {
     let (ity, base, vty) = (a.ity, a.base, a.vty);
     let (da, db) = (a.descr(), b.descr());
     let mut offsets = index_buf(ity, &vec![0; a.rows + 1]);
@@ -458,7 +461,7 @@ fn spgemm_reuse_run(
     rounds: &mut [SparseArrays],
     alpha: f64,
     comp: spblkDataType_t,
-) -> (i64, Vec<(Vec<i64>, Vec<i64>, Vec<f64>)>) {
+) -> (i64, Vec<CsrOut>) {
     let (ity, base, vty) = (a.ity, a.base, a.vty);
     let da = a.descr();
     let mut offsets = index_buf(ity, &vec![0; a.rows + 1]);

@@ -56,10 +56,14 @@ __device__ __forceinline__ u64 global_table_size(u64 distinct) { return pow2_at_
 
 // Which table a big row's numeric phase uses: 0 dense (values by column and a bitmap, over
 // windows of at most `dense_max` columns of the row's span), 1 shared hash, 2 global hash.
-// Rows whose hash table would not fit shared memory take dense windows when they need at
-// most 16, so that only rare rows need the global sort.
+// The largest shared tables (over half of SPGEMM_BIG_NUMERIC_SLOTS: 128 KB for f32) leave one
+// block per SM, so such rows take up to 4 dense windows of 64 KB instead (three blocks per
+// SM; R-MAT 16.8 -> 12.7 ms). Rows whose hash table would not fit shared memory take dense
+// windows when they need at most 16, so that only rare rows need the global sort.
 __device__ __forceinline__ int big_numeric_kind(u64 spanp, u64 S, u64 dense_max) {
     if (spanp <= dense_max) return 0;
+    if (S <= SPGEMM_BIG_NUMERIC_SLOTS / 2) return 1;
+    if (spanp / dense_max <= 4) return 0;
     if (S <= SPGEMM_BIG_NUMERIC_SLOTS) return 1;
     return spanp / dense_max <= 16 ? 0 : 2;
 }

@@ -722,6 +722,9 @@ fn spgemm_matches_host_exactly() {
         // ~18 000 entries over 100 000 columns: too many for a shared hash table, so the
         // numeric phase takes dense windows (8 of 16 384 columns for f32, 16 for f64).
         (2, 1000, 100_000, Shape::DenseRow, Shape::Uniform(20)),
+        // ~7 500 entries over 60 000 columns: a table of 16 384 slots, so 4 dense windows
+        // (f32) rather than a 128 KB shared table; f64 (8 windows) keeps the table.
+        (2, 400, 60_000, Shape::DenseRow, Shape::Uniform(20)),
     ];
     let mut k = 0usize;
     for vt in [SPBLK_R_32F, SPBLK_R_64F, SPBLK_R_16F, SPBLK_R_16BF] {

@@ -16,7 +16,7 @@
 //!
 //! Memory: buffer 1 holds 8(m+1) bytes of per-row product counts and 128 bytes of counts;
 //! buffer 2 holds C's offsets (8(m+5) bytes), the row bins (4m), the big rows' pool offsets,
-//! ranks and column spans (28m) and scan space. Both must stay alive until `copy` has run
+//! ranks and column spans (28 bytes per row of more than 512 products) and scan space. Both must stay alive until `copy` has run
 //! (as with cuSPARSE). Only rows too big for every shared-memory method allocate: their
 //! symbolic tables (inside `compute`), and in `copy` their numeric tables and a sort scratch
 //! of about 32 bytes per entry of those rows, freed before `copy` returns. With ALG2
@@ -148,15 +148,19 @@ struct Layout2 {
     cursors: u64,
 }
 
-fn layout2(c: &mut Carve, m: usize) -> Layout2 {
+/// Buffer 2's arrays: per row of C (offsets, bins), and per row of the numeric big list
+/// (`big` rows, from the work estimation's bin counts; small matrices are mostly per-row
+/// metadata, so these are not sized by m).
+fn layout2(c: &mut Carve, m: usize, stats: &[u64; STATS]) -> Layout2 {
+    let big = (stats[NUMERIC_BIG_FROM..=BIG].iter().sum::<u64>() as usize).max(1);
     Layout2 {
         c_ptr: c.take(8 * (m + 5)),
         scan_tmp: c.take(scan_tmp_bytes(m as u64, Width::U64)),
         bin_rows: c.take(4 * m.max(1)),
-        sym_off: c.take(8 * m.max(1)),
-        num_off: c.take(8 * m.max(1)),
-        span: c.take(8 * m.max(1)),
-        k2_row: c.take(4 * m.max(1)),
+        sym_off: c.take(8 * big),
+        num_off: c.take(8 * big),
+        span: c.take(8 * big),
+        k2_row: c.take(4 * big),
         // SPGEMM_BINS u32 bin cursors, then the u64 pool cursor.
         cursors: c.take(64),
     }
@@ -198,10 +202,10 @@ pub fn work_estimation_size(args: &SpgemmArgs) -> usize {
 /// (the global symbolic tables) and `copy` (the global numeric tables and their sort) would
 /// otherwise allocate, bounded from the work estimation.
 pub fn compute_size(args: &SpgemmArgs, state: &SpgemmState) -> Result<usize> {
+    let stats = &product_ref(state)?.stats;
     let mut c = Carve::measure();
-    layout2(&mut c, args.a.rows as usize);
+    layout2(&mut c, args.a.rows as usize, stats);
     if args.method == SpgemmMethod::BinnedHashInBuffer {
-        let stats = &product_ref(state)?.stats;
         let (symbolic, numeric) = (symbolic_pool_bytes(stats), numeric_scratch_bytes(stats, args.compute.size()));
         c.take(symbolic.max(numeric));
     }
@@ -249,7 +253,7 @@ impl<'d> Workspace<'d> {
     fn new(dev: &'d Arc<Device>, args: &SpgemmArgs, in_buffer: bool, buffer2: u64, stats: &[u64; STATS]) -> Self {
         let carve = in_buffer.then(|| {
             let mut c = Carve::new(buffer2 as *mut _);
-            layout2(&mut c, args.a.rows as usize);
+            layout2(&mut c, args.a.rows as usize, stats);
             let rest = Carve::new(c.take(1) as *mut _);
             let tsize = args.compute.size();
             (rest, symbolic_pool_bytes(stats).max(numeric_scratch_bytes(stats, tsize)))
@@ -373,7 +377,7 @@ pub fn compute(
     let prod = product(state)?;
     let cap_words = prod.cap_words;
     let l1 = layout1(&mut Carve::new(prod.buffer1 as *mut _), m as usize);
-    let l2 = layout2(&mut Carve::new(buffer), m as usize);
+    let l2 = layout2(&mut Carve::new(buffer), m as usize, &prod.stats);
     prod.buffer2 = 0;
     prod.reuse = None;
     let stats = prod.stats;
@@ -512,7 +516,7 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
     let tsize = args.compute.size();
     let alpha = Scalar::new(&args.alpha, args.compute, "alpha")?;
     let beta = Scalar::new(&args.beta, args.compute, "beta")?;
-    let l2 = layout2(&mut Carve::new(prod.buffer2 as *mut _), m as usize);
+    let l2 = layout2(&mut Carve::new(prod.buffer2 as *mut _), m as usize, &prod.stats);
     let stats = prod.stats;
     let [global_rows, global_slots, global_nnz] = prod.global;
     let offsets = bin_offsets(&stats);
