@@ -904,7 +904,9 @@ module spblk
       type(c_ptr), value :: externalBuffer2
     end function spblkSpGEMM_compute
     ! Phase 3: writes C's row offsets, column indices (sorted within rows) and values into the
-    ! arrays set with `spblkCsrSetPointers`.
+    ! arrays set with `spblkCsrSetPointers`. The values are computed here, from A's and B's
+    ! values as they are when `copy` runs (cuSPARSE computes them in `compute`; A and B must not
+    ! change in between either way).
     function spblkSpGEMM_copy(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, &
         spgemmDescr) bind(C, name="spblkSpGEMM_copy")
       import

@@ -1158,7 +1158,9 @@ spblkStatus_t spblkSpGEMM_compute(spblkHandle_t handle,
 
 /**
  * Phase 3: writes C's row offsets, column indices (sorted within rows) and values into the
- * arrays set with `spblkCsrSetPointers`.
+ * arrays set with `spblkCsrSetPointers`. The values are computed here, from A's and B's
+ * values as they are when `copy` runs (cuSPARSE computes them in `compute`; A and B must not
+ * change in between either way).
  */
 spblkStatus_t spblkSpGEMM_copy(spblkHandle_t handle,
                                spblkOperation_t opA,

@@ -242,7 +242,9 @@ pub extern "C" fn spblkSpGEMM_compute(
 }
 
 /// Phase 3: writes C's row offsets, column indices (sorted within rows) and values into the
-/// arrays set with `spblkCsrSetPointers`.
+/// arrays set with `spblkCsrSetPointers`. The values are computed here, from A's and B's
+/// values as they are when `copy` runs (cuSPARSE computes them in `compute`; A and B must not
+/// change in between either way).
 #[no_mangle]
 pub extern "C" fn spblkSpGEMM_copy(
     handle: spblkHandle_t,

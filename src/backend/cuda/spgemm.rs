@@ -16,8 +16,8 @@
 //!
 //! Memory: buffer 1 holds 8(m+1) bytes of per-row product counts and 128 bytes of counts;
 //! buffer 2 holds C's offsets (8(m+5) bytes), the row bins (4m), the big rows' pool offsets,
-//! ranks and column spans (28 bytes per row of more than 512 products) and scan space. Both must stay alive until `copy` has run
-//! (as with cuSPARSE). Only rows too big for every shared-memory method allocate: their
+//! ranks and column spans (28 bytes per row of more than 512 products) and scan space. Both
+//! must stay alive until `copy` has run (as with cuSPARSE). Only rows too big for every shared-memory method allocate: their
 //! symbolic tables (inside `compute`), and in `copy` their numeric tables and a sort scratch
 //! of about 32 bytes per entry of those rows, freed before `copy` returns. With ALG2
 //! (`BinnedHashInBuffer`) that memory is part of buffer 2 instead, at bounds taken from the
