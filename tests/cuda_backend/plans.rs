@@ -24,9 +24,10 @@ const N: spblkOperation_t = SPBLK_OPERATION_NON_TRANSPOSE;
 const T: spblkOperation_t = SPBLK_OPERATION_TRANSPOSE;
 const F64: spblkDataType_t = SPBLK_R_64F;
 
-/// The conversion step of a backend: the radix-sort keys kernel, or the host's counting sort.
+/// The conversion step of a backend: the offsets kernel that follows the radix sort, or the
+/// host's counting sort.
 fn conversions(records: &[Record]) -> u32 {
-    records.iter().map(|r| r.launches("spblk_convert_keys") + r.launches("host:convert")).sum()
+    records.iter().map(|r| r.launches("spblk_convert_offsets") + r.launches("host:convert")).sum()
 }
 
 /// Preprocess once, then ten calls: the conversion of a CSC, COO or transposed operand runs

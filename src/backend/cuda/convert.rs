@@ -9,7 +9,7 @@ use super::context::Device;
 use super::kernels::index_tag;
 use super::launch::{Args, Carve, Launcher, BLOCK};
 use super::memory::DeviceAlloc;
-use super::prims::{key_bits, radix_sort, SortSpace};
+use super::prims::{key_bits, radix_sort_index, Carried, Destination, SortSpace};
 use crate::backend::Csr2CscArgs;
 use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
@@ -51,6 +51,9 @@ fn limits(nnz: u64, new_rows: u64, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// Entries per block of `spblk_convert_rows_*` (kernels/convert/csr.cu).
+const ROWS_TILE: u64 = 2048;
+
 /// Workspace of a conversion: the sort's, and the old major index of every entry (compressed
 /// input).
 pub struct ConvertSpace {
@@ -60,14 +63,16 @@ pub struct ConvertSpace {
 
 impl ConvertSpace {
     pub fn carve(c: &mut Carve, nnz: u64) -> ConvertSpace {
-        ConvertSpace { sort: SortSpace::carve(c, nnz), minor_of: c.take(nnz as usize * 4) }
+        ConvertSpace { sort: SortSpace::carve_words(c, nnz, 2), minor_of: c.take(nnz as usize * 4) }
     }
 }
 
-/// Runs the conversion: keys → radix sort → offsets → (rows) → gather. Returns which of the
-/// sort's buffers holds the result: `space.sort.vals[cur]` is then the permutation (sorted
-/// position → stored entry).
-pub fn convert(l: &Launcher, src: &Source, dst: &Dest, cs: &ConvertSpace) -> Result<usize> {
+/// Runs the conversion. When nothing needs the permutation and values are at most 4 bytes,
+/// the sort carries each entry's old major index (and value) and its last pass writes the new
+/// index (and value) arrays: (rows) → radix sort → offsets. Otherwise the sort carries
+/// positions: (rows) → radix sort → offsets → gather of the new minor indices → gather of the
+/// values, and the permutation (sorted position → stored entry) is returned.
+fn run(l: &Launcher, src: &Source, dst: &Dest, cs: &ConvertSpace, keep_perm: bool) -> Result<Option<u64>> {
     let t = index_tag(src.ity);
     let n = src.nnz;
     let space = &cs.sort;
@@ -77,16 +82,29 @@ pub fn convert(l: &Launcher, src: &Source, dst: &Dest, cs: &ConvertSpace) -> Res
             src.major
         )));
     }
-    if n > 0 {
+    let minor_of = if src.ptr != 0 { cs.minor_of } else { 0 };
+    if n > 0 && minor_of != 0 {
         l.launch(
-            &format!("spblk_convert_keys_{t}"),
-            l.grid(n, BLOCK as u64),
+            &format!("spblk_convert_rows_{t}"),
+            l.grid(n, ROWS_TILE),
             BLOCK,
             0,
-            Args::new().ptr(src.key_idx).u64(n).i64(src.base).ptr(space.keys[0]).ptr(space.vals[0]),
+            Args::new().ptr(src.ptr).i64(src.major).i64(src.base).u64(n).ptr(minor_of),
         )?;
     }
-    let cur = radix_sort(l, space, n, key_bits(src.new_rows), 0)?;
+    let other = if minor_of == 0 { src.other } else { 0 };
+    let carry_values = dst.val != 0 && src.elem_bytes <= 4;
+    let carried = if keep_perm || (dst.val != 0 && !carry_values) {
+        Carried::Position
+    } else if carry_values {
+        Carried::MinorValue { minor_of, other, val: src.val, elem_bytes: src.elem_bytes }
+    } else {
+        Carried::Minor { minor_of, other }
+    };
+    let direct = !matches!(carried, Carried::Position);
+    let sink = Destination { idx: dst.idx, base: dst.base, idx_bytes: src.ity.size() as i32, val: dst.val };
+    let input = (src.key_idx, src.ity, src.base);
+    let cur = radix_sort_index(l, space, n, key_bits(src.new_rows), input, carried, direct.then_some(sink))?;
     l.launch(
         &format!("spblk_convert_offsets_{t}"),
         l.grid(src.new_rows + 1, BLOCK as u64),
@@ -94,36 +112,38 @@ pub fn convert(l: &Launcher, src: &Source, dst: &Dest, cs: &ConvertSpace) -> Res
         0,
         Args::new().ptr(space.keys[cur]).u64(n).u64(src.new_rows).i64(dst.base).ptr(dst.ptr),
     )?;
-    let minor_of = if src.ptr != 0 { cs.minor_of } else { 0 };
-    if n > 0 && minor_of != 0 {
-        l.launch(
-            &format!("spblk_convert_rows_{t}"),
-            l.grid(src.major as u64, (BLOCK / 32) as u64),
-            BLOCK,
-            0,
-            Args::new().ptr(src.ptr).i64(src.major).i64(src.base).ptr(minor_of),
-        )?;
+    if direct || n == 0 {
+        return Ok(None);
     }
-    if n > 0 {
+    let perm = space.vals[cur];
+    l.launch(
+        &format!("spblk_convert_gather_{t}"),
+        l.grid(n, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new().ptr(perm).u64(n).ptr(minor_of).ptr(src.other).i64(src.base).ptr(dst.idx).i64(dst.base),
+    )?;
+    if dst.val != 0 {
         l.launch(
-            &format!("spblk_convert_gather_{t}"),
+            "spblk_convert_values",
             l.grid(n, BLOCK as u64),
             BLOCK,
             0,
-            Args::new()
-                .ptr(space.vals[cur])
-                .u64(n)
-                .ptr(minor_of)
-                .ptr(src.other)
-                .i64(src.base)
-                .ptr(dst.idx)
-                .i64(dst.base)
-                .ptr(if dst.val == 0 { 0 } else { src.val })
-                .ptr(dst.val)
-                .i32(src.elem_bytes),
+            Args::new().ptr(perm).u64(n).ptr(src.val).ptr(dst.val).i32(src.elem_bytes),
         )?;
     }
-    Ok(cur)
+    Ok(Some(perm))
+}
+
+/// Converts `src` into `dst`.
+pub fn convert(l: &Launcher, src: &Source, dst: &Dest, cs: &ConvertSpace) -> Result<()> {
+    run(l, src, dst, cs, false).map(drop)
+}
+
+/// Converts `src` into `dst` and returns the address of the permutation (sorted position →
+/// stored entry, `nnz` u32 words in the workspace; 0 when there are no entries).
+pub fn convert_with_perm(l: &Launcher, src: &Source, dst: &Dest, cs: &ConvertSpace) -> Result<u64> {
+    run(l, src, dst, cs, true).map(|p| p.unwrap_or(0))
 }
 
 /// A CSR matrix on the device as the product kernels read it.
@@ -268,8 +288,8 @@ pub fn build_operand_plan(
                 (alloc((rows as usize + 1) * isz)?, alloc(a.nnz as usize * isz)?, alloc(a.nnz as usize * 4)?);
             let space = ConvertSpace::carve(&mut Carve::new(scratch as *mut std::ffi::c_void), src.nnz);
             let dst = Dest { ptr: row_ptr.addr, idx: col_ind.addr, val: 0, base: 0 };
-            let cur = convert(l, &src, &dst, &space)?;
-            l.copy(perm.addr, space.sort.vals[cur], a.nnz as usize * 4)?;
+            let sorted = convert_with_perm(l, &src, &dst, &space)?;
+            l.copy(perm.addr, sorted, a.nnz as usize * 4)?;
             let ptr = row_ptr.addr;
             let conv = Converted { rows, nnz: a.nnz, index_type: ity, row_ptr, col_ind, perm };
             (Some(conv), rows, ptr)
@@ -319,5 +339,5 @@ pub fn csr2csc(l: &Launcher, args: &Csr2CscArgs, space: &ConvertSpace) -> Result
         val: if numeric { args.csc_val as u64 } else { 0 },
         base: args.base.offset(),
     };
-    convert(l, &src, &dst, space).map(drop)
+    convert(l, &src, &dst, space)
 }

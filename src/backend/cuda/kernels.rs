@@ -43,8 +43,15 @@ pub fn all() -> Vec<String> {
         }
     }
     v.extend(
-        ["spblk_radix_hist", "spblk_radix_scatter", "spblk_iota_u32", "spblk_convert_values", "spblk_rode_fill"]
-            .map(String::from),
+        [
+            "spblk_radix_counts_pairs",
+            "spblk_radix_pass_pairs_w1",
+            "spblk_radix_pass_pairs_w2",
+            "spblk_iota_u32",
+            "spblk_convert_values",
+            "spblk_rode_fill",
+        ]
+        .map(String::from),
     );
     v.extend(
         [
@@ -57,9 +64,12 @@ pub fn all() -> Vec<String> {
     );
     v.extend(["spblk_aspt_ranks", "spblk_aspt_first_keys", "spblk_aspt_panel_keys"].map(String::from));
     for i in INDICES {
-        for s in ["keys", "offsets", "rows", "gather"] {
+        for s in ["offsets", "rows", "gather"] {
             v.push(format!("spblk_convert_{s}_{i}"));
         }
+        v.push(format!("spblk_radix_counts_{i}"));
+        v.push(format!("spblk_radix_pass_{i}_w1"));
+        v.push(format!("spblk_radix_pass_{i}_w2"));
         v.push(format!("spblk_row_max_{i}"));
         v.push(format!("spblk_spmv_csr_long_plan_{i}"));
         v.push(format!("spblk_spmv_merge_starts_{i}"));
