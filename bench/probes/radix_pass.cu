@@ -39,6 +39,9 @@ int main() {
     for (int kind = 0; kind < 2; ++kind) {
         for (int W = 1; W <= 2; ++W) {
             const u64 tile = W == 1 ? Tile<1>::SIZE : Tile<2>::SIZE, tiles = (n + tile - 1) / tile;
+            const int shared = (int)(tile * (1 + W) * 4);
+            cudaFuncSetAttribute(spblk_radix_pass_pairs_w1, cudaFuncAttributeMaxDynamicSharedMemorySize, 100000);
+            cudaFuncSetAttribute(spblk_radix_pass_pairs_w2, cudaFuncAttributeMaxDynamicSharedMemorySize, 100000);
             std::vector<float> t[4];
             for (int rep = 0; rep < 12; ++rep) {
                 make_keys<<<1024, 256>>>(k[0], v[0], v2[0], n, kind, bits);
@@ -49,10 +52,10 @@ int main() {
                 int cur = 0;
                 for (u32 p = 0; p < passes; ++p) {
                     if (W == 1)
-                        spblk_radix_pass_pairs_w1<<<132 * 32, 256>>>(k[cur], v[cur], v2[cur], n, 8 * p, p + 1, state, tiles,
+                        spblk_radix_pass_pairs_w1<<<132 * 32, 256, shared>>>(k[cur], v[cur], v2[cur], n, 8 * p, p + 1, state, tiles,
                                                                     k[1 - cur], v[1 - cur], v2[1 - cur], nullptr, 0, 4, nullptr, 4);
                     else
-                        spblk_radix_pass_pairs_w2<<<132 * 32, 256>>>(k[cur], v[cur], v2[cur], n, 8 * p, p + 1, state, tiles,
+                        spblk_radix_pass_pairs_w2<<<132 * 32, 256, shared>>>(k[cur], v[cur], v2[cur], n, 8 * p, p + 1, state, tiles,
                                                                     k[1 - cur], v[1 - cur], v2[1 - cur], nullptr, 0, 4, nullptr, 4);
                     cur = 1 - cur;
                     cudaEventRecord(ev[2 + p]);

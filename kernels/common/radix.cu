@@ -22,17 +22,19 @@
 #define RADIX_WARPS (RADIX_THREADS / 32)
 #define RADIX_MAX_PASSES 4
 #define RADIX_STATE_HEAD 1056
-// Three tiles in flight per SM: a thread's keys, payloads and ranks (48 registers) and the rest
-// within 85 registers.
+// Two tiles in flight per SM, each 24 items per thread with one payload word, 16 with two (a
+// thread's keys, payloads and ranks in 64-72 of its 128 registers; 59 KB of shared memory).
+// Measured against three tiles of 16 or 12 items (bench/probes/radix_pass.cu): fewer, larger
+// tiles spend less on each tile's scans, barriers and look-back.
 #ifndef RADIX_BLOCKS_PER_SM
-#define RADIX_BLOCKS_PER_SM 3
+#define RADIX_BLOCKS_PER_SM 2
 #endif
 #ifndef RADIX_ROUNDS_W1
-#define RADIX_ROUNDS_W1 16
-#define RADIX_ROUNDS_W2 12
+#define RADIX_ROUNDS_W1 24
+#define RADIX_ROUNDS_W2 16
 #endif
 
-// Items per thread with W payload words (16 with one word, 12 with two: the same registers).
+// Items per thread with W payload words.
 template <int W> struct Tile {
     static constexpr int ROUNDS = W == 1 ? RADIX_ROUNDS_W1 : RADIX_ROUNDS_W2;
     static constexpr int SIZE = RADIX_THREADS * ROUNDS;
@@ -132,11 +134,14 @@ __device__ void radix_pass(Src src, u64 n, u32 shift, u32 epoch, u32* state, u64
     constexpr int ROUNDS = Tile<W>::ROUNDS, SIZE = Tile<W>::SIZE, PER_WARP = SIZE / RADIX_WARPS;
     __shared__ u32 tile_at;
     __shared__ u32 digit_start[256];  // first slot of each digit in the whole output
-    __shared__ u32 global_base[256];  // first output slot of each digit for this tile
+    __shared__ u32 global_base[256];  // output slot of a digit's items minus their slot in the tile
     __shared__ u32 local_base[256];   // first slot of each digit in the sorted tile
-    __shared__ u32 warp_hist[RADIX_WARPS][256];
-    __shared__ u32 sorted_keys[SIZE];
-    __shared__ u32 sorted_pay[W][SIZE];
+    __shared__ u32 warp_hist[RADIX_WARPS][257];
+    // The sorted tile (keys, then each payload word): SIZE * (1 + W) words of dynamic shared
+    // memory, 48 KB (more than a static array may take on sm_80).
+    extern __shared__ u32 radix_tile[];
+    u32* sorted_keys = radix_tile;
+    u32(*sorted_pay)[SIZE] = (u32(*)[SIZE])(radix_tile + SIZE);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, d = threadIdx.x;
     const unsigned lower = (1u << lane) - 1u;
     u32* counter = state + RADIX_MAX_PASSES * 256 + (epoch - 1);
@@ -148,33 +153,33 @@ __device__ void radix_pass(Src src, u64 n, u32 shift, u32 epoch, u32* state, u64
     for (;;) {
         if (threadIdx.x == 0) tile_at = atomicAdd(counter, 1u);
         for (int w = 0; w < RADIX_WARPS; ++w) warp_hist[w][threadIdx.x] = 0;
+        if (threadIdx.x < RADIX_WARPS) warp_hist[threadIdx.x][256] = 0;
         __syncthreads();
         const u64 t = tile_at;
         if (t >= tiles) break;
         const u64 first = t * SIZE;
         const u32 count = (u32)min((u64)SIZE, n - first);
         u32 key[ROUNDS], pay[ROUNDS][W], rank[ROUNDS];
-        // All loads first, so that they are in flight together.
+        // All loads first, so that they are in flight together: unconditional (positions past
+        // the end read the tile's last item), which lets the compiler issue every one before
+        // the first use; predicated loads were interleaved with the ranking.
 #pragma unroll
         for (int r = 0; r < ROUNDS; ++r) {
-            const u32 i = warp * PER_WARP + r * 32 + lane;
-            key[r] = 0u;
-            for (int w = 0; w < W; ++w) pay[r][w] = 0u;
-            if (i < count) {
-                key[r] = src.key(first + i);
-                src.load(first + i, pay[r]);
-            }
+            const u64 i = first + min((u32)(warp * PER_WARP + r * 32 + lane), count - 1);
+            key[r] = src.key(i);
+            src.load(i, pay[r]);
         }
 #pragma unroll
         for (int r = 0; r < ROUNDS; ++r) {
+            // Lanes past the end rank under digit 256, a slot no key uses: every lane takes
+            // part, so the match needs no divergence handling.
             const bool valid = warp * PER_WARP + r * 32 + lane < count;
-            const u32 dig = (key[r] >> shift) & 255u;
-            const unsigned active = __ballot_sync(SPBLK_FULL_MASK, valid);
-            const unsigned peers = valid ? __match_any_sync(active, dig) : 0u;
-            const u32 before = valid ? warp_hist[warp][dig] : 0u;
+            const u32 dig = valid ? (key[r] >> shift) & 255u : 256u;
+            const unsigned peers = __match_any_sync(SPBLK_FULL_MASK, dig);
+            const u32 before = warp_hist[warp][dig];
             rank[r] = before + __popc(peers & lower);
             __syncwarp();
-            if (valid && (peers & lower) == 0) warp_hist[warp][dig] = before + __popc(peers);
+            if ((peers & lower) == 0) warp_hist[warp][dig] = before + __popc(peers);
             __syncwarp();
         }
         __syncthreads();
@@ -215,12 +220,11 @@ __device__ void radix_pass(Src src, u64 n, u32 shift, u32 epoch, u32* state, u64
             }
             status_store(mine, ((u64)(2 * epoch + 1) << 32) | (before + run));
         }
-        global_base[d] = digit_start[d] + before;
+        global_base[d] = digit_start[d] + before - local_base[d];  // (mod 2^32)
         __syncthreads();
         for (u32 i = threadIdx.x; i < count; i += RADIX_THREADS) {
             const u32 k = sorted_keys[i];
-            const u32 dig = (k >> shift) & 255u;
-            const u32 pos = global_base[dig] + (i - local_base[dig]);
+            const u32 pos = global_base[(k >> shift) & 255u] + i;
             out.keys[pos] = k;
             if (out.idx) {
                 const i64 minor = (i64)sorted_pay[0][i] + out.idx_base;

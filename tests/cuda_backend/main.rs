@@ -870,7 +870,7 @@ fn csr2csc_matches_host_exactly() {
                 (10, 10, Shape::Empty),
                 (1, 1, Shape::Uniform(1)),
                 // Columns of ~500 and ~10 000 entries: runs of one digit across many of the
-                // sort's 4096-entry tiles.
+                // sort's tiles (4096 or 6144 entries).
                 (5000, 40, Shape::Uniform(4)),
                 (20000, 4, Shape::Uniform(2)),
                 // 2 M entries, 22-bit keys: more tiles than the GPU holds at once (each pass's

@@ -11,7 +11,8 @@ pub const PRECISIONS: [(&str, &str); 6] =
 pub const VALUES: [&str; 4] = ["f32", "f64", "f16", "bf16"];
 pub const INDICES: [&str; 2] = ["i32", "i64"];
 /// Name prefixes of the kernels that take more than 48 KB of dynamic shared memory.
-pub const LARGE_SHARED: [&str; 3] = ["spblk_spmm_vbr_", "spblk_spgemm_symbolic_", "spblk_spgemm_numeric_"];
+pub const LARGE_SHARED: [&str; 4] =
+    ["spblk_spmm_vbr_", "spblk_spgemm_symbolic_", "spblk_spgemm_numeric_", "spblk_radix_pass_"];
 
 pub fn value_tag(t: DataType) -> &'static str {
     match t {

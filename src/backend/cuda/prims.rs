@@ -56,10 +56,15 @@ const MAX_PASSES: u32 = 4;
 /// Items per tile of a pass that carries `words` payload words (`Tile<W>` in radix.cu).
 fn tile_items(words: usize) -> u64 {
     if words == 1 {
-        4096
+        6144
     } else {
-        3072
+        4096
     }
+}
+
+/// Dynamic shared memory of a pass: the sorted tile's keys and payload words.
+fn tile_shared(words: usize) -> u32 {
+    (tile_items(words) * (1 + words as u64) * 4) as u32
 }
 
 /// Workspace of a radix sort of `n` keys with one or two u32 payload words: two key arrays,
@@ -216,7 +221,7 @@ fn sort(
             .i32(sink.map_or(0, |d| d.idx_bytes))
             .ptr(sink.map_or(0, |d| d.val))
             .i32(elem_bytes);
-        l.launch(&name, g, BLOCK, 0, args)?;
+        l.launch(&name, g, BLOCK, tile_shared(words), args)?;
         cur = 1 - cur;
     }
     Ok(cur)
