@@ -9,17 +9,46 @@
 #include "common/types.cuh"
 #include "convert/elem.cuh"
 
-// ptr[0..=rows] from sorted keys: lower bound of r, by binary search (any row pattern,
-// empty rows and nnz = 0 included). Writing each row from the position where its keys start
-// (a read of the keys in order) measured slower on 1 M rows (36 → 48 µs).
+// ptr[0..=rows] from sorted keys: ptr[r] = first sorted position q with key >= r (plus the
+// output base). Position q writes the rows in (key[q-1], key[q]] (key[-1] = -1, key[nnz] =
+// rows), so every row is written once, empty rows and nnz = 0 included: one read of the keys
+// in order (a lane's 4 positions in one 16-byte load, the key before them from the lane to its
+// left) instead of a binary search per row (117 µs for 4.2 M rows over 21 M keys). Gaps over
+// 32 rows are filled by the whole warp.
 template <class I> __device__ void convert_offsets(const u32* keys, u64 nnz, u64 rows, i64 out_base, I* ptr) {
-    GRID_STRIDE(r, rows + 1) {
-        u64 lo = 0, hi = nnz;
-        while (lo < hi) {
-            u64 mid = (lo + hi) >> 1;
-            if ((u64)keys[mid] < r) lo = mid + 1; else hi = mid;
+    const int lane = threadIdx.x & 31;
+    const u64 warps = ((u64)gridDim.x * blockDim.x) >> 5;
+    for (u64 w = ((u64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w * 128 <= nnz; w += warps) {
+        const u64 q0 = w * 128 + 4 * lane;
+        u32 k[4];
+        if (q0 + 4 <= nnz) {
+            const uint4 v = *(const uint4*)(keys + q0);
+            k[0] = v.x, k[1] = v.y, k[2] = v.z, k[3] = v.w;
+        } else {
+#pragma unroll
+            for (int j = 0; j < 4; ++j) k[j] = q0 + j < nnz ? keys[q0 + j] : 0u;
         }
-        ptr[r] = (I)((i64)lo + out_base);
+        const u32 left = __shfl_up_sync(SPBLK_FULL_MASK, k[3], 1);
+        u64 prev_end = q0 == 0 ? 0 : (u64)(lane == 0 ? keys[q0 - 1] : left) + 1;  // first row not yet written
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const u64 q = q0 + j;
+            u64 lo = 0, hi = 0;  // rows [lo, hi) start at q
+            if (q <= nnz) {
+                lo = prev_end;
+                hi = q == nnz ? rows + 1 : (u64)k[j] + 1;
+                prev_end = hi;
+            }
+            const bool wide = hi - lo > 32;
+            if (!wide)
+                for (u64 r = lo; r < hi; ++r) ptr[r] = (I)((i64)q + out_base);
+            for (unsigned todo = __ballot_sync(SPBLK_FULL_MASK, wide); todo; todo &= todo - 1) {
+                const int src = __ffs(todo) - 1;
+                const u64 l = __shfl_sync(SPBLK_FULL_MASK, lo, src), h = __shfl_sync(SPBLK_FULL_MASK, hi, src);
+                const I v = (I)((i64)__shfl_sync(SPBLK_FULL_MASK, q, src) + out_base);
+                for (u64 r = l + lane; r < h; r += 32) ptr[r] = v;
+            }
+        }
     }
 }
 

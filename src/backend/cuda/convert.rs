@@ -107,7 +107,7 @@ fn run(l: &Launcher, src: &Source, dst: &Dest, cs: &ConvertSpace, keep_perm: boo
     let cur = radix_sort_index(l, space, n, key_bits(src.new_rows), input, carried, direct.then_some(sink))?;
     l.launch(
         &format!("spblk_convert_offsets_{t}"),
-        l.grid(src.new_rows + 1, BLOCK as u64),
+        l.grid(n / 4 + 1, BLOCK as u64),
         BLOCK,
         0,
         Args::new().ptr(space.keys[cur]).u64(n).u64(src.new_rows).i64(dst.base).ptr(dst.ptr),
