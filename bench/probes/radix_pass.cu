@@ -47,16 +47,16 @@ int main() {
                 make_keys<<<1024, 256>>>(k[0], v[0], v2[0], n, kind, bits);
                 cudaMemset(state, 0, state_words * 4);
                 cudaEventRecord(ev[0]);
-                spblk_radix_counts_pairs<<<132 * 8, 256>>>(k[0], n, passes, state);
+                spblk_radix_counts_pairs<<<132 * 8, 256>>>(k[0], n, passes, state, nullptr);
                 cudaEventRecord(ev[1]);
                 int cur = 0;
                 for (u32 p = 0; p < passes; ++p) {
                     if (W == 1)
                         spblk_radix_pass_pairs_w1<<<132 * 32, 256, shared>>>(k[cur], v[cur], v2[cur], n, 8 * p, p + 1, state, tiles,
-                                                                    k[1 - cur], v[1 - cur], v2[1 - cur], nullptr, 0, 4, nullptr, 4);
+                                                                    k[1 - cur], v[1 - cur], v2[1 - cur], nullptr, 0, 4, nullptr, 4, nullptr);
                     else
                         spblk_radix_pass_pairs_w2<<<132 * 32, 256, shared>>>(k[cur], v[cur], v2[cur], n, 8 * p, p + 1, state, tiles,
-                                                                    k[1 - cur], v[1 - cur], v2[1 - cur], nullptr, 0, 4, nullptr, 4);
+                                                                    k[1 - cur], v[1 - cur], v2[1 - cur], nullptr, 0, 4, nullptr, 4, nullptr);
                     cur = 1 - cur;
                     cudaEventRecord(ev[2 + p]);
                 }

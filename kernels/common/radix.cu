@@ -110,8 +110,9 @@ __device__ __forceinline__ u64 status_load(const u64* p) {
 // Digit counts of every pass, from one read of the keys (block counts, then one global add
 // per digit and block). Counting runs of 16 consecutive keys per thread, to spare stencils'
 // high digits a warp's atomics on one word, measured slower (53 → 78 µs on Poisson 3-D).
-template <class Src> __device__ void radix_counts(Src src, u64 n, u32 passes, u32* state) {
+template <class Src> __device__ void radix_counts(Src src, u64 n, u32 passes, u32* state, const u32* needed) {
     __shared__ u32 local[RADIX_MAX_PASSES][256];
+    if (skipped(needed)) return;
     for (int p = 0; p < RADIX_MAX_PASSES; ++p) local[p][threadIdx.x] = 0;
     __syncthreads();
     GRID_STRIDE(i, n) {
@@ -130,7 +131,8 @@ template <class Src> __device__ void radix_counts(Src src, u64 n, u32 passes, u3
 // shared memory and written out in that order: consecutive threads write consecutive slots of
 // one digit's run, so the stores coalesce.
 template <int W, class Src>
-__device__ void radix_pass(Src src, u64 n, u32 shift, u32 epoch, u32* state, u64 tiles, PassOut out) {
+__device__ void radix_pass(Src src, u64 n, u32 shift, u32 epoch, u32* state, u64 tiles, PassOut out,
+                           const u32* needed) {
     constexpr int ROUNDS = Tile<W>::ROUNDS, SIZE = Tile<W>::SIZE, PER_WARP = SIZE / RADIX_WARPS;
     __shared__ u32 tile_at;
     __shared__ u32 digit_start[256];  // first slot of each digit in the whole output
@@ -146,6 +148,7 @@ __device__ void radix_pass(Src src, u64 n, u32 shift, u32 epoch, u32* state, u64
     const unsigned lower = (1u << lane) - 1u;
     u32* counter = state + RADIX_MAX_PASSES * 256 + (epoch - 1);
     u64* status = (u64*)(state + RADIX_STATE_HEAD);
+    if (skipped(needed)) return;
     {
         u32 total;
         digit_start[d] = block_exclusive_scan(state[(epoch - 1) * 256 + d], total);
@@ -240,20 +243,21 @@ __device__ void radix_pass(Src src, u64 n, u32 shift, u32 epoch, u32* state, u64
     }
 }
 
-#define RADIX_OUT_PARAMS \
-    u32 *keys_out, u32 *pay0_out, u32 *pay1_out, void *idx_out, i64 idx_base, int idx_bytes, void *val_out, int elem_bytes
+#define RADIX_OUT_PARAMS                                                                                   \
+    u32 *keys_out, u32 *pay0_out, u32 *pay1_out, void *idx_out, i64 idx_base, int idx_bytes, void *val_out, \
+        int elem_bytes, const u32 *needed
 #define RADIX_OUT PassOut{keys_out, pay0_out, pay1_out, idx_out, idx_base, idx_bytes, val_out, elem_bytes}
 
 extern "C" __global__ void __launch_bounds__(RADIX_THREADS)
-spblk_radix_counts_pairs(const u32* keys, u64 n, u32 passes, u32* state) {
-    radix_counts(PairSource<1>{keys, nullptr, nullptr}, n, passes, state);
+spblk_radix_counts_pairs(const u32* keys, u64 n, u32 passes, u32* state, const u32* needed) {
+    radix_counts(PairSource<1>{keys, nullptr, nullptr}, n, passes, state, needed);
 }
 
 #define RADIX_PAIRS_ENTRY(W)                                                                               \
     extern "C" __global__ void __launch_bounds__(RADIX_THREADS, RADIX_BLOCKS_PER_SM)                       \
         spblk_radix_pass_pairs_w##W(const u32* keys, const u32* pay0, const u32* pay1, u64 n, u32 shift,   \
                                     u32 epoch, u32* state, u64 tiles, RADIX_OUT_PARAMS) {                  \
-        radix_pass<W>(PairSource<W>{keys, pay0, pay1}, n, shift, epoch, state, tiles, RADIX_OUT);          \
+        radix_pass<W>(PairSource<W>{keys, pay0, pay1}, n, shift, epoch, state, tiles, RADIX_OUT, needed);  \
     }
 RADIX_PAIRS_ENTRY(1)
 RADIX_PAIRS_ENTRY(2)
@@ -264,12 +268,12 @@ RADIX_PAIRS_ENTRY(2)
                                       const void* val, u64 n, u32 shift, u32 epoch, u32* state, u64 tiles, \
                                       RADIX_OUT_PARAMS) {                                                  \
         radix_pass<W>(IndexSource<I, W>{idx, base, minor_of, other, val, elem_bytes}, n, shift, epoch,     \
-                      state, tiles, RADIX_OUT);                                                            \
+                      state, tiles, RADIX_OUT, needed);                                                    \
     }
 #define RADIX_INDEX_ENTRIES(I, tag)                                                                        \
     extern "C" __global__ void __launch_bounds__(RADIX_THREADS)                                            \
-        spblk_radix_counts_##tag(const I* idx, i64 base, u64 n, u32 passes, u32* state) {                  \
-        radix_counts(IndexSource<I, 1>{idx, base, nullptr, nullptr, nullptr, 0}, n, passes, state);        \
+        spblk_radix_counts_##tag(const I* idx, i64 base, u64 n, u32 passes, u32* state, const u32* needed) { \
+        radix_counts(IndexSource<I, 1>{idx, base, nullptr, nullptr, nullptr, 0}, n, passes, state, needed);  \
     }                                                                                                      \
     RADIX_INDEX_ENTRY(I, tag, 1)                                                                           \
     RADIX_INDEX_ENTRY(I, tag, 2)

@@ -16,6 +16,11 @@ typedef unsigned int u32;
 
 #define SPBLK_FULL_MASK 0xffffffffu
 
+// A kernel of a fallback chain does nothing when `needed` is set and holds 0: an earlier kernel
+// on the stream did the work (convert/mirror.cu). The word is written before the kernel starts,
+// so every thread reads the same value.
+__device__ __forceinline__ bool skipped(const u32* needed) { return needed && *needed == 0; }
+
 // Conversions between stored elements and the compute type (float or double). Loads from
 // f16/bf16/f32 into float are exact; stores round to nearest, like the host reference.
 __device__ __forceinline__ float to_compute(float x) { return x; }

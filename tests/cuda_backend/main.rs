@@ -887,68 +887,211 @@ fn csr2csc_matches_host_exactly() {
                 let a =
                     Sp::new(&mut r, SPBLK_FORMAT_CSR, m, n, &e, &vec![0.0; nnz], SPBLK_INDEX_32I, base, SPBLK_R_32F);
                 let vals: Vec<u8> = (0..nnz * vsize(vt)).map(|_| r.gen()).collect();
-                let sentinel = vec![0xA5u8; nnz * vsize(vt)];
-                let run = |side: &mut Side| {
-                    let (rp, ci, cv) = (side.put(&a.a), side.put(&a.b), side.put(&vals));
-                    let (cp, ri, cvo) =
-                        (side.put(&vec![0u8; (n + 1) * 4]), side.put(&vec![0u8; nnz * 4]), side.put(&sentinel));
-                    let mut size = 0usize;
-                    let (mi, ni, zi) = (m as i32, n as i32, nnz as i32);
-                    ok(
-                        spblkCsr2cscEx2_bufferSize(
-                            side.handle,
-                            mi,
-                            ni,
-                            zi,
-                            cv,
-                            rp as *const i32,
-                            ci as *const i32,
-                            cvo,
-                            cp as *mut i32,
-                            ri as *mut i32,
-                            vt,
-                            action,
-                            base,
-                            SPBLK_CSR2CSC_ALG1,
-                            &mut size,
-                        ),
-                        "spblkCsr2cscEx2_bufferSize",
-                    );
-                    let buf = side.buffer(size);
-                    ok(
-                        spblkCsr2cscEx2(
-                            side.handle,
-                            mi,
-                            ni,
-                            zi,
-                            cv,
-                            rp as *const i32,
-                            ci as *const i32,
-                            cvo,
-                            cp as *mut i32,
-                            ri as *mut i32,
-                            vt,
-                            action,
-                            base,
-                            SPBLK_CSR2CSC_ALG1,
-                            buf,
-                        ),
-                        "spblkCsr2cscEx2",
-                    );
-                    (side.get(cp, (n + 1) * 4), side.get(ri, nnz * 4), side.get(cvo, nnz * vsize(vt)))
-                };
                 let what = format!("csr2csc case {k} type {vt} action {action} {m}x{n} {shape:?}");
-                let want = run(&mut Side::new(Kind::Host));
-                let got = run(&mut Side::new(Kind::Cuda));
-                assert_eq!(got.0, want.0, "{what}: column offsets");
-                assert_eq!(got.1, want.1, "{what}: row indices");
-                assert_eq!(got.2, want.2, "{what}: values");
-                if action == SPBLK_ACTION_SYMBOLIC {
-                    assert_eq!(got.2, sentinel, "{what}: SYMBOLIC wrote values");
-                }
+                check_csr2csc(&what, &a, &vals, vt, action);
             }
         }
     }
+}
+
+/// What `spblkCsr2cscEx2` wrote on one side: column offsets, row indices, values, and the
+/// first word of the workspace (the mirror transpose's outcome on the CUDA backend: 0 when it
+/// applied, 1 when the sort did the work, 0xFFFFFFFF when it was not tried).
+struct Csr2CscOut {
+    ptr: Vec<u8>,
+    idx: Vec<u8>,
+    val: Vec<u8>,
+    mirror: u32,
+}
+
+fn csr2csc_on(side: &mut Side, a: &Sp, vals: &[u8], vt: spblkDataType_t, action: spblkAction_t) -> Csr2CscOut {
+    let (m, n, nnz) = (a.rows as usize, a.cols as usize, a.nnz as usize);
+    let (rp, ci, cv) = (side.put(&a.a), side.put(&a.b), side.put(vals));
+    let sentinel = vec![0xA5u8; nnz * vsize(vt)];
+    let (cp, ri, cvo) = (side.put(&vec![0u8; (n + 1) * 4]), side.put(&vec![0u8; nnz * 4]), side.put(&sentinel));
+    let mut size = 0usize;
+    let (mi, ni, zi) = (m as i32, n as i32, nnz as i32);
+    let base = a.base;
+    ok(
+        spblkCsr2cscEx2_bufferSize(
+            side.handle,
+            mi,
+            ni,
+            zi,
+            cv,
+            rp as *const i32,
+            ci as *const i32,
+            cvo,
+            cp as *mut i32,
+            ri as *mut i32,
+            vt,
+            action,
+            base,
+            SPBLK_CSR2CSC_ALG1,
+            &mut size,
+        ),
+        "spblkCsr2cscEx2_bufferSize",
+    );
+    let buf = side.buffer(size);
+    ok(
+        spblkCsr2cscEx2(
+            side.handle,
+            mi,
+            ni,
+            zi,
+            cv,
+            rp as *const i32,
+            ci as *const i32,
+            cvo,
+            cp as *mut i32,
+            ri as *mut i32,
+            vt,
+            action,
+            base,
+            SPBLK_CSR2CSC_ALG1,
+            buf,
+        ),
+        "spblkCsr2cscEx2",
+    );
+    let mirror = if size >= 4 { u32::from_le_bytes(side.get(buf, 4).try_into().unwrap()) } else { u32::MAX };
+    let out = Csr2CscOut {
+        ptr: side.get(cp, (n + 1) * 4),
+        idx: side.get(ri, nnz * 4),
+        val: side.get(cvo, nnz * vsize(vt)),
+        mirror,
+    };
+    if action == SPBLK_ACTION_SYMBOLIC {
+        assert_eq!(out.val, sentinel, "SYMBOLIC wrote values");
+    }
+    out
+}
+
+/// csr2csc of `a` on both backends, compared exactly; returns the CUDA side's mirror outcome.
+fn check_csr2csc(what: &str, a: &Sp, vals: &[u8], vt: spblkDataType_t, action: spblkAction_t) -> u32 {
+    let want = csr2csc_on(&mut Side::new(Kind::Host), a, vals, vt, action);
+    let got = csr2csc_on(&mut Side::new(Kind::Cuda), a, vals, vt, action);
+    assert_eq!(got.ptr, want.ptr, "{what}: column offsets");
+    assert_eq!(got.idx, want.idx, "{what}: row indices");
+    assert_eq!(got.val, want.val, "{what}: values");
+    got.mirror
+}
+
+/// A structurally symmetric pattern with ascending columns in every row: a 2-D or 3-D
+/// stencil (`side` points per axis), or a random undirected graph with empty rows and a hub.
+fn symmetric_pattern(r: &mut StdRng, stencil: Option<(usize, usize)>, n: usize) -> Vec<(usize, usize)> {
+    let mut set = std::collections::BTreeSet::new();
+    match stencil {
+        Some((side, dims)) => {
+            let strides: Vec<usize> = (0..dims).map(|d| side.pow(d as u32)).collect();
+            for i in 0..n {
+                set.insert((i, i));
+                for &s in &strides {
+                    if (i / s) % side + 1 < side {
+                        set.insert((i, i + s));
+                        set.insert((i + s, i));
+                    }
+                }
+            }
+        }
+        None => {
+            // Rows 4 mod 5 stay empty.
+            let mut node = || loop {
+                let v = r.gen_range(0..n);
+                if v % 5 != 4 {
+                    break v;
+                }
+            };
+            for _ in 0..3 * n {
+                let (i, j) = (node(), node());
+                set.insert((i, j));
+                set.insert((j, i));
+            }
+            let hub = node();
+            for j in (0..n).step_by(3).filter(|j| j % 5 != 4) {
+                set.insert((hub, j));
+                set.insert((j, hub));
+            }
+        }
+    }
+    set.into_iter().collect()
+}
+
+/// csr2csc of square, structurally symmetric patterns with ascending columns: the transpose
+/// keeps the pattern and only the values move (kernels/convert/mirror.cu). Each case says
+/// whether that path must have applied: a pattern that breaks a condition anywhere (an entry
+/// without its mirror in the last tile, two columns out of order, a duplicate) must come out
+/// of the sort instead, equally exact.
+#[test]
+fn csr2csc_mirror_matches_host_exactly() {
+    if !gpu("csr2csc_mirror_matches_host_exactly") {
+        return;
+    }
+    let mut r = rng(61);
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum Break {
+        None,
+        MissingMirror,
+        Unsorted,
+        Duplicate,
+    }
+    let mut k = 0usize;
+    for (n, stencil) in
+        [(2500, Some((50, 2))), (216_000, Some((60, 3))), (3000, None), (200_000, None), (1, Some((1, 1)))]
+    {
+        for brk in [Break::None, Break::MissingMirror, Break::Unsorted, Break::Duplicate] {
+            let mut e = symmetric_pattern(&mut r, stencil, n);
+            if n == 1 && brk != Break::None {
+                continue;
+            }
+            match brk {
+                Break::None => {}
+                // The last off-diagonal entry loses its mirror: found only in the last tile.
+                Break::MissingMirror => {
+                    let at = e.iter().rposition(|&(i, j)| i != j).unwrap();
+                    let (i, j) = e[at];
+                    let mirror = e.iter().position(|&x| x == (j, i)).unwrap();
+                    e.remove(mirror.min(at));
+                }
+                Break::Unsorted => {
+                    let at = (e.len() / 2..e.len() - 1).find(|&p| e[p].0 == e[p + 1].0).unwrap();
+                    e.swap(at, at + 1);
+                }
+                Break::Duplicate => {
+                    let at = e.len() - 2;
+                    e.insert(at, e[at]);
+                }
+            }
+            for (vt, action) in [
+                (SPBLK_R_32F, SPBLK_ACTION_NUMERIC),
+                (SPBLK_R_64F, SPBLK_ACTION_NUMERIC),
+                (SPBLK_C_64F, SPBLK_ACTION_NUMERIC),
+                (SPBLK_R_16F, SPBLK_ACTION_SYMBOLIC),
+            ] {
+                k += 1;
+                if quick_skip(k) || (n > 100_000 && vt != SPBLK_R_32F) {
+                    continue;
+                }
+                let base = (k % 2) as u32;
+                let nnz = e.len();
+                let a =
+                    Sp::new(&mut r, SPBLK_FORMAT_CSR, n, n, &e, &vec![0.0; nnz], SPBLK_INDEX_32I, base, SPBLK_R_32F);
+                let vals: Vec<u8> = (0..nnz * vsize(vt)).map(|_| r.gen()).collect();
+                let what = format!("mirror case {k}: n {n} {stencil:?} {brk:?} type {vt} action {action}");
+                let mirror = check_csr2csc(&what, &a, &vals, vt, action);
+                let expect = if brk == Break::None { 0 } else { 1 };
+                assert_eq!(mirror, expect, "{what}: mirror outcome (0 applied, 1 sorted)");
+            }
+        }
+    }
+    // Not square: not tried.
+    let e = pattern(&mut r, 300, 200, Shape::Uniform(3));
+    let a = Sp::new(&mut r, SPBLK_FORMAT_CSR, 300, 200, &e, &vec![0.0; e.len()], SPBLK_INDEX_32I, 0, SPBLK_R_32F);
+    let vals: Vec<u8> = (0..e.len() * 4).map(|_| r.gen()).collect();
+    assert_eq!(
+        check_csr2csc("300x200", &a, &vals, SPBLK_R_32F, SPBLK_ACTION_NUMERIC),
+        u32::MAX,
+        "not square: mirror not tried"
+    );
 }
 
 // ------------------------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 //! Layout conversions on the GPU: csr2csc, and CSR of op(A) for SpMV/SpMM operands that are
 //! transposed, CSC or COO. Both are a stable radix sort of the entries by their new row
 //! (prims.rs), so entries keep their storage order within a row: deterministic, with row
-//! indices sorted within each column for csr2csc.
+//! indices sorted within each column for csr2csc. A square compressed pattern is first tried
+//! as its own mirror (kernels/convert/mirror.cu): where it is structurally symmetric with
+//! ascending indices, the transpose keeps its offsets and indices and only the values move,
+//! and the sort's kernels, launched behind it, find that on the device and return at once.
 
 use std::sync::Arc;
 
@@ -9,7 +12,7 @@ use super::context::Device;
 use super::kernels::index_tag;
 use super::launch::{Args, Carve, Launcher, BLOCK};
 use super::memory::DeviceAlloc;
-use super::prims::{key_bits, radix_sort_index, Carried, Destination, SortSpace};
+use super::prims::{index_sort_slot, key_bits, radix_sort_index, Carried, Destination, SortSpace};
 use crate::backend::Csr2CscArgs;
 use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
@@ -51,19 +54,24 @@ fn limits(nnz: u64, new_rows: u64, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Entries per block of `spblk_convert_rows_*` (kernels/convert/csr.cu).
+/// Entries per block of `spblk_convert_rows_*` and `spblk_convert_mirror_*` (kernels/convert/rows.cuh).
 const ROWS_TILE: u64 = 2048;
+/// `__launch_bounds__` of `spblk_convert_mirror_*`: its blocks take contiguous runs of tiles.
+const MIRROR_BLOCKS_PER_SM: u32 = 4;
 
-/// Workspace of a conversion: the sort's, and the old major index of every entry (compressed
-/// input).
+/// Workspace of a conversion: the mirror transpose's outcome word (first, at offset 0: 0 when
+/// it applied, 1 when the sort did the work; tests read it), the sort's space, and the old
+/// major index of every entry (compressed input).
 pub struct ConvertSpace {
+    failed: u64,
     pub sort: SortSpace,
     minor_of: u64,
 }
 
 impl ConvertSpace {
     pub fn carve(c: &mut Carve, nnz: u64) -> ConvertSpace {
-        ConvertSpace { sort: SortSpace::carve_words(c, nnz, 2), minor_of: c.take(nnz as usize * 4) }
+        let failed = c.take(4);
+        ConvertSpace { failed, sort: SortSpace::carve_words(c, nnz, 2), minor_of: c.take(nnz as usize * 4) }
     }
 }
 
@@ -82,6 +90,35 @@ fn run(l: &Launcher, src: &Source, dst: &Dest, cs: &ConvertSpace, keep_perm: boo
             src.major
         )));
     }
+    let bits = key_bits(src.new_rows);
+    let mirror = n > 0 && src.ptr != 0 && src.major as u64 == src.new_rows;
+    let needed = if mirror {
+        let perm = if keep_perm { space.vals[index_sort_slot(bits)] } else { 0 };
+        l.memset_u32(cs.failed, 0, 1)?;
+        l.launch(
+            &format!("spblk_convert_mirror_{t}"),
+            l.resident_grid(n, ROWS_TILE, MIRROR_BLOCKS_PER_SM),
+            BLOCK,
+            0,
+            Args::new()
+                .ptr(src.ptr)
+                .ptr(src.key_idx)
+                .i64(src.major)
+                .i64(src.base)
+                .u64(n)
+                .ptr(src.val)
+                .i32(src.elem_bytes)
+                .ptr(dst.ptr)
+                .ptr(dst.idx)
+                .ptr(dst.val)
+                .i64(dst.base)
+                .ptr(perm)
+                .ptr(cs.failed),
+        )?;
+        cs.failed
+    } else {
+        0
+    };
     let minor_of = if src.ptr != 0 { cs.minor_of } else { 0 };
     if n > 0 && minor_of != 0 {
         l.launch(
@@ -89,7 +126,7 @@ fn run(l: &Launcher, src: &Source, dst: &Dest, cs: &ConvertSpace, keep_perm: boo
             l.grid(n, ROWS_TILE),
             BLOCK,
             0,
-            Args::new().ptr(src.ptr).i64(src.major).i64(src.base).u64(n).ptr(minor_of),
+            Args::new().ptr(src.ptr).i64(src.major).i64(src.base).u64(n).ptr(minor_of).ptr(needed),
         )?;
     }
     let other = if minor_of == 0 { src.other } else { 0 };
@@ -104,13 +141,13 @@ fn run(l: &Launcher, src: &Source, dst: &Dest, cs: &ConvertSpace, keep_perm: boo
     let direct = !matches!(carried, Carried::Position);
     let sink = Destination { idx: dst.idx, base: dst.base, idx_bytes: src.ity.size() as i32, val: dst.val };
     let input = (src.key_idx, src.ity, src.base);
-    let cur = radix_sort_index(l, space, n, key_bits(src.new_rows), input, carried, direct.then_some(sink))?;
+    let cur = radix_sort_index(l, space, n, bits, input, carried, direct.then_some(sink), needed)?;
     l.launch(
         &format!("spblk_convert_offsets_{t}"),
         l.grid(n / 4 + 1, BLOCK as u64),
         BLOCK,
         0,
-        Args::new().ptr(space.keys[cur]).u64(n).u64(src.new_rows).i64(dst.base).ptr(dst.ptr),
+        Args::new().ptr(space.keys[cur]).u64(n).u64(src.new_rows).i64(dst.base).ptr(dst.ptr).ptr(needed),
     )?;
     if direct || n == 0 {
         return Ok(None);
@@ -121,7 +158,7 @@ fn run(l: &Launcher, src: &Source, dst: &Dest, cs: &ConvertSpace, keep_perm: boo
         l.grid(n, BLOCK as u64),
         BLOCK,
         0,
-        Args::new().ptr(perm).u64(n).ptr(minor_of).ptr(src.other).i64(src.base).ptr(dst.idx).i64(dst.base),
+        Args::new().ptr(perm).u64(n).ptr(minor_of).ptr(src.other).i64(src.base).ptr(dst.idx).i64(dst.base).ptr(needed),
     )?;
     if dst.val != 0 {
         l.launch(
@@ -129,7 +166,7 @@ fn run(l: &Launcher, src: &Source, dst: &Dest, cs: &ConvertSpace, keep_perm: boo
             l.grid(n, BLOCK as u64),
             BLOCK,
             0,
-            Args::new().ptr(perm).u64(n).ptr(src.val).ptr(dst.val).i32(src.elem_bytes),
+            Args::new().ptr(perm).u64(n).ptr(src.val).ptr(dst.val).i32(src.elem_bytes).ptr(needed),
         )?;
     }
     Ok(Some(perm))
@@ -231,7 +268,7 @@ pub fn csr_of_op(
                 l.grid(a.nnz as u64, BLOCK as u64),
                 BLOCK,
                 0,
-                Args::new().ptr(conv.perm.addr).u64(a.nnz as u64).ptr(a.values as u64).ptr(val).i32(elem_bytes),
+                Args::new().ptr(conv.perm.addr).u64(a.nnz as u64).ptr(a.values as u64).ptr(val).i32(elem_bytes).ptr(0),
             )?;
         }
         let (ptr, col) = (conv.row_ptr.addr, conv.col_ind.addr);

@@ -65,7 +65,7 @@ pub fn all() -> Vec<String> {
     );
     v.extend(["spblk_aspt_ranks", "spblk_aspt_first_keys", "spblk_aspt_panel_keys"].map(String::from));
     for i in INDICES {
-        for s in ["offsets", "rows", "gather"] {
+        for s in ["offsets", "rows", "gather", "mirror"] {
             v.push(format!("spblk_convert_{s}_{i}"));
         }
         v.push(format!("spblk_radix_counts_{i}"));

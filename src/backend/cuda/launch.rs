@@ -209,6 +209,13 @@ impl<'a> Launcher<'a> {
         work.div_ceil(per_block.max(1)).clamp(1, cap) as u32
     }
 
+    /// Blocks for a kernel whose blocks loop over `work` items (`per_block` each at a time) and
+    /// that keeps `per_sm` blocks resident on every SM: no more blocks than run at once.
+    pub fn resident_grid(&self, work: u64, per_block: u64, per_sm: u32) -> u32 {
+        let cap = self.dev.sm_count as u64 * per_sm as u64;
+        work.div_ceil(per_block.max(1)).clamp(1, cap) as u32
+    }
+
     /// Sets `count` u32 words at `dst` to `value`, ordered on the stream (capturable).
     pub fn memset_u32(&self, dst: u64, value: u32, count: usize) -> Result<()> {
         if count == 0 {

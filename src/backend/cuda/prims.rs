@@ -52,6 +52,8 @@ pub fn scan(l: &Launcher, data: u64, n: u64, w: Width, tmp: u64, total: u64) -> 
 /// Words of the sort state before the per-tile status (kernels/common/radix.cu).
 const STATE_HEAD: u64 = 1056;
 const MAX_PASSES: u32 = 4;
+/// `RADIX_BLOCKS_PER_SM` in radix.cu.
+const PASS_BLOCKS_PER_SM: u32 = 2;
 
 /// Items per tile of a pass that carries `words` payload words (`Tile<W>` in radix.cu).
 fn tile_items(words: usize) -> u64 {
@@ -132,13 +134,26 @@ pub fn radix_sort(l: &Launcher, s: &SortSpace, n: u64, bits: u32, start: usize) 
     if n == 0 || bits == 0 {
         return Ok(start);
     }
-    sort(l, s, n, bits, None, start, None)
+    sort(l, s, n, bits, None, start, None, 0)
+}
+
+/// Which of the workspace's arrays `radix_sort_index` leaves its result in, for `bits`-bit
+/// keys and at least one entry.
+pub fn index_sort_slot(bits: u32) -> usize {
+    let passes = bits.max(1).div_ceil(8).min(MAX_PASSES);
+    if passes % 2 == 1 {
+        0
+    } else {
+        1
+    }
 }
 
 /// Sorts the entries of an index array (`ity`, minus `base`) by their index, stably, with
 /// what `carried` says (at least one pass). Returns which of the workspace's key arrays holds
 /// the sorted indices; with `Carried::Position` the permutation is in `vals` beside them, and
-/// with a `Destination` the carried words are written there instead.
+/// with a `Destination` the carried words are written there instead. `needed` (0: always)
+/// is the address of a u32 word: where it holds 0 when the sort's kernels start, they do
+/// nothing (an earlier kernel did the work; `skipped` in kernels/common/types.cuh).
 #[allow(clippy::too_many_arguments)]
 pub fn radix_sort_index(
     l: &Launcher,
@@ -148,15 +163,19 @@ pub fn radix_sort_index(
     (idx, ity, base): (u64, IndexType, i64),
     carried: Carried,
     dest: Option<Destination>,
+    needed: u64,
 ) -> Result<usize> {
     if n == 0 {
         return Ok(1);
     }
-    sort(l, s, n, bits.max(1), Some((idx, ity, base, carried)), 1, dest)
+    let slot = sort(l, s, n, bits.max(1), Some((idx, ity, base, carried)), 1, dest, needed)?;
+    debug_assert_eq!(slot, index_sort_slot(bits));
+    Ok(slot)
 }
 
 type IndexInput = (u64, IndexType, i64, Carried);
 
+#[allow(clippy::too_many_arguments)]
 fn sort(
     l: &Launcher,
     s: &SortSpace,
@@ -165,6 +184,7 @@ fn sort(
     index: Option<IndexInput>,
     start: usize,
     dest: Option<Destination>,
+    needed: u64,
 ) -> Result<usize> {
     if n > u32::MAX as u64 {
         return Err(Error::not_supported(format!("sorting {n} entries (more than 2^32) on the GPU")));
@@ -182,8 +202,9 @@ fn sort(
             (format!("spblk_radix_counts_{}", index_tag(ity)), Args::new().ptr(idx).i64(base).u64(n))
         }
     };
-    l.launch(&counts.0, l.grid(n, 16 * BLOCK as u64), BLOCK, 0, counts.1.u32(passes).ptr(s.state))?;
-    let g = l.grid(tiles, 1);
+    l.launch(&counts.0, l.grid(n, 16 * BLOCK as u64), BLOCK, 0, counts.1.u32(passes).ptr(s.state).ptr(needed))?;
+    // The passes take tiles from a counter: blocks beyond those resident would find none.
+    let g = l.resident_grid(tiles, 1, PASS_BLOCKS_PER_SM);
     let mut cur = start;
     for pass in 0..passes {
         let (name, args) = match (index, pass) {
@@ -220,7 +241,8 @@ fn sort(
             .i64(sink.map_or(0, |d| d.base))
             .i32(sink.map_or(0, |d| d.idx_bytes))
             .ptr(sink.map_or(0, |d| d.val))
-            .i32(elem_bytes);
+            .i32(elem_bytes)
+            .ptr(needed);
         l.launch(&name, g, BLOCK, tile_shared(words), args)?;
         cur = 1 - cur;
     }
