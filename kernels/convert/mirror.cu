@@ -1,16 +1,17 @@
 // Transpose of a square compressed pattern that is structurally symmetric, with strictly
 // ascending indices in every row (stencils, finite elements, undirected graphs): the
 // transpose has the same offsets and the same indices, so only the values move. Entry k, in
-// row j at index i, becomes the transpose's entry (j, i), whose value is A(i, j): found by a
-// binary search for j in row i. One read of the pattern and a gather of the values, where the
-// radix sort moves every entry three times.
+// row j at index i, becomes the transpose's entry (j, i), whose value is A(i, j): found in row
+// i (read whole when short, else binary-searched). One read of the pattern and a gather of the
+// values, where the radix sort moves every entry three times.
 //
 // The kernel checks what it relies on as it goes: an index that is not above the one before
 // it in its row, or a row i without j, sets `*failed` and the conversion's sort chain (whose
 // kernels take `failed` as their `needed` word, types.cuh) does the whole work instead,
 // overwriting what this kernel wrote. Where the pattern qualifies, the result is exactly the
-// sort's: within a column the rows ascend, each value from its own entry. Blocks look at
-// `*failed` before each tile, so an unsymmetric matrix costs little more than a launch.
+// sort's: within a column the rows ascend, each value from its own entry. Blocks first check a
+// sample of rows and then look at `*failed` before each tile, so an unsymmetric matrix costs
+// little more than a launch.
 #include "common/types.cuh"
 #include "convert/elem.cuh"
 #include "convert/rows.cuh"
