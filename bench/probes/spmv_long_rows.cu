@@ -1,9 +1,10 @@
 // Probe: what keeps a warp-per-row CSR SpMV below cuSPARSE on long rows (block matrices of
 // ~1000 entries per row reach 85 % of copy bandwidth against cuSPARSE's 97 %)? Kernel variants
 // on one matrix (f32, rows of `len` entries with columns in `blocks` runs of 32, x of `cols`
-// elements), timed beside cuSPARSE's SpMV in the same process, L2 flushed before each run.
+// elements), timed beside cuSPARSE's SpMV in the same process, L2 flushed before each run
+// (NOFLUSH=1: back to back).
 //   nvcc -O3 -std=c++17 -arch=sm_90a -o spmv_long_rows bench/probes/spmv_long_rows.cu -lcusparse
-//   ./spmv_long_rows [rows=65536] [len=1000] [cols=65536] [ragged=0]
+//   ./spmv_long_rows [rows=65536] [len=1000] [cols=65536] [shape=0: fixed, 1: ragged, 2: bench's blocks]
 // docs/spmv.md has the results. Not used by the library.
 #include <cstdio>
 #include <cstdlib>
@@ -131,15 +132,38 @@ static float median(std::vector<float> v) { std::sort(v.begin(), v.end()); retur
 int main(int argc, char** argv) {
     const int m = argc > 1 ? atoi(argv[1]) : 65536, len = argc > 2 ? atoi(argv[2]) : 1000;
     const int n = argc > 3 ? atoi(argv[3]) : 65536;
-    const bool ragged = argc > 4 && atoi(argv[4]) != 0;  // lengths uniform in [len/2, 3len/2], multiples of 4
+    // shape 0: rows of `len`; 1: lengths uniform in [len/2, 3len/2], multiples of 4; 2: the bench's
+    // block generator (blocks of 32, each block nonzero with probability len / n, entries of a
+    // nonzero block with probability 0.3, rows scrambled; lengths not multiples of 4: v2 is off).
+    const int shape = argc > 4 ? atoi(argv[4]) : 0;
+    const bool ragged = shape == 1;
     unsigned long long st = 7;
     auto rnd = [&]() { st = st * 6364136223846793005ull + 1442695040888963407ull; return (unsigned)(st >> 33); };
     std::vector<int> ptr(m + 1, 0);
-    for (int i = 0; i < m; ++i) ptr[i + 1] = ptr[i] + (ragged ? (len / 2 + (int)(rnd() % (len + 1))) / 4 * 4 : len);
+    std::vector<std::vector<int>> block_rows;
+    if (shape == 2) {
+        const int nb = n / 32;
+        std::vector<std::vector<int>> bcols(m / 32 + 1);
+        for (auto& b : bcols)
+            for (int j = 0; j < nb; ++j)
+                if (rnd() % 1000000 < (unsigned)(1e6 * len / (0.3 * n))) b.push_back(j);
+        std::vector<int> perm(m);
+        for (int i = 0; i < m; ++i) perm[i] = i;
+        for (int i = m - 1; i > 0; --i) std::swap(perm[i], perm[rnd() % (i + 1)]);
+        block_rows.resize(m);
+        for (int i = 0; i < m; ++i)
+            for (int bc : bcols[perm[i] / 32])
+                for (int j = bc * 32; j < bc * 32 + 32; ++j)
+                    if (rnd() % 1000 < 300) block_rows[i].push_back(j);
+        for (int i = 0; i < m; ++i) ptr[i + 1] = ptr[i] + (int)block_rows[i].size();
+    } else {
+        for (int i = 0; i < m; ++i) ptr[i + 1] = ptr[i] + (ragged ? (len / 2 + (int)(rnd() % (len + 1))) / 4 * 4 : len);
+    }
     const long long nnz = ptr[m];
     std::vector<int> col(nnz);
     std::vector<float> val(nnz), x(n);
-    for (int i = 0; i < m; ++i) {
+    for (int i = 0; i < m && shape == 2; ++i) std::copy(block_rows[i].begin(), block_rows[i].end(), col.begin() + ptr[i]);
+    for (int i = 0; i < m && shape != 2; ++i) {
         std::vector<int> c;
         const int li = ptr[i + 1] - ptr[i];
         while ((int)c.size() < li) {
@@ -168,13 +192,15 @@ int main(int argc, char** argv) {
                                CUSPARSE_SPMV_ALG_DEFAULT, &bs));
     void* buf; CK(cudaMalloc(&buf, bs + 16));
     char* flush; const size_t fb = 256ull << 20; CK(cudaMalloc(&flush, fb));
+    // NOFLUSH=1: back to back, as spblk-bench times (the matrix is larger than L2 either way).
+    const bool flush_l2 = getenv("NOFLUSH") == nullptr;
     std::vector<float> ref(m);
     const double bytes = nnz * 8.0 + (m + 1) * 4.0 + n * 4.0 + m * 4.0;
     auto time = [&](const char* name, auto launch) {
         std::vector<float> t;
         cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
         for (int r = 0; r < 25; ++r) {
-            CK(cudaMemsetAsync(flush, r, fb));
+            if (flush_l2) CK(cudaMemsetAsync(flush, r, fb));
             CK(cudaMemsetAsync(dy, 0, m * 4));
             cudaEventRecord(a); launch(); cudaEventRecord(b); cudaEventSynchronize(b);
             float ms; cudaEventElapsedTime(&ms, a, b); if (r >= 5) t.push_back(ms * 1000);
@@ -188,8 +214,8 @@ int main(int argc, char** argv) {
     // Reference first (cuSPARSE), then the variants.
     CS(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, buf));
     CK(cudaMemcpy(ref.data(), dy, m * 4, cudaMemcpyDeviceToHost));
-    printf("rows %d, %s%d entries each (runs of 32 columns), %d columns: %.0f MB by the fewest bytes\n", m,
-           ragged ? "about " : "", len, n, bytes / 1e6);
+    printf("rows %d (shape %d), %s%d entries each (runs of 32 columns), %d columns: %.0f MB by the fewest bytes\n", m,
+           shape, shape ? "about " : "", len, n, bytes / 1e6);
     time("cuSPARSE SpMV (default)", [&] {
         cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, X, &zero, Y, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, buf);
     });
@@ -198,8 +224,10 @@ int main(int argc, char** argv) {
     time("v1 16-byte loads, 1 round", [&] { v1<1><<<132 * 32, 256>>>(m, dptr, dcol, dval, dx, dy); });
     time("v1 16-byte loads, 2 rounds", [&] { v1<2><<<132 * 32, 256>>>(m, dptr, dcol, dval, dx, dy); });
     time("v1 16-byte loads, 4 rounds", [&] { v1<4><<<132 * 32, 256>>>(m, dptr, dcol, dval, dx, dy); });
-    time("v2 chunks of 512, atomics", [&] { v2<4><<<132 * 32, 256>>>(m, nnz, dptr, dcol, dval, dx, dy); });
-    time("v2 chunks of 1024, atomics", [&] { v2<8><<<132 * 32, 256>>>(m, nnz, dptr, dcol, dval, dx, dy); });
+    if (shape != 2) {
+        time("v2 chunks of 512, atomics", [&] { v2<4><<<132 * 32, 256>>>(m, nnz, dptr, dcol, dval, dx, dy); });
+        time("v2 chunks of 1024, atomics", [&] { v2<8><<<132 * 32, 256>>>(m, nnz, dptr, dcol, dval, dx, dy); });
+    }
     CK(cudaMemsetAsync(flush, 0, fb));
     std::vector<float> t;
     cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
