@@ -9,13 +9,18 @@
 // x and y are strided (incx/incy) so that SpMM with one column can use these kernels.
 #include "common/warp.cuh"
 
-template <class In, class Out, class I>
+// GF: the group width fixed at compile time (32: a warp per row, for long rows), or 0 for
+// the runtime G. With G a runtime value the mask, lane and stride arithmetic cost registers
+// and instructions: on a block matrix of ~1000-entry rows the kernel ran 12 % behind the same
+// loop with G = 32 compiled in (bench/probes/spmv_long_rows.cu, docs/spmv.md).
+template <class In, class Out, class I, int GF>
 __device__ void spmv_vector(i64 m, const I* __restrict__ ptr, const I* __restrict__ col,
                             const In* __restrict__ val, i64 base, const In* __restrict__ x, i64 incx,
                             Out* __restrict__ y, i64 incy, const typename ComputeOf<In>::type* alpha_dev,
                             typename ComputeOf<In>::type alpha_h, const typename ComputeOf<In>::type* beta_dev,
-                            typename ComputeOf<In>::type beta_h, int G, i64 long_threshold, i64* long_list,
+                            typename ComputeOf<In>::type beta_h, int G_arg, i64 long_threshold, i64* long_list,
                             u32* long_count) {
+    const int G = GF ? GF : G_arg;
     typedef typename ComputeOf<In>::type T;
     const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
     const int glane = threadIdx.x & (G - 1);
@@ -99,15 +104,18 @@ __device__ void spmv_long_finish(const u32* long_count, const i64* long_list, co
     }
 }
 
-#define SPMV_VECTOR_ENTRY(In, Out, tin, tout, I, tidx)                                                   \
-    extern "C" __global__ void spblk_spmv_csr_vector_##tin##_##tout##_##tidx(                            \
+#define SPMV_VECTOR_ENTRY_G(In, Out, tin, tout, I, tidx, name, GF)                                      \
+    extern "C" __global__ void name##_##tin##_##tout##_##tidx(                                           \
         i64 m, const I* ptr, const I* col, const In* val, i64 base, const In* x, i64 incx, Out* y,       \
         i64 incy, const ComputeOf<In>::type* alpha_dev, ComputeOf<In>::type alpha,                       \
         const ComputeOf<In>::type* beta_dev, ComputeOf<In>::type beta, int G, i64 long_threshold,        \
         i64* long_list, u32* long_count) {                                                               \
-        spmv_vector<In, Out, I>(m, ptr, col, val, base, x, incx, y, incy, alpha_dev, alpha, beta_dev,    \
-                                beta, G, long_threshold, long_list, long_count);                         \
+        spmv_vector<In, Out, I, GF>(m, ptr, col, val, base, x, incx, y, incy, alpha_dev, alpha, beta_dev, \
+                                    beta, G, long_threshold, long_list, long_count);                     \
     }
+#define SPMV_VECTOR_ENTRY(In, Out, tin, tout, I, tidx)                                                   \
+    SPMV_VECTOR_ENTRY_G(In, Out, tin, tout, I, tidx, spblk_spmv_csr_vector, 0)                           \
+    SPMV_VECTOR_ENTRY_G(In, Out, tin, tout, I, tidx, spblk_spmv_csr_vector32, 32)
 #define SPMV_FINISH_ENTRY(In, Out, tin, tout, unused)                                                    \
     extern "C" __global__ void spblk_spmv_csr_long_finish_##tin##_##tout(                                \
         const u32* long_count, const i64* long_list, const u64* chunk_prefix,                            \

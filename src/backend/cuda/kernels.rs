@@ -87,6 +87,7 @@ pub fn all() -> Vec<String> {
         v.push(format!("spblk_spgemm_reuse_place_{i}"));
         for (a, b) in PRECISIONS {
             v.push(format!("spblk_spmv_csr_vector_{a}_{b}_{i}"));
+            v.push(format!("spblk_spmv_csr_vector32_{a}_{b}_{i}"));
             v.push(format!("spblk_spmv_csr_scalar_{a}_{b}_{i}"));
             v.push(format!("spblk_spmv_csr_warp_{a}_{b}_{i}"));
             v.push(format!("spblk_spmv_merge_tiles_{a}_{b}_{i}"));

@@ -328,7 +328,8 @@ pub fn run(
         None => (0, 0, i64::MAX),
     };
     l.launch(
-        &format!("spblk_spmv_csr_vector_{prec}_{it}"),
+        // A warp per row gets the instantiation with G compiled in.
+        &format!("spblk_spmv_csr_vector{}_{prec}_{it}", if g == 32 { "32" } else { "" }),
         l.grid(csr.rows as u64 * g as u64, BLOCK as u64),
         BLOCK,
         0,
