@@ -364,6 +364,15 @@ static spblkStatus_t call_GetErrorString(void *const *p, const uint32_t *e) {
     (void)p;
     return text != NULL && text[0] != '\0' ? OK : SPBLK_STATUS_INTERNAL_ERROR;
 }
+/* Its valid call reports NOT_SUPPORTED by design: "success" is that status and its message. */
+static spblkStatus_t call_CompatNotSupported(void *const *p, const uint32_t *e) {
+    spblkStatus_t status = spblkCompatNotSupported(p[0]);
+    (void)e;
+    if (status != SPBLK_STATUS_NOT_SUPPORTED) return status;
+    return strcmp(last_error(), "cusparseXcsrsort: not implemented by spblk (it returns CUSPARSE_STATUS_NOT_SUPPORTED)") == 0
+               ? OK
+               : SPBLK_STATUS_INTERNAL_ERROR;
+}
 static spblkStatus_t call_GetLastErrorMessage(void *const *p, const uint32_t *e) {
     (void)e;
     return spblkGetLastErrorMessage(p[0], sizeof F.message, p[1]);
@@ -611,6 +620,7 @@ static int build_cases(fn_case *t) {
     ROW("spblkGetProperty", call_GetProperty, .p = {OUT("value", F.property)}, .e = {E("type", SPBLK_MAJOR_VERSION)});
     ROW("spblkGetErrorName", call_GetErrorName, .e = {{"status", 3, OK}});
     ROW("spblkGetErrorString", call_GetErrorString, .e = {{"status", 3, OK}});
+    ROW("spblkCompatNotSupported", call_CompatNotSupported, .p = {IN("function", "cusparseXcsrsort", IV, PLAIN)});
     ROW("spblkGetLastErrorMessage", call_GetLastErrorMessage,
         .p = {IN("buf", F.message, IV, PLAIN), OUT("written", F.written)},
         .keeps_message = 1);

@@ -170,6 +170,18 @@ module spblk
       type(c_ptr), value :: matA
       integer(c_int64_t), dimension(*), intent(inout) :: perm
     end function spblkAnalysisGetPermutation
+    ! For the cuSPARSE compatibility library: reports that `function`, a cuSPARSE function name
+    ! ("cusparse" followed by letters, digits and underscores), is not implemented by spblk.
+    ! Records "<function>: not implemented by spblk" as this thread's last error message, logs
+    ! the call with `SPBLK_LOG`, writes the same line on stderr once per function and process
+    ! (cuSPARSE programs' error macros print only the status, whose text is generic), and
+    ! returns SPBLK_STATUS_NOT_SUPPORTED. SPBLK_STATUS_INVALID_VALUE if `function` is NULL or
+    ! not such a name.
+    function spblkCompatNotSupported(function) bind(C, name="spblkCompatNotSupported")
+      import
+      integer(c_int32_t) :: spblkCompatNotSupported
+      character(kind=c_char), dimension(*), intent(out) :: function
+    end function spblkCompatNotSupported
     ! Workspace size for `spblkCsr2cscEx2` (at least 1 byte).
     function spblkCsr2cscEx2_bufferSize(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, cscVal, &
         cscColPtr, cscRowInd, valType, copyValues, idxBase, alg, bufferSize) bind(C, &

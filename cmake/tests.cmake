@@ -2,7 +2,7 @@
 # fixture installs into build/stage, then outside projects (c-tests/, examples-c/,
 # cmake/install-test/) are configured with find_package(spblk) and built, as a user would.
 #
-# Labels: c-tests, host, gpu (skipped without a GPU), sanitizer, examples, consumer.
+# Labels: c-tests, host, gpu (skipped without a GPU), sanitizer, examples, consumer, compat.
 
 set(SPBLK_STAGE "${CMAKE_BINARY_DIR}/stage")
 set(_src "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -70,6 +70,31 @@ else()
   add_test(NAME header.fortran-module COMMAND ${SPBLK_SH} -c "echo 'SKIPPED: no python3'; exit 77")
 endif()
 set_tests_properties(header.coverage header.fortran-module PROPERTIES LABELS "c-tests" SKIP_RETURN_CODE 77)
+
+# ---- the cuSPARSE compatibility library (issue 13): generated files current, the library's
+# exports, and a cuSPARSE program (C and C++, CMake and pkg-config) on the host backend ------
+if(Python3_Interpreter_FOUND)
+  add_test(NAME compat.generated COMMAND Python3::Interpreter "${_src}/scripts/gen-cusparse-compat.py" --check)
+else()
+  add_test(NAME compat.generated COMMAND ${SPBLK_SH} -c "echo 'SKIPPED: no python3'; exit 77")
+endif()
+set_tests_properties(compat.generated PROPERTIES LABELS "compat" SKIP_RETURN_CODE 77)
+add_test(NAME compat.library
+  COMMAND ${SPBLK_SH} "${_src}/compat/cusparse/check-library.sh"
+          "${SPBLK_STAGE}/${CMAKE_INSTALL_LIBDIR}/spblk/cusparse/libcusparse.so.12"
+          "${_src}/docs/cusparse/libcusparse.so.12-exports.txt")
+set_tests_properties(compat.library PROPERTIES FIXTURES_REQUIRED stage LABELS "compat")
+spblk_consumer_build(compat "${_src}/compat/cusparse/tests")
+set_tests_properties(compat.build PROPERTIES LABELS "compat")
+foreach(lang c cxx)
+  add_test(NAME compat.program.${lang} COMMAND "${CMAKE_BINARY_DIR}/compat/test_compat_${lang}")
+  set_tests_properties(compat.program.${lang} PROPERTIES
+    FIXTURES_REQUIRED compat LABELS "compat" ENVIRONMENT "SPBLK_BACKEND=host")
+endforeach()
+add_test(NAME compat.pkg-config
+  COMMAND ${SPBLK_SH} "${_src}/compat/cusparse/tests/pkg-config.sh" "${SPBLK_STAGE}"
+          "${CMAKE_BINARY_DIR}/compat.pkg-config" "${CMAKE_C_COMPILER}" "${SPBLK_PKG_CONFIG}")
+set_tests_properties(compat.pkg-config PROPERTIES FIXTURES_REQUIRED stage LABELS "compat" SKIP_RETURN_CODE 77)
 
 # ---- examples (host backend; cg.auto picks the GPU when there is one, as scripts/demo.sh) ----
 spblk_consumer_build(examples "${_src}/examples-c")

@@ -544,6 +544,17 @@ spblkStatus_t spblkAnalysisGetInfo(spblkConstSpMatDescr_t matA, spblkAnalysisInf
 spblkStatus_t spblkAnalysisGetPermutation(spblkConstSpMatDescr_t matA, int64_t *perm);
 
 /**
+ * For the cuSPARSE compatibility library: reports that `function`, a cuSPARSE function name
+ * ("cusparse" followed by letters, digits and underscores), is not implemented by spblk.
+ * Records "<function>: not implemented by spblk" as this thread's last error message, logs
+ * the call with `SPBLK_LOG`, writes the same line on stderr once per function and process
+ * (cuSPARSE programs' error macros print only the status, whose text is generic), and
+ * returns SPBLK_STATUS_NOT_SUPPORTED. SPBLK_STATUS_INVALID_VALUE if `function` is NULL or
+ * not such a name.
+ */
+spblkStatus_t spblkCompatNotSupported(const char *function);
+
+/**
  * Workspace size for `spblkCsr2cscEx2` (at least 1 byte).
  */
 spblkStatus_t spblkCsr2cscEx2_bufferSize(spblkHandle_t handle,

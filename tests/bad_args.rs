@@ -162,6 +162,20 @@ fn handle_functions() {
     drop_fixture(&mut fx);
 }
 
+/// The compatibility library's stubs fail through `spblkCompatNotSupported`: NOT_SUPPORTED with
+/// a message naming the cuSPARSE function; anything but a cuSPARSE name is rejected.
+#[test]
+fn compat_not_supported_names_the_function() {
+    use spblk::capi::compat::spblkCompatNotSupported;
+    assert_eq!(spblkCompatNotSupported(c"cusparseXcsrcolor".as_ptr()), SPBLK_STATUS_NOT_SUPPORTED);
+    assert_eq!(last_error(), "cusparseXcsrcolor: not implemented by spblk (it returns CUSPARSE_STATUS_NOT_SUPPORTED)");
+    assert_eq!(spblkCompatNotSupported(std::ptr::null()), IV);
+    assert!(last_error().starts_with("spblkCompatNotSupported:") && last_error().contains("'function'"));
+    for bad in [c"spblkSpMV", c"cusparse X", c""] {
+        assert_eq!(spblkCompatNotSupported(bad.as_ptr()), IV, "{bad:?}");
+    }
+}
+
 #[test]
 fn destroyed_objects_are_not_initialized() {
     let h = host_handle();

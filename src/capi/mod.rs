@@ -9,6 +9,7 @@
 
 pub mod analyze;
 pub mod boundary;
+pub mod compat;
 pub mod convert;
 pub mod dense;
 pub mod handle;

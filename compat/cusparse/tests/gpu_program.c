@@ -1,0 +1,299 @@
+/* A cuSPARSE program for the GPU machine (scripts/gpu-compat-check.sh): compiled and linked
+ * once against NVIDIA's cusparse.h and libcusparse.so.12, then run twice: on NVIDIA's library,
+ * and on spblk's with its lib/spblk/cusparse first on LD_LIBRARY_PATH. It prints which library
+ * served it and one line of results per operation (integers exactly, sums of values to 9
+ * digits), and compare-runs.py checks that the two runs agree. The operations are generic-API
+ * calls that spblk implements: SpMV (f32; f64 transposed), SpMM (f32, column-major), SDDMM,
+ * Csr2cscEx2 and SpGEMM (ALG1 protocol), with bufferSize/preprocess as cuSPARSE's samples do.
+ *   cc gpu_program.c -I$CUDA/include -L$CUDA/lib64 -lcusparse -lcudart -ldl -lm */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <cuda_runtime_api.h>
+#include <cusparse.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CUDA(call)                                                                              \
+    do {                                                                                        \
+        cudaError_t e_ = (call);                                                                \
+        if (e_ != cudaSuccess) {                                                                \
+            printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));       \
+            exit(1);                                                                            \
+        }                                                                                       \
+    } while (0)
+#define SPARSE(call)                                                                            \
+    do {                                                                                        \
+        cusparseStatus_t s_ = (call);                                                           \
+        if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                    \
+            printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cusparseGetErrorName(s_));     \
+            exit(1);                                                                            \
+        }                                                                                       \
+    } while (0)
+
+static uint64_t seed = 12345;
+static double uniform(void) { /* [-1, 1) */
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(seed >> 11) / 4503599627370496.0 - 1.0;
+}
+
+typedef struct {
+    int rows, cols, nnz;
+    int *ptr, *col; /* host */
+    float *val;
+} csr_t;
+
+static csr_t random_csr(int rows, int cols, int per_row) {
+    csr_t a;
+    int i, k;
+    a.rows = rows, a.cols = cols, a.nnz = 0;
+    a.ptr = malloc(sizeof(int) * (rows + 1));
+    a.col = malloc(sizeof(int) * rows * per_row);
+    a.val = malloc(sizeof(float) * rows * per_row);
+    a.ptr[0] = 0;
+    for (i = 0; i < rows; ++i) {
+        int c = (int)((uniform() + 1.0) * 7.0); /* ascending columns with random gaps */
+        for (k = 0; k < per_row && c < cols; ++k) {
+            a.col[a.nnz] = c;
+            a.val[a.nnz++] = (float)uniform();
+            c += 1 + (int)((uniform() + 1.0) * (double)cols / (2.0 * per_row));
+        }
+        a.ptr[i + 1] = a.nnz;
+    }
+    return a;
+}
+
+static void *to_device(const void *host, size_t bytes) {
+    void *d = NULL;
+    CUDA(cudaMalloc(&d, bytes ? bytes : 1));
+    if (bytes) CUDA(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+    return d;
+}
+
+static void *from_device(const void *d, size_t bytes) {
+    void *h = malloc(bytes ? bytes : 1);
+    if (bytes) CUDA(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));
+    return h;
+}
+
+static void *buffer(size_t bytes) {
+    void *d = NULL;
+    CUDA(cudaMalloc(&d, bytes ? bytes : 1));
+    return d;
+}
+
+/* Sum, position-weighted sum and sum of magnitudes (the comparison's scale) of n values. */
+static void print_f64(const char *what, const double *v, int n) {
+    double s = 0, w = 0, a = 0;
+    int i;
+    for (i = 0; i < n; ++i) s += v[i], w += v[i] * (double)(i % 97 + 1), a += fabs(v[i]);
+    printf("%s n=%d sum=%.9e wsum=%.9e asum=%.9e\n", what, n, s, w, a);
+}
+static void print_f32(const char *what, const float *v, int n) {
+    double *d = malloc(sizeof(double) * (n ? n : 1));
+    int i;
+    for (i = 0; i < n; ++i) d[i] = v[i];
+    print_f64(what, d, n);
+    free(d);
+}
+static void print_int(const char *what, const int *v, int n) {
+    long long s = 0, w = 0;
+    int i;
+    for (i = 0; i < n; ++i) s += v[i], w += (long long)v[i] * (i % 97 + 1);
+    printf("%s n=%d isum=%lld iwsum=%lld\n", what, n, s, w);
+}
+
+int main(void) {
+    const int m = 3000, k = 2000, n = 16;
+    csr_t a = random_csr(m, k, 9), b = random_csr(k, 1500, 6);
+    cusparseHandle_t h;
+    cusparseSpMatDescr_t ma, mb, mc;
+    cusparseDnVecDescr_t vx, vy;
+    cusparseDnMatDescr_t dB, dC;
+    int *d_ptr = to_device(a.ptr, sizeof(int) * (m + 1)), *d_col = to_device(a.col, sizeof(int) * a.nnz);
+    float *d_val = to_device(a.val, sizeof(float) * a.nnz);
+    float alpha = 1.5f, beta = -0.5f, one = 1.0f, zero = 0.0f;
+    size_t size = 0, size2 = 0;
+    void *buf, *buf2;
+    int i, version = 0;
+
+    printf("library: %s\n", dlsym(RTLD_DEFAULT, "spblkGetVersion") ? "spblk" : "NVIDIA");
+    SPARSE(cusparseCreate(&h));
+    SPARSE(cusparseGetVersion(h, &version));
+    printf("cusparseGetVersion %d\n", version);
+    SPARSE(cusparseCreateCsr(&ma, m, k, a.nnz, d_ptr, d_col, d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                             CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+
+    { /* SpMV f32: y = 1.5 A x - 0.5 y */
+        float *x = malloc(sizeof(float) * k), *y = malloc(sizeof(float) * m), *d_x, *d_y;
+        for (i = 0; i < k; ++i) x[i] = (float)uniform();
+        for (i = 0; i < m; ++i) y[i] = (float)uniform();
+        d_x = to_device(x, sizeof(float) * k), d_y = to_device(y, sizeof(float) * m);
+        SPARSE(cusparseCreateDnVec(&vx, k, d_x, CUDA_R_32F));
+        SPARSE(cusparseCreateDnVec(&vy, m, d_y, CUDA_R_32F));
+        SPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, ma, vx, &beta, vy, CUDA_R_32F,
+                                       CUSPARSE_SPMV_ALG_DEFAULT, &size));
+        buf = buffer(size);
+        SPARSE(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, ma, vx, &beta, vy, CUDA_R_32F,
+                                       CUSPARSE_SPMV_ALG_DEFAULT, buf));
+        SPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, ma, vx, &beta, vy, CUDA_R_32F,
+                            CUSPARSE_SPMV_ALG_DEFAULT, buf));
+        free(y);
+        y = from_device(d_y, sizeof(float) * m);
+        print_f32("spmv_f32", y, m);
+        SPARSE(cusparseDestroyDnVec(vx));
+        SPARSE(cusparseDestroyDnVec(vy));
+        CUDA(cudaFree(buf));
+        CUDA(cudaFree(d_x));
+        CUDA(cudaFree(d_y));
+        free(x);
+        free(y);
+    }
+    { /* SpMV f64 transposed: y = A^T x (A's values widened to f64) */
+        double *v64 = malloc(sizeof(double) * a.nnz), *x = malloc(sizeof(double) * m), *y, *d_v, *d_x, *d_y;
+        double one64 = 1.0, zero64 = 0.0;
+        cusparseSpMatDescr_t a64;
+        for (i = 0; i < a.nnz; ++i) v64[i] = a.val[i];
+        for (i = 0; i < m; ++i) x[i] = uniform();
+        d_v = to_device(v64, sizeof(double) * a.nnz), d_x = to_device(x, sizeof(double) * m);
+        d_y = buffer(sizeof(double) * k);
+        SPARSE(cusparseCreateCsr(&a64, m, k, a.nnz, d_ptr, d_col, d_v, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                 CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+        SPARSE(cusparseCreateDnVec(&vx, m, d_x, CUDA_R_64F));
+        SPARSE(cusparseCreateDnVec(&vy, k, d_y, CUDA_R_64F));
+        SPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_TRANSPOSE, &one64, a64, vx, &zero64, vy, CUDA_R_64F,
+                                       CUSPARSE_SPMV_ALG_DEFAULT, &size));
+        buf = buffer(size);
+        SPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_TRANSPOSE, &one64, a64, vx, &zero64, vy, CUDA_R_64F,
+                            CUSPARSE_SPMV_ALG_DEFAULT, buf));
+        y = from_device(d_y, sizeof(double) * k);
+        print_f64("spmv_f64_transposed", y, k);
+        SPARSE(cusparseDestroyDnVec(vx));
+        SPARSE(cusparseDestroyDnVec(vy));
+        SPARSE(cusparseDestroySpMat(a64));
+        CUDA(cudaFree(buf));
+        CUDA(cudaFree(d_v));
+        CUDA(cudaFree(d_x));
+        CUDA(cudaFree(d_y));
+        free(v64), free(x), free(y);
+    }
+    { /* SpMM f32, column-major: C = A B */
+        float *hb = malloc(sizeof(float) * k * n), *hc, *d_b, *d_c;
+        for (i = 0; i < k * n; ++i) hb[i] = (float)uniform();
+        d_b = to_device(hb, sizeof(float) * k * n), d_c = buffer(sizeof(float) * m * n);
+        SPARSE(cusparseCreateDnMat(&dB, k, n, k, d_b, CUDA_R_32F, CUSPARSE_ORDER_COL));
+        SPARSE(cusparseCreateDnMat(&dC, m, n, m, d_c, CUDA_R_32F, CUSPARSE_ORDER_COL));
+        SPARSE(cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                                       ma, dB, &zero, dC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, &size));
+        buf = buffer(size);
+        SPARSE(cusparseSpMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma, dB, &zero,
+                            dC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, buf));
+        hc = from_device(d_c, sizeof(float) * m * n);
+        print_f32("spmm_f32", hc, m * n);
+        CUDA(cudaFree(buf));
+        { /* SDDMM on A's pattern: A' = (X Y) o spy(A), X = C (m x n), Y = B^T (n x k) */
+            cusparseDnMatDescr_t dX, dY;
+            float *d_out = buffer(sizeof(float) * a.nnz), *out;
+            cusparseSpMatDescr_t pat;
+            SPARSE(cusparseCreateCsr(&pat, m, k, a.nnz, d_ptr, d_col, d_out, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+            SPARSE(cusparseCreateDnMat(&dX, m, n, m, d_c, CUDA_R_32F, CUSPARSE_ORDER_COL));
+            SPARSE(cusparseCreateDnMat(&dY, n, k, k, d_b, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+            SPARSE(cusparseSDDMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                            &one, dX, dY, &zero, pat, CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT, &size));
+            buf = buffer(size);
+            SPARSE(cusparseSDDMM_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                            &one, dX, dY, &zero, pat, CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT, buf));
+            SPARSE(cusparseSDDMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, dX, dY,
+                                 &zero, pat, CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT, buf));
+            out = from_device(d_out, sizeof(float) * a.nnz);
+            print_f32("sddmm_f32", out, a.nnz);
+            SPARSE(cusparseDestroyDnMat(dX));
+            SPARSE(cusparseDestroyDnMat(dY));
+            SPARSE(cusparseDestroySpMat(pat));
+            CUDA(cudaFree(buf));
+            CUDA(cudaFree(d_out));
+            free(out);
+        }
+        SPARSE(cusparseDestroyDnMat(dB));
+        SPARSE(cusparseDestroyDnMat(dC));
+        CUDA(cudaFree(d_b));
+        CUDA(cudaFree(d_c));
+        free(hb), free(hc);
+    }
+    { /* Csr2cscEx2 */
+        int *d_cptr = buffer(sizeof(int) * (k + 1)), *d_rind = buffer(sizeof(int) * a.nnz), *cptr, *rind;
+        float *d_cval = buffer(sizeof(float) * a.nnz), *cval;
+        SPARSE(cusparseCsr2cscEx2_bufferSize(h, m, k, a.nnz, d_val, d_ptr, d_col, d_cval, d_cptr, d_rind, CUDA_R_32F,
+                                             CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
+                                             CUSPARSE_CSR2CSC_ALG1, &size));
+        buf = buffer(size);
+        SPARSE(cusparseCsr2cscEx2(h, m, k, a.nnz, d_val, d_ptr, d_col, d_cval, d_cptr, d_rind, CUDA_R_32F,
+                                  CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, buf));
+        cptr = from_device(d_cptr, sizeof(int) * (k + 1)), rind = from_device(d_rind, sizeof(int) * a.nnz);
+        cval = from_device(d_cval, sizeof(float) * a.nnz);
+        print_int("csr2csc_offsets", cptr, k + 1);
+        print_int("csr2csc_rows", rind, a.nnz);
+        print_f32("csr2csc_values", cval, a.nnz);
+        CUDA(cudaFree(buf));
+        CUDA(cudaFree(d_cptr));
+        CUDA(cudaFree(d_rind));
+        CUDA(cudaFree(d_cval));
+        free(cptr), free(rind), free(cval);
+    }
+    { /* SpGEMM, ALG1 protocol: C = A B */
+        int *db_ptr = to_device(b.ptr, sizeof(int) * (k + 1)), *db_col = to_device(b.col, sizeof(int) * b.nnz);
+        float *db_val = to_device(b.val, sizeof(float) * b.nnz), *d_cv, *cv;
+        int *d_cp = buffer(sizeof(int) * (m + 1)), *d_ci, *cp, *ci;
+        int64_t cr, cc, cnnz;
+        cusparseSpGEMMDescr_t g;
+        SPARSE(cusparseCreateCsr(&mb, k, 1500, b.nnz, db_ptr, db_col, db_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                 CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+        SPARSE(cusparseCreateCsr(&mc, m, 1500, 0, NULL, NULL, NULL, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                 CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+        SPARSE(cusparseSpGEMM_createDescr(&g));
+        SPARSE(cusparseSpGEMM_workEstimation(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                             &one, ma, mb, &zero, mc, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, g, &size,
+                                             NULL));
+        buf = buffer(size);
+        SPARSE(cusparseSpGEMM_workEstimation(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                             &one, ma, mb, &zero, mc, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, g, &size,
+                                             buf));
+        SPARSE(cusparseSpGEMM_compute(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma,
+                                      mb, &zero, mc, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, g, &size2, NULL));
+        buf2 = buffer(size2);
+        SPARSE(cusparseSpGEMM_compute(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma,
+                                      mb, &zero, mc, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, g, &size2, buf2));
+        SPARSE(cusparseSpMatGetSize(mc, &cr, &cc, &cnnz));
+        d_ci = buffer(sizeof(int) * cnnz), d_cv = buffer(sizeof(float) * cnnz);
+        SPARSE(cusparseCsrSetPointers(mc, d_cp, d_ci, d_cv));
+        SPARSE(cusparseSpGEMM_copy(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma, mb,
+                                   &zero, mc, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, g));
+        cp = from_device(d_cp, sizeof(int) * (m + 1)), ci = from_device(d_ci, sizeof(int) * cnnz);
+        cv = from_device(d_cv, sizeof(float) * cnnz);
+        printf("spgemm size %lld x %lld\n", (long long)cr, (long long)cc);
+        print_int("spgemm_offsets", cp, m + 1);
+        print_int("spgemm_columns", ci, (int)cnnz);
+        print_f32("spgemm_values", cv, (int)cnnz);
+        SPARSE(cusparseSpGEMM_destroyDescr(g));
+        SPARSE(cusparseDestroySpMat(mb));
+        SPARSE(cusparseDestroySpMat(mc));
+        CUDA(cudaFree(buf));
+        CUDA(cudaFree(buf2));
+        CUDA(cudaFree(db_ptr));
+        CUDA(cudaFree(db_col));
+        CUDA(cudaFree(db_val));
+        CUDA(cudaFree(d_cp));
+        CUDA(cudaFree(d_ci));
+        CUDA(cudaFree(d_cv));
+        free(cp), free(ci), free(cv);
+    }
+    SPARSE(cusparseDestroySpMat(ma));
+    SPARSE(cusparseDestroy(h));
+    CUDA(cudaFree(d_ptr));
+    CUDA(cudaFree(d_col));
+    CUDA(cudaFree(d_val));
+    free(a.ptr), free(a.col), free(a.val), free(b.ptr), free(b.col), free(b.val);
+    return 0;
+}

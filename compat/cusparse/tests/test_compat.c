@@ -1,0 +1,163 @@
+/* A cuSPARSE program, written with cuSPARSE's own names only, built against spblk's
+ * compatibility header and library (issue 13). Compiled as C and as C++ (test_compat.cpp),
+ * with -Wall -Wextra -Wpedantic -Werror. Runs on the host backend (SPBLK_BACKEND=host, so all
+ * memory is host memory): SpMV and SpMM on a small CSR matrix against a naive reference, the
+ * version the header declares, cuSPARSE's status names, an argument error from spblk's
+ * checks, and a function spblk does not implement. Prints PASSED and exits 0, or names what
+ * failed and exits 1. */
+#include <cusparse.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            printf("%s:%d: FAILED: %s\n", __FILE__, __LINE__, #cond);                \
+            failures++;                                                              \
+        }                                                                            \
+    } while (0)
+#define CHECK_STATUS(call, want)                                                      \
+    do {                                                                              \
+        cusparseStatus_t got_ = (call);                                               \
+        if (got_ != (want)) {                                                         \
+            printf("%s:%d: FAILED: %s returned %s (%d), expected %s\n", __FILE__, __LINE__, \
+                   #call, cusparseGetErrorName(got_), (int)got_, #want);              \
+            failures++;                                                               \
+        }                                                                             \
+    } while (0)
+
+/* A 5x4 matrix in CSR, one-based in the second test. */
+enum { M = 5, K = 4, NNZ = 9, N = 3 };
+static const int offsets[M + 1] = {0, 2, 3, 5, 5, 9};
+static const int columns[NNZ] = {0, 3, 1, 0, 2, 0, 1, 2, 3};
+static const double values[NNZ] = {1.5, -2.0, 3.0, 0.5, 4.0, -1.0, 2.5, 1.0, -3.5};
+
+static double dense_a(int i, int j) {
+    int p;
+    for (p = offsets[i]; p < offsets[i + 1]; ++p)
+        if (columns[p] == j) return values[p];
+    return 0.0;
+}
+
+static void spmv_f32(cusparseHandle_t handle, cusparseIndexBase_t base) {
+    float val[NNZ], x[K], y[M], want[M];
+    int ptr[M + 1], col[NNZ];
+    const float alpha = 2.0f, beta = -1.0f;
+    cusparseSpMatDescr_t a;
+    cusparseDnVecDescr_t vx, vy;
+    size_t size = 1;
+    void *buffer;
+    int i, j;
+    for (i = 0; i <= M; ++i) ptr[i] = offsets[i] + (int)base;
+    for (i = 0; i < NNZ; ++i) {
+        col[i] = columns[i] + (int)base;
+        val[i] = (float)values[i];
+    }
+    for (j = 0; j < K; ++j) x[j] = 1.0f + 0.25f * (float)j;
+    for (i = 0; i < M; ++i) {
+        double sum = 0.0;
+        y[i] = (float)(i - 2);
+        for (j = 0; j < K; ++j) sum += dense_a(i, j) * x[j];
+        want[i] = (float)(alpha * sum + beta * y[i]);
+    }
+    CHECK_STATUS(cusparseCreateCsr(&a, M, K, NNZ, ptr, col, val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, base,
+                                   CUDA_R_32F),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseCreateDnVec(&vx, K, x, CUDA_R_32F), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseCreateDnVec(&vy, M, y, CUDA_R_32F), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, vx, &beta, vy,
+                                         CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &size),
+                 CUSPARSE_STATUS_SUCCESS);
+    buffer = size ? malloc(size) : NULL;
+    CHECK(size == 0 || buffer != NULL);
+    CHECK_STATUS(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, vx, &beta, vy, CUDA_R_32F,
+                              CUSPARSE_SPMV_ALG_DEFAULT, buffer),
+                 CUSPARSE_STATUS_SUCCESS);
+    for (i = 0; i < M; ++i) CHECK(fabsf(y[i] - want[i]) <= 1e-5f * (1.0f + fabsf(want[i])));
+    /* An argument error comes from spblk's checks with cuSPARSE's status value. */
+    CHECK_STATUS(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, NULL, vx, &beta, vy, CUDA_R_32F,
+                              CUSPARSE_SPMV_ALG_DEFAULT, buffer),
+                 CUSPARSE_STATUS_INVALID_VALUE);
+    free(buffer);
+    CHECK_STATUS(cusparseDestroyDnVec(vx), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDestroyDnVec(vy), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDestroySpMat(a), CUSPARSE_STATUS_SUCCESS);
+}
+
+/* C = alpha * A * B + beta * C in f64, B and C column-major. */
+static void spmm_f64(cusparseHandle_t handle) {
+    double b[K * N], c[M * N], want[M * N];
+    const double alpha = -0.5, beta = 2.0;
+    cusparseConstSpMatDescr_t a;
+    cusparseConstDnMatDescr_t mb;
+    cusparseDnMatDescr_t mc;
+    int64_t rows = 0, cols = 0, nnz = 0;
+    size_t size = 0;
+    void *buffer;
+    int i, j, k;
+    for (k = 0; k < K * N; ++k) b[k] = 0.5 * (double)(k % 7) - 1.0;
+    for (i = 0; i < M * N; ++i) c[i] = (double)(i % 5);
+    for (j = 0; j < N; ++j)
+        for (i = 0; i < M; ++i) {
+            double sum = 0.0;
+            for (k = 0; k < K; ++k) sum += dense_a(i, k) * b[k + j * K];
+            want[i + j * M] = alpha * sum + beta * c[i + j * M];
+        }
+    CHECK_STATUS(cusparseCreateConstCsr(&a, M, K, NNZ, offsets, columns, values, CUSPARSE_INDEX_32I,
+                                        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSpMatGetSize(a, &rows, &cols, &nnz), CUSPARSE_STATUS_SUCCESS);
+    CHECK(rows == M && cols == K && nnz == NNZ);
+    CHECK_STATUS(cusparseCreateConstDnMat(&mb, K, N, K, b, CUDA_R_64F, CUSPARSE_ORDER_COL), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseCreateDnMat(&mc, M, N, M, c, CUDA_R_64F, CUSPARSE_ORDER_COL), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSpMM_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                         &alpha, a, mb, &beta, mc, CUDA_R_64F, CUSPARSE_SPMM_ALG_DEFAULT, &size),
+                 CUSPARSE_STATUS_SUCCESS);
+    buffer = size ? malloc(size) : NULL;
+    CHECK(size == 0 || buffer != NULL);
+    CHECK_STATUS(cusparseSpMM(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, mb,
+                              &beta, mc, CUDA_R_64F, CUSPARSE_SPMM_ALG_DEFAULT, buffer),
+                 CUSPARSE_STATUS_SUCCESS);
+    free(buffer);
+    for (i = 0; i < M * N; ++i) CHECK(fabs(c[i] - want[i]) <= 1e-12 * (1.0 + fabs(want[i])));
+    CHECK_STATUS(cusparseDestroyDnMat(mb), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDestroyDnMat(mc), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDestroySpMat(a), CUSPARSE_STATUS_SUCCESS);
+}
+
+int main(void) {
+    cusparseHandle_t handle = NULL;
+    int version = 0, major = -1, minor = -1, patch = -1;
+    int ptr[2] = {0, 0};
+    CHECK_STATUS(cusparseCreate(&handle), CUSPARSE_STATUS_SUCCESS);
+    if (handle == NULL) {
+        printf("FAILED: no handle (is SPBLK_BACKEND=host set?)\n");
+        return 1;
+    }
+    /* The version is the one the header declares, as with NVIDIA's library. */
+    CHECK_STATUS(cusparseGetVersion(handle, &version), CUSPARSE_STATUS_SUCCESS);
+    CHECK(version == CUSPARSE_VERSION && CUSPARSE_VERSION == 12603);
+    CHECK_STATUS(cusparseGetProperty(MAJOR_VERSION, &major), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseGetProperty(MINOR_VERSION, &minor), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseGetProperty(PATCH_LEVEL, &patch), CUSPARSE_STATUS_SUCCESS);
+    CHECK(major == CUSPARSE_VER_MAJOR && minor == CUSPARSE_VER_MINOR && patch == CUSPARSE_VER_PATCH);
+    CHECK_STATUS(cusparseGetVersion(NULL, &version), CUSPARSE_STATUS_NOT_INITIALIZED);
+    /* Status names are cuSPARSE's. */
+    CHECK(strcmp(cusparseGetErrorName(CUSPARSE_STATUS_NOT_SUPPORTED), "CUSPARSE_STATUS_NOT_SUPPORTED") == 0);
+    CHECK(strcmp(cusparseGetErrorName(CUSPARSE_STATUS_SUCCESS), "CUSPARSE_STATUS_SUCCESS") == 0);
+    CHECK(cusparseGetErrorString(CUSPARSE_STATUS_INVALID_VALUE) != NULL);
+
+    spmv_f32(handle, CUSPARSE_INDEX_BASE_ZERO);
+    spmv_f32(handle, CUSPARSE_INDEX_BASE_ONE);
+    spmm_f64(handle);
+
+    /* A function spblk does not implement links, loads and fails clearly. */
+    CHECK_STATUS(cusparseXcsrsort(handle, 1, 1, 0, NULL, ptr, NULL, NULL, NULL), CUSPARSE_STATUS_NOT_SUPPORTED);
+    CHECK_STATUS(cusparseDestroy(handle), CUSPARSE_STATUS_SUCCESS);
+    printf("%s: cuSPARSE %d through spblk's compatibility library\n", failures ? "FAILED" : "PASSED", version);
+    return failures ? 1 : 0;
+}
