@@ -171,12 +171,12 @@ module spblk
       integer(c_int64_t), dimension(*), intent(inout) :: perm
     end function spblkAnalysisGetPermutation
     ! For the cuSPARSE compatibility library: reports that `function`, a cuSPARSE function name
-    ! ("cusparse" followed by letters, digits and underscores), is not implemented by spblk.
-    ! Records "<function>: not implemented by spblk" as this thread's last error message, logs
-    ! the call with `SPBLK_LOG`, writes the same line on stderr once per function and process
-    ! (cuSPARSE programs' error macros print only the status, whose text is generic), and
-    ! returns SPBLK_STATUS_NOT_SUPPORTED. SPBLK_STATUS_INVALID_VALUE if `function` is NULL or
-    ! not such a name.
+    ! ("cusparse" followed by letters, digits and underscores, at most 128 bytes), is not
+    ! implemented by spblk. Records "<function>: not implemented by spblk" as this thread's last
+    ! error message, logs the call with `SPBLK_LOG`, writes the same line on stderr once per
+    ! function and process (cuSPARSE programs' error macros print only the status, whose text is
+    ! generic), and returns SPBLK_STATUS_NOT_SUPPORTED. SPBLK_STATUS_INVALID_VALUE if `function`
+    ! is NULL or not such a name.
     function spblkCompatNotSupported(function) bind(C, name="spblkCompatNotSupported")
       import
       integer(c_int32_t) :: spblkCompatNotSupported

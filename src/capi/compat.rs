@@ -12,7 +12,8 @@ use super::types::*;
 use crate::error::{set_last_message, Error};
 
 /// For the cuSPARSE compatibility library: reports that `function`, a cuSPARSE function name
-/// ("cusparse" followed by letters, digits and underscores), is not implemented by spblk.
+/// ("cusparse" followed by letters, digits and underscores, at most 128 bytes), is not
+/// implemented by spblk.
 /// Records "<function>: not implemented by spblk" as this thread's last error message, logs
 /// the call with `SPBLK_LOG`, writes the same line on stderr once per function and process
 /// (cuSPARSE programs' error macros print only the status, whose text is generic), and
