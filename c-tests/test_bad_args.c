@@ -81,7 +81,8 @@ static struct {
     spblkStream_t stream;
     spblkPointerMode_t mode;
     spblkBackend_t backend;
-    int version, property;
+    int version, property, batch_count;
+    int64_t batch_stride;
     char message[64];
     size_t written;
     void *stale[KINDS], *foreign[KINDS];
@@ -550,6 +551,47 @@ static spblkStatus_t call_CscGet(void *const *p, const uint32_t *e) {
     (void)e;
     return spblkCscGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10]);
 }
+static spblkStatus_t call_ConstCsrGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkConstCsrGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10]);
+}
+static spblkStatus_t call_ConstCscGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkConstCscGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10]);
+}
+static spblkStatus_t call_ConstCooGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkConstCooGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9]);
+}
+static spblkStatus_t call_ConstDnMatGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkConstDnMatGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
+}
+static spblkStatus_t call_ConstDnVecGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkConstDnVecGet(p[0], p[1], p[2], p[3]);
+}
+/* One batch with valid strides: the shared objects stay single matrices. */
+static spblkStatus_t call_CsrSetStridedBatch(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkCsrSetStridedBatch(p[0], 1, 5, 6);
+}
+static spblkStatus_t call_CooSetStridedBatch(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkCooSetStridedBatch(p[0], 1, 6);
+}
+static spblkStatus_t call_SpMatGetStridedBatch(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpMatGetStridedBatch(p[0], p[1]);
+}
+static spblkStatus_t call_DnMatSetStridedBatch(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDnMatSetStridedBatch(p[0], 1, 0);
+}
+static spblkStatus_t call_DnMatGetStridedBatch(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDnMatGetStridedBatch(p[0], p[1], p[2]);
+}
 static spblkStatus_t call_CscSetPointers(void *const *p, const uint32_t *e) {
     (void)e;
     return spblkCscSetPointers(p[0], p[1], p[2], p[3]);
@@ -792,6 +834,33 @@ static int build_cases(fn_case *t) {
     ROW("spblkCooSetPointers", call_CooSetPointers,
         .p = {IN("spMatDescr", F.coo, IV, SPMAT), IN("cooRows", F.coo_arrays.major, IV, PLAIN),
               IN("cooColumns", F.coo_arrays.minor, IV, PLAIN), IN("cooValues", F.coo_arrays.val, IV, PLAIN)});
+    ROW("spblkConstCsrGet", call_ConstCsrGet,
+        .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("rows", F.rows), OUT("cols", F.cols), OUT("nnz", F.nnz),
+              OUT("csrRowOffsets", F.const_values), OUT("csrColInd", F.const_values), OUT("csrValues", F.const_values),
+              OUT("csrRowOffsetsType", F.itype), OUT("csrColIndType", F.itype2), OUT("idxBase", F.base),
+              OUT("valueType", F.vtype)});
+    ROW("spblkConstCscGet", call_ConstCscGet,
+        .p = {IN("spMatDescr", F.csc, IV, SPMAT), OUT("rows", F.rows), OUT("cols", F.cols), OUT("nnz", F.nnz),
+              OUT("cscColOffsets", F.const_values), OUT("cscRowInd", F.const_values), OUT("cscValues", F.const_values),
+              OUT("cscColOffsetsType", F.itype), OUT("cscRowIndType", F.itype2), OUT("idxBase", F.base),
+              OUT("valueType", F.vtype)});
+    ROW("spblkConstCooGet", call_ConstCooGet,
+        .p = {IN("spMatDescr", F.coo, IV, SPMAT), OUT("rows", F.rows), OUT("cols", F.cols), OUT("nnz", F.nnz),
+              OUT("cooRowInd", F.const_values), OUT("cooColInd", F.const_values), OUT("cooValues", F.const_values),
+              OUT("idxType", F.itype), OUT("idxBase", F.base), OUT("valueType", F.vtype)});
+    ROW("spblkConstDnMatGet", call_ConstDnMatGet,
+        .p = {IN("dnMatDescr", F.b, IV, DNMAT), OUT("rows", F.rows), OUT("cols", F.cols), OUT("ld", F.ld),
+              OUT("values", F.const_values), OUT("type", F.vtype), OUT("order", F.order)});
+    ROW("spblkConstDnVecGet", call_ConstDnVecGet,
+        .p = {IN("dnVecDescr", F.x, IV, DNVEC), OUT("size", F.rows), OUT("values", F.const_values),
+              OUT("valueType", F.vtype)});
+    ROW("spblkCsrSetStridedBatch", call_CsrSetStridedBatch, .p = {IN("spMatDescr", F.a, IV, SPMAT)});
+    ROW("spblkCooSetStridedBatch", call_CooSetStridedBatch, .p = {IN("spMatDescr", F.coo, IV, SPMAT)});
+    ROW("spblkSpMatGetStridedBatch", call_SpMatGetStridedBatch,
+        .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("batchCount", F.batch_count)});
+    ROW("spblkDnMatSetStridedBatch", call_DnMatSetStridedBatch, .p = {IN("dnMatDescr", F.b, IV, DNMAT)});
+    ROW("spblkDnMatGetStridedBatch", call_DnMatGetStridedBatch,
+        .p = {IN("dnMatDescr", F.b, IV, DNMAT), OUT("batchCount", F.batch_count), OUT("batchStride", F.batch_stride)});
 
     /* Analysis: params may be NULL (the defaults); `info` carries its structSize in. */
     ROW("spblkAnalysisParamsInit", call_AnalysisParamsInit, .p = {OUT("params", F.params)});

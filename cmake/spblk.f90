@@ -259,6 +259,19 @@ module spblk
       integer(c_int32_t), intent(out) :: type_
       integer(c_int32_t), intent(out) :: order
     end function spblkDnMatGet
+    ! `spblkDnMatGet` for a read-only descriptor.
+    function spblkConstDnMatGet(dnMatDescr, rows, cols, ld, values, type_, order) bind(C, &
+        name="spblkConstDnMatGet")
+      import
+      integer(c_int32_t) :: spblkConstDnMatGet
+      type(c_ptr), value :: dnMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: ld
+      type(c_ptr), intent(out) :: values
+      integer(c_int32_t), intent(out) :: type_
+      integer(c_int32_t), intent(out) :: order
+    end function spblkConstDnMatGet
     ! Reads the values pointer of a dense matrix.
     function spblkDnMatGetValues(dnMatDescr, values) bind(C, name="spblkDnMatGetValues")
       import
@@ -297,6 +310,16 @@ module spblk
       type(c_ptr), intent(out) :: values
       integer(c_int32_t), intent(out) :: valueType
     end function spblkDnVecGet
+    ! `spblkDnVecGet` for a read-only descriptor.
+    function spblkConstDnVecGet(dnVecDescr, size, values, valueType) bind(C, &
+        name="spblkConstDnVecGet")
+      import
+      integer(c_int32_t) :: spblkConstDnVecGet
+      type(c_ptr), value :: dnVecDescr
+      integer(c_int64_t), intent(out) :: size
+      type(c_ptr), intent(out) :: values
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkConstDnVecGet
     ! Reads the values pointer of a dense vector.
     function spblkDnVecGetValues(dnVecDescr, values) bind(C, name="spblkDnVecGetValues")
       import
@@ -603,6 +626,56 @@ module spblk
       integer(c_int32_t), value :: alg
       type(c_ptr), value :: externalBuffer
     end function spblkSDDMM
+    ! Makes a CSR descriptor a batch of `batchCount` matrices of the same shape and nnz: batch
+    ! i's row offsets start `i * offsetsBatchStride` elements after batch 0's, its column
+    ! indices and values `i * columnsValuesBatchStride`. A stride of 0 shares that array among
+    ! all batches.
+    function spblkCsrSetStridedBatch(spMatDescr, batchCount, offsetsBatchStride, &
+        columnsValuesBatchStride) bind(C, name="spblkCsrSetStridedBatch")
+      import
+      integer(c_int32_t) :: spblkCsrSetStridedBatch
+      type(c_ptr), value :: spMatDescr
+      integer(c_int), value :: batchCount
+      integer(c_int64_t), value :: offsetsBatchStride
+      integer(c_int64_t), value :: columnsValuesBatchStride
+    end function spblkCsrSetStridedBatch
+    ! Makes a COO descriptor a batch: batch i's row indices, column indices and values start `i
+    ! * batchStride` elements after batch 0's (0: shared).
+    function spblkCooSetStridedBatch(spMatDescr, batchCount, batchStride) bind(C, &
+        name="spblkCooSetStridedBatch")
+      import
+      integer(c_int32_t) :: spblkCooSetStridedBatch
+      type(c_ptr), value :: spMatDescr
+      integer(c_int), value :: batchCount
+      integer(c_int64_t), value :: batchStride
+    end function spblkCooSetStridedBatch
+    ! The number of batches of a sparse matrix (1 unless set).
+    function spblkSpMatGetStridedBatch(spMatDescr, batchCount) bind(C, &
+        name="spblkSpMatGetStridedBatch")
+      import
+      integer(c_int32_t) :: spblkSpMatGetStridedBatch
+      type(c_ptr), value :: spMatDescr
+      integer(c_int), intent(out) :: batchCount
+    end function spblkSpMatGetStridedBatch
+    ! Makes a dense matrix a batch: batch i starts `i * batchStride` elements after batch 0; the
+    ! stride is 0 (shared) or at least `ld * cols` (column-major) or `ld * rows` (row-major).
+    function spblkDnMatSetStridedBatch(dnMatDescr, batchCount, batchStride) bind(C, &
+        name="spblkDnMatSetStridedBatch")
+      import
+      integer(c_int32_t) :: spblkDnMatSetStridedBatch
+      type(c_ptr), value :: dnMatDescr
+      integer(c_int), value :: batchCount
+      integer(c_int64_t), value :: batchStride
+    end function spblkDnMatSetStridedBatch
+    ! The number of batches and the stride of a dense matrix (1 and 0 unless set).
+    function spblkDnMatGetStridedBatch(dnMatDescr, batchCount, batchStride) bind(C, &
+        name="spblkDnMatGetStridedBatch")
+      import
+      integer(c_int32_t) :: spblkDnMatGetStridedBatch
+      type(c_ptr), value :: dnMatDescr
+      integer(c_int), intent(out) :: batchCount
+      integer(c_int64_t), intent(out) :: batchStride
+    end function spblkDnMatGetStridedBatch
     ! Creates a CSR descriptor. It stores the pointers, copies nothing; offsets may be NULL
     ! until set (e.g. the output of SpGEMM), column indices and values may be NULL when nnz = 0.
     function spblkCreateCsr(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, &
@@ -740,39 +813,6 @@ module spblk
       type(c_ptr), value :: spMatDescr
       type(c_ptr), value :: values
     end function spblkSpMatSetValues
-    ! Reads everything a CSR descriptor holds.
-    function spblkCsrGet(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, &
-        csrRowOffsetsType, csrColIndType, idxBase, valueType) bind(C, name="spblkCsrGet")
-      import
-      integer(c_int32_t) :: spblkCsrGet
-      type(c_ptr), value :: spMatDescr
-      integer(c_int64_t), intent(out) :: rows
-      integer(c_int64_t), intent(out) :: cols
-      integer(c_int64_t), intent(out) :: nnz
-      type(c_ptr), intent(out) :: csrRowOffsets
-      type(c_ptr), intent(out) :: csrColInd
-      type(c_ptr), intent(out) :: csrValues
-      integer(c_int32_t), intent(out) :: csrRowOffsetsType
-      integer(c_int32_t), intent(out) :: csrColIndType
-      integer(c_int32_t), intent(out) :: idxBase
-      integer(c_int32_t), intent(out) :: valueType
-    end function spblkCsrGet
-    ! Reads everything a COO descriptor holds.
-    function spblkCooGet(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, idxType, &
-        idxBase, valueType) bind(C, name="spblkCooGet")
-      import
-      integer(c_int32_t) :: spblkCooGet
-      type(c_ptr), value :: spMatDescr
-      integer(c_int64_t), intent(out) :: rows
-      integer(c_int64_t), intent(out) :: cols
-      integer(c_int64_t), intent(out) :: nnz
-      type(c_ptr), intent(out) :: cooRowInd
-      type(c_ptr), intent(out) :: cooColInd
-      type(c_ptr), intent(out) :: cooValues
-      integer(c_int32_t), intent(out) :: idxType
-      integer(c_int32_t), intent(out) :: idxBase
-      integer(c_int32_t), intent(out) :: valueType
-    end function spblkCooGet
     ! Replaces a CSR descriptor's arrays (after `spblkSpGEMM_compute`, for example). Any plans
     ! of the old pattern are dropped.
     function spblkCsrSetPointers(spMatDescr, csrRowOffsets, csrColInd, csrValues) bind(C, &
@@ -824,23 +864,6 @@ module spblk
       type(c_ptr), value :: spMatDescr
       type(c_ptr), intent(out) :: values
     end function spblkConstSpMatGetValues
-    ! Reads everything a CSC descriptor holds.
-    function spblkCscGet(spMatDescr, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, &
-        cscColOffsetsType, cscRowIndType, idxBase, valueType) bind(C, name="spblkCscGet")
-      import
-      integer(c_int32_t) :: spblkCscGet
-      type(c_ptr), value :: spMatDescr
-      integer(c_int64_t), intent(out) :: rows
-      integer(c_int64_t), intent(out) :: cols
-      integer(c_int64_t), intent(out) :: nnz
-      type(c_ptr), intent(out) :: cscColOffsets
-      type(c_ptr), intent(out) :: cscRowInd
-      type(c_ptr), intent(out) :: cscValues
-      integer(c_int32_t), intent(out) :: cscColOffsetsType
-      integer(c_int32_t), intent(out) :: cscRowIndType
-      integer(c_int32_t), intent(out) :: idxBase
-      integer(c_int32_t), intent(out) :: valueType
-    end function spblkCscGet
     ! Replaces a CSC descriptor's arrays.
     function spblkCscSetPointers(spMatDescr, cscColOffsets, cscRowInd, cscValues) bind(C, &
         name="spblkCscSetPointers")
@@ -861,6 +884,106 @@ module spblk
       type(c_ptr), value :: cooColumns
       type(c_ptr), value :: cooValues
     end function spblkCooSetPointers
+    ! Reads everything a CSR descriptor holds.
+    function spblkCsrGet(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, &
+        csrRowOffsetsType, csrColIndType, idxBase, valueType) bind(C, name="spblkCsrGet")
+      import
+      integer(c_int32_t) :: spblkCsrGet
+      type(c_ptr), value :: spMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: nnz
+      type(c_ptr), intent(out) :: csrRowOffsets
+      type(c_ptr), intent(out) :: csrColInd
+      type(c_ptr), intent(out) :: csrValues
+      integer(c_int32_t), intent(out) :: csrRowOffsetsType
+      integer(c_int32_t), intent(out) :: csrColIndType
+      integer(c_int32_t), intent(out) :: idxBase
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkCsrGet
+    ! `spblkCsrGet` for a read-only descriptor.
+    function spblkConstCsrGet(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, &
+        csrRowOffsetsType, csrColIndType, idxBase, valueType) bind(C, name="spblkConstCsrGet")
+      import
+      integer(c_int32_t) :: spblkConstCsrGet
+      type(c_ptr), value :: spMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: nnz
+      type(c_ptr), intent(out) :: csrRowOffsets
+      type(c_ptr), intent(out) :: csrColInd
+      type(c_ptr), intent(out) :: csrValues
+      integer(c_int32_t), intent(out) :: csrRowOffsetsType
+      integer(c_int32_t), intent(out) :: csrColIndType
+      integer(c_int32_t), intent(out) :: idxBase
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkConstCsrGet
+    ! Reads everything a CSC descriptor holds.
+    function spblkCscGet(spMatDescr, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, &
+        cscColOffsetsType, cscRowIndType, idxBase, valueType) bind(C, name="spblkCscGet")
+      import
+      integer(c_int32_t) :: spblkCscGet
+      type(c_ptr), value :: spMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: nnz
+      type(c_ptr), intent(out) :: cscColOffsets
+      type(c_ptr), intent(out) :: cscRowInd
+      type(c_ptr), intent(out) :: cscValues
+      integer(c_int32_t), intent(out) :: cscColOffsetsType
+      integer(c_int32_t), intent(out) :: cscRowIndType
+      integer(c_int32_t), intent(out) :: idxBase
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkCscGet
+    ! `spblkCscGet` for a read-only descriptor.
+    function spblkConstCscGet(spMatDescr, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, &
+        cscColOffsetsType, cscRowIndType, idxBase, valueType) bind(C, name="spblkConstCscGet")
+      import
+      integer(c_int32_t) :: spblkConstCscGet
+      type(c_ptr), value :: spMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: nnz
+      type(c_ptr), intent(out) :: cscColOffsets
+      type(c_ptr), intent(out) :: cscRowInd
+      type(c_ptr), intent(out) :: cscValues
+      integer(c_int32_t), intent(out) :: cscColOffsetsType
+      integer(c_int32_t), intent(out) :: cscRowIndType
+      integer(c_int32_t), intent(out) :: idxBase
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkConstCscGet
+    ! Reads everything a COO descriptor holds.
+    function spblkCooGet(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, idxType, &
+        idxBase, valueType) bind(C, name="spblkCooGet")
+      import
+      integer(c_int32_t) :: spblkCooGet
+      type(c_ptr), value :: spMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: nnz
+      type(c_ptr), intent(out) :: cooRowInd
+      type(c_ptr), intent(out) :: cooColInd
+      type(c_ptr), intent(out) :: cooValues
+      integer(c_int32_t), intent(out) :: idxType
+      integer(c_int32_t), intent(out) :: idxBase
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkCooGet
+    ! `spblkCooGet` for a read-only descriptor.
+    function spblkConstCooGet(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, &
+        idxType, idxBase, valueType) bind(C, name="spblkConstCooGet")
+      import
+      integer(c_int32_t) :: spblkConstCooGet
+      type(c_ptr), value :: spMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: nnz
+      type(c_ptr), intent(out) :: cooRowInd
+      type(c_ptr), intent(out) :: cooColInd
+      type(c_ptr), intent(out) :: cooValues
+      integer(c_int32_t), intent(out) :: idxType
+      integer(c_int32_t), intent(out) :: idxBase
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkConstCooGet
     ! Creates the state object that carries a product through the protocol.
     function spblkSpGEMM_createDescr(descr) bind(C, name="spblkSpGEMM_createDescr")
       import

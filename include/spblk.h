@@ -22,6 +22,11 @@
 #define SPBLK_VBR_COPY_BF16 2
 
 /**
+ * The most batches SpMM and SDDMM take (cuSPARSE's limit).
+ */
+#define MAX_BATCHES 65535
+
+/**
  * CUDA's stream type, declared by tag so that a `cudaStream_t` or `CUstream` passes as is
  * and no CUDA header is needed.
  */
@@ -622,6 +627,17 @@ spblkStatus_t spblkDnMatGet(spblkDnMatDescr_t dnMatDescr,
                             spblkOrder_t *order);
 
 /**
+ * `spblkDnMatGet` for a read-only descriptor.
+ */
+spblkStatus_t spblkConstDnMatGet(spblkConstDnMatDescr_t dnMatDescr,
+                                 int64_t *rows,
+                                 int64_t *cols,
+                                 int64_t *ld,
+                                 const void **values,
+                                 spblkDataType_t *type_,
+                                 spblkOrder_t *order);
+
+/**
  * Reads the values pointer of a dense matrix.
  */
 spblkStatus_t spblkDnMatGetValues(spblkDnMatDescr_t dnMatDescr, void **values);
@@ -651,6 +667,14 @@ spblkStatus_t spblkDnVecGet(spblkDnVecDescr_t dnVecDescr,
                             int64_t *size,
                             void **values,
                             spblkDataType_t *valueType);
+
+/**
+ * `spblkDnVecGet` for a read-only descriptor.
+ */
+spblkStatus_t spblkConstDnVecGet(spblkConstDnVecDescr_t dnVecDescr,
+                                 int64_t *size,
+                                 const void **values,
+                                 spblkDataType_t *valueType);
 
 /**
  * Reads the values pointer of a dense vector.
@@ -904,6 +928,44 @@ spblkStatus_t spblkSDDMM(spblkHandle_t handle,
                          void *externalBuffer);
 
 /**
+ * Makes a CSR descriptor a batch of `batchCount` matrices of the same shape and nnz: batch i's
+ * row offsets start `i * offsetsBatchStride` elements after batch 0's, its column indices and
+ * values `i * columnsValuesBatchStride`. A stride of 0 shares that array among all batches.
+ */
+spblkStatus_t spblkCsrSetStridedBatch(spblkSpMatDescr_t spMatDescr,
+                                      int batchCount,
+                                      int64_t offsetsBatchStride,
+                                      int64_t columnsValuesBatchStride);
+
+/**
+ * Makes a COO descriptor a batch: batch i's row indices, column indices and values start
+ * `i * batchStride` elements after batch 0's (0: shared).
+ */
+spblkStatus_t spblkCooSetStridedBatch(spblkSpMatDescr_t spMatDescr,
+                                      int batchCount,
+                                      int64_t batchStride);
+
+/**
+ * The number of batches of a sparse matrix (1 unless set).
+ */
+spblkStatus_t spblkSpMatGetStridedBatch(spblkConstSpMatDescr_t spMatDescr, int *batchCount);
+
+/**
+ * Makes a dense matrix a batch: batch i starts `i * batchStride` elements after batch 0;
+ * the stride is 0 (shared) or at least `ld * cols` (column-major) or `ld * rows` (row-major).
+ */
+spblkStatus_t spblkDnMatSetStridedBatch(spblkDnMatDescr_t dnMatDescr,
+                                        int batchCount,
+                                        int64_t batchStride);
+
+/**
+ * The number of batches and the stride of a dense matrix (1 and 0 unless set).
+ */
+spblkStatus_t spblkDnMatGetStridedBatch(spblkConstDnMatDescr_t dnMatDescr,
+                                        int *batchCount,
+                                        int64_t *batchStride);
+
+/**
  * Creates a CSR descriptor. It stores the pointers, copies nothing; offsets may be NULL
  * until set (e.g. the output of SpGEMM), column indices and values may be NULL when nnz = 0.
  */
@@ -1019,35 +1081,6 @@ spblkStatus_t spblkSpMatSetAttribute(spblkSpMatDescr_t spMatDescr,
 spblkStatus_t spblkSpMatSetValues(spblkSpMatDescr_t spMatDescr, void *values);
 
 /**
- * Reads everything a CSR descriptor holds.
- */
-spblkStatus_t spblkCsrGet(spblkSpMatDescr_t spMatDescr,
-                          int64_t *rows,
-                          int64_t *cols,
-                          int64_t *nnz,
-                          void **csrRowOffsets,
-                          void **csrColInd,
-                          void **csrValues,
-                          spblkIndexType_t *csrRowOffsetsType,
-                          spblkIndexType_t *csrColIndType,
-                          spblkIndexBase_t *idxBase,
-                          spblkDataType_t *valueType);
-
-/**
- * Reads everything a COO descriptor holds.
- */
-spblkStatus_t spblkCooGet(spblkSpMatDescr_t spMatDescr,
-                          int64_t *rows,
-                          int64_t *cols,
-                          int64_t *nnz,
-                          void **cooRowInd,
-                          void **cooColInd,
-                          void **cooValues,
-                          spblkIndexType_t *idxType,
-                          spblkIndexBase_t *idxBase,
-                          spblkDataType_t *valueType);
-
-/**
  * Replaces a CSR descriptor's arrays (after `spblkSpGEMM_compute`, for example). Any
  * plans of the old pattern are dropped.
  */
@@ -1091,6 +1124,52 @@ spblkStatus_t spblkCreateConstCoo(spblkConstSpMatDescr_t *spMatDescr,
 spblkStatus_t spblkConstSpMatGetValues(spblkConstSpMatDescr_t spMatDescr, const void **values);
 
 /**
+ * Replaces a CSC descriptor's arrays.
+ */
+spblkStatus_t spblkCscSetPointers(spblkSpMatDescr_t spMatDescr,
+                                  void *cscColOffsets,
+                                  void *cscRowInd,
+                                  void *cscValues);
+
+/**
+ * Replaces a COO descriptor's arrays.
+ */
+spblkStatus_t spblkCooSetPointers(spblkSpMatDescr_t spMatDescr,
+                                  void *cooRows,
+                                  void *cooColumns,
+                                  void *cooValues);
+
+/**
+ * Reads everything a CSR descriptor holds.
+ */
+spblkStatus_t spblkCsrGet(spblkSpMatDescr_t spMatDescr,
+                          int64_t *rows,
+                          int64_t *cols,
+                          int64_t *nnz,
+                          void **csrRowOffsets,
+                          void **csrColInd,
+                          void **csrValues,
+                          spblkIndexType_t *csrRowOffsetsType,
+                          spblkIndexType_t *csrColIndType,
+                          spblkIndexBase_t *idxBase,
+                          spblkDataType_t *valueType);
+
+/**
+ * `spblkCsrGet` for a read-only descriptor.
+ */
+spblkStatus_t spblkConstCsrGet(spblkConstSpMatDescr_t spMatDescr,
+                               int64_t *rows,
+                               int64_t *cols,
+                               int64_t *nnz,
+                               const void **csrRowOffsets,
+                               const void **csrColInd,
+                               const void **csrValues,
+                               spblkIndexType_t *csrRowOffsetsType,
+                               spblkIndexType_t *csrColIndType,
+                               spblkIndexBase_t *idxBase,
+                               spblkDataType_t *valueType);
+
+/**
  * Reads everything a CSC descriptor holds.
  */
 spblkStatus_t spblkCscGet(spblkSpMatDescr_t spMatDescr,
@@ -1106,20 +1185,47 @@ spblkStatus_t spblkCscGet(spblkSpMatDescr_t spMatDescr,
                           spblkDataType_t *valueType);
 
 /**
- * Replaces a CSC descriptor's arrays.
+ * `spblkCscGet` for a read-only descriptor.
  */
-spblkStatus_t spblkCscSetPointers(spblkSpMatDescr_t spMatDescr,
-                                  void *cscColOffsets,
-                                  void *cscRowInd,
-                                  void *cscValues);
+spblkStatus_t spblkConstCscGet(spblkConstSpMatDescr_t spMatDescr,
+                               int64_t *rows,
+                               int64_t *cols,
+                               int64_t *nnz,
+                               const void **cscColOffsets,
+                               const void **cscRowInd,
+                               const void **cscValues,
+                               spblkIndexType_t *cscColOffsetsType,
+                               spblkIndexType_t *cscRowIndType,
+                               spblkIndexBase_t *idxBase,
+                               spblkDataType_t *valueType);
 
 /**
- * Replaces a COO descriptor's arrays.
+ * Reads everything a COO descriptor holds.
  */
-spblkStatus_t spblkCooSetPointers(spblkSpMatDescr_t spMatDescr,
-                                  void *cooRows,
-                                  void *cooColumns,
-                                  void *cooValues);
+spblkStatus_t spblkCooGet(spblkSpMatDescr_t spMatDescr,
+                          int64_t *rows,
+                          int64_t *cols,
+                          int64_t *nnz,
+                          void **cooRowInd,
+                          void **cooColInd,
+                          void **cooValues,
+                          spblkIndexType_t *idxType,
+                          spblkIndexBase_t *idxBase,
+                          spblkDataType_t *valueType);
+
+/**
+ * `spblkCooGet` for a read-only descriptor.
+ */
+spblkStatus_t spblkConstCooGet(spblkConstSpMatDescr_t spMatDescr,
+                               int64_t *rows,
+                               int64_t *cols,
+                               int64_t *nnz,
+                               const void **cooRowInd,
+                               const void **cooColInd,
+                               const void **cooValues,
+                               spblkIndexType_t *idxType,
+                               spblkIndexBase_t *idxBase,
+                               spblkDataType_t *valueType);
 
 /**
  * Creates the state object that carries a product through the protocol.

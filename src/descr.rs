@@ -21,6 +21,45 @@ pub enum SparsePattern {
     Coo { row_ind: *mut c_void, col_ind: *mut c_void },
 }
 
+/// A strided batch of sparse matrices (`spblkCsrSetStridedBatch`, `spblkCooSetStridedBatch`):
+/// batch i's arrays start `i * stride` elements after batch 0's. A stride of 0 shares the array
+/// among all batches (cuSPARSE's broadcast). One matrix: `count` 1, strides 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpBatch {
+    pub count: i32,
+    /// CSR: the row offsets; COO: the row indices.
+    pub first_stride: i64,
+    /// CSR and COO: the column indices and the values.
+    pub entries_stride: i64,
+}
+
+impl Default for SpBatch {
+    fn default() -> Self {
+        SpBatch { count: 1, first_stride: 0, entries_stride: 0 }
+    }
+}
+
+/// A strided batch of dense matrices (`spblkDnMatSetStridedBatch`), as [`SpBatch`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DnBatch {
+    pub count: i32,
+    pub stride: i64,
+}
+
+impl Default for DnBatch {
+    fn default() -> Self {
+        DnBatch { count: 1, stride: 0 }
+    }
+}
+
+/// `p` moved by `elements` of `bytes` each (the caller checked that the batch fits its arrays).
+fn advance(p: *mut c_void, elements: i64, bytes: usize) -> *mut c_void {
+    if p.is_null() {
+        return p;
+    }
+    (p as *mut u8).wrapping_offset(elements as isize * bytes as isize) as *mut c_void
+}
+
 /// A sparse matrix descriptor (`spblkSpMatDescr_t`).
 #[derive(Debug, Clone)]
 pub struct SpMat {
@@ -38,6 +77,7 @@ pub struct SpMat {
     /// `SPBLK_SPMAT_FILL_MODE` and `SPBLK_SPMAT_DIAG_TYPE` (read by triangular solves only).
     pub fill_mode: FillMode,
     pub diag_type: DiagType,
+    pub batch: SpBatch,
     /// The plans of `spblkAnalyze` and `*_preprocess`, shared by every copy of this
     /// descriptor that a call takes (see `crate::plan`).
     pub plans: Arc<PlanSlot>,
@@ -55,6 +95,35 @@ impl SpMat {
             SparsePattern::Csr { .. } => Format::Csr,
             SparsePattern::Csc { .. } => Format::Csc,
             SparsePattern::Coo { .. } => Format::Coo,
+        }
+    }
+
+    /// Batch `i` of a batched descriptor as one matrix. A batched descriptor's plans describe
+    /// batch 0 only, so each batch gets an empty plan slot of its own (batched products run
+    /// without plans); an unbatched descriptor is returned as is, plans shared.
+    pub fn batch_item(&self, i: i32) -> SpMat {
+        if self.batch.count == 1 {
+            return self.clone();
+        }
+        let i = i as i64;
+        let (first, second) = match self.pattern {
+            SparsePattern::Csr { row_offsets, col_ind } => (row_offsets, col_ind),
+            SparsePattern::Csc { col_offsets, row_ind } => (col_offsets, row_ind),
+            SparsePattern::Coo { row_ind, col_ind } => (row_ind, col_ind),
+        };
+        let first = advance(first, i * self.batch.first_stride, self.offsets_type.size());
+        let second = advance(second, i * self.batch.entries_stride, self.indices_type.size());
+        let pattern = match self.pattern {
+            SparsePattern::Csr { .. } => SparsePattern::Csr { row_offsets: first, col_ind: second },
+            SparsePattern::Csc { .. } => SparsePattern::Csc { col_offsets: first, row_ind: second },
+            SparsePattern::Coo { .. } => SparsePattern::Coo { row_ind: first, col_ind: second },
+        };
+        SpMat {
+            pattern,
+            values: advance(self.values, i * self.batch.entries_stride, self.value_type.size()),
+            batch: SpBatch::default(),
+            plans: Arc::new(PlanSlot::default()),
+            ..self.clone()
         }
     }
 
@@ -139,6 +208,7 @@ pub struct DnMat {
     pub values: *mut c_void,
     pub value_type: DataType,
     pub order: Order,
+    pub batch: DnBatch,
 }
 
 impl DnMat {
@@ -165,6 +235,23 @@ impl DnMat {
             self.cols
         );
         Ok(())
+    }
+
+    /// Batch `i` of a batched descriptor as one matrix.
+    pub fn batch_item(&self, i: i32) -> DnMat {
+        DnMat {
+            values: advance(self.values, i as i64 * self.batch.stride, self.value_type.size()),
+            batch: DnBatch::default(),
+            ..self.clone()
+        }
+    }
+
+    /// Elements from one batch to the next at least, so that batches do not overlap.
+    pub fn batch_size(&self) -> i64 {
+        match self.order {
+            Order::Col => self.ld * self.cols,
+            Order::Row => self.ld * self.rows,
+        }
     }
 
     /// Number of elements spanned in memory (for bounds of host views).
@@ -204,6 +291,7 @@ impl DnVec {
             values: self.values,
             value_type: self.value_type,
             order: Order::Col,
+            batch: DnBatch::default(),
         }
     }
 }

@@ -160,6 +160,20 @@ impl IndexType {
     }
 }
 
+impl Format {
+    /// The format as cuSPARSE's documentation writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Csr => "CSR",
+            Format::Csc => "CSC",
+            Format::Coo => "COO",
+            Format::BlockedEll => "Blocked-ELL",
+            Format::Bsr => "BSR",
+            Format::SlicedEll => "Sliced-ELL",
+        }
+    }
+}
+
 impl DataType {
     /// Bytes per element.
     pub fn size(self) -> usize {

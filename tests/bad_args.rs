@@ -11,6 +11,7 @@ use spblk::capi::dense::*;
 use spblk::capi::handle::*;
 use spblk::capi::products::*;
 use spblk::capi::sp_mat::*;
+use spblk::capi::sp_mat_get::*;
 use spblk::capi::spgemm::*;
 use spblk::capi::types::*;
 use std::ffi::c_void;
@@ -993,5 +994,128 @@ fn const_and_csc_coo_descriptor_functions() {
     for s in [spblkDestroySpMat(d), spblkDestroySpMat(dc), spblkDestroyDnMat(dd), spblkDestroyDnVec(dv)] {
         assert_eq!(s, OK);
     }
+    drop_fixture(&mut fx);
+}
+
+#[test]
+fn const_getters_and_strided_batches() {
+    use spblk::capi::batch::*;
+    let mut fx = fixture();
+    let (sa, coo_d) = (fx.sa, fx.coo.descr());
+    let (mut rr, mut cc, mut zz) = (0i64, 0i64, 0i64);
+    let (mut p1, mut p2, mut p3): (*const c_void, *const c_void, *const c_void) = (null_mut(), null_mut(), null_mut());
+    let (mut t1, mut t2, mut t3, mut t4) = (0u32, 0u32, 0u32, 0u32);
+    let csr = ["spMatDescr", "rows", "cols", "nnz", "csrRowOffsets", "csrColInd", "csrValues"];
+    let csr: Vec<&str> =
+        csr.into_iter().chain(["csrRowOffsetsType", "csrColIndType", "idxBase", "valueType"]).collect();
+    let ptrs: Vec<(u32, u32, &str)> = csr.iter().enumerate().map(|(i, s)| (i as u32, IV, *s)).collect();
+    check("spblkConstCsrGet", &ptrs, &[], |m, _| {
+        spblkConstCsrGet(
+            nc(m, 0, sa),
+            n(m, 1, &mut rr),
+            n(m, 2, &mut cc),
+            n(m, 3, &mut zz),
+            n(m, 4, &mut p1),
+            n(m, 5, &mut p2),
+            n(m, 6, &mut p3),
+            n(m, 7, &mut t1),
+            n(m, 8, &mut t2),
+            n(m, 9, &mut t3),
+            n(m, 10, &mut t4),
+        )
+    });
+    assert_eq!((p1, p2, p3), (fx.a.major.ptr() as _, fx.a.minor.ptr() as _, fx.a.values.ptr() as _));
+    assert_eq!((rr, cc, t1, t3, t4), (6, 6, SPBLK_INDEX_32I, 0, SPBLK_R_32F));
+    // The const getters check the format too, and write nothing then.
+    let untouched: *const c_void = 0x5 as _;
+    p1 = untouched;
+    let st =
+        spblkConstCscGet(sa, &mut rr, &mut cc, &mut zz, &mut p1, &mut p2, &mut p3, &mut t1, &mut t2, &mut t3, &mut t4);
+    assert_eq!((st, p1), (IV, untouched));
+    assert!(last_error().contains("is CSR, not CSC"), "{}", last_error());
+    let coo = ["spMatDescr", "rows", "cols", "nnz", "cooRowInd", "cooColInd", "cooValues", "idxType", "idxBase"];
+    let coo: Vec<&str> = coo.into_iter().chain(["valueType"]).collect();
+    let ptrs: Vec<(u32, u32, &str)> = coo.iter().enumerate().map(|(i, s)| (i as u32, IV, *s)).collect();
+    check("spblkConstCooGet", &ptrs, &[], |m, _| {
+        spblkConstCooGet(
+            nc(m, 0, coo_d),
+            n(m, 1, &mut rr),
+            n(m, 2, &mut cc),
+            n(m, 3, &mut zz),
+            n(m, 4, &mut p1),
+            n(m, 5, &mut p2),
+            n(m, 6, &mut p3),
+            n(m, 7, &mut t1),
+            n(m, 8, &mut t2),
+            n(m, 9, &mut t3),
+        )
+    });
+    assert_eq!((p1, p2), (fx.coo.major.ptr() as _, fx.coo.minor.ptr() as _));
+    let db = fx.db;
+    let (mut ld, mut o) = (0i64, 0u32);
+    let names = ["dnMatDescr", "rows", "cols", "ld", "values", "type", "order"];
+    let ptrs: Vec<(u32, u32, &str)> = names.iter().enumerate().map(|(i, s)| (i as u32, IV, *s)).collect();
+    check("spblkConstDnMatGet", &ptrs, &[], |m, _| {
+        spblkConstDnMatGet(
+            nc(m, 0, db),
+            n(m, 1, &mut rr),
+            n(m, 2, &mut cc),
+            n(m, 3, &mut ld),
+            n(m, 4, &mut p1),
+            n(m, 5, &mut t1),
+            n(m, 6, &mut o),
+        )
+    });
+    assert_eq!((rr, cc, ld, p1, o), (6, 3, 3, fx.b.buf.ptr() as _, SPBLK_ORDER_ROW));
+    let vx = fx.vx;
+    check(
+        "spblkConstDnVecGet",
+        &[(0, IV, "dnVecDescr"), (1, IV, "size"), (2, IV, "values"), (3, IV, "valueType")],
+        &[],
+        |m, _| spblkConstDnVecGet(nc(m, 0, vx), n(m, 1, &mut rr), n(m, 2, &mut p1), n(m, 3, &mut t1)),
+    );
+    assert_eq!((rr, p1), (6, fx.x.ptr() as _));
+
+    // Strided batches: the descriptor NULL; counts and strides out of range; read back.
+    let nnz = fx.a.nnz as i64;
+    check("spblkCsrSetStridedBatch", &[(0, IV, "spMatDescr")], &[], |m, _| {
+        spblkCsrSetStridedBatch(n(m, 0, sa), 2, 0, nnz)
+    });
+    let mut count = 0i32;
+    check("spblkSpMatGetStridedBatch", &[(0, IV, "spMatDescr"), (1, IV, "batchCount")], &[], |m, _| {
+        spblkSpMatGetStridedBatch(nc(m, 0, sa), n(m, 1, &mut count))
+    });
+    assert_eq!(count, 2);
+    for (c, o, v, arg) in [(0, 0, nnz, "batchCount"), (-3, 0, nnz, "batchCount"), (2, 6, nnz, "offsetsBatchStride")] {
+        assert_eq!(spblkCsrSetStridedBatch(sa, c, o, v), IV);
+        assert!(last_error().contains(arg), "{}", last_error());
+    }
+    assert_eq!(spblkCsrSetStridedBatch(sa, 2, -7, nnz), IV);
+    assert_eq!(spblkSpMatGetStridedBatch(sa, &mut count), OK);
+    assert_eq!(count, 2, "a failed setter changed the batch");
+    assert_eq!(spblkCsrSetStridedBatch(sa, 1, 0, 0), OK);
+    check("spblkCooSetStridedBatch", &[(0, IV, "spMatDescr")], &[], |m, _| {
+        spblkCooSetStridedBatch(n(m, 0, coo_d), 3, nnz)
+    });
+    assert_eq!(spblkCooSetStridedBatch(coo_d, 3, -1), IV);
+    assert!(last_error().contains("batchStride"));
+    assert_eq!(spblkCooSetStridedBatch(sa, 3, nnz), IV);
+    assert!(last_error().contains("is CSR, not COO"));
+    check("spblkDnMatSetStridedBatch", &[(0, IV, "dnMatDescr")], &[], |m, _| {
+        spblkDnMatSetStridedBatch(n(m, 0, db), 4, 20)
+    });
+    let mut stride = 0i64;
+    check(
+        "spblkDnMatGetStridedBatch",
+        &[(0, IV, "dnMatDescr"), (1, IV, "batchCount"), (2, IV, "batchStride")],
+        &[],
+        |m, _| spblkDnMatGetStridedBatch(nc(m, 0, db), n(m, 1, &mut count), n(m, 2, &mut stride)),
+    );
+    assert_eq!((count, stride), (4, 20));
+    assert_eq!(spblkDnMatSetStridedBatch(db, 4, 17), IV, "6 x 3 row-major with ld 3 spans 18");
+    assert!(last_error().contains("batchStride"));
+    assert_eq!(spblkDnMatSetStridedBatch(db, 0, 20), IV);
+    assert_eq!(spblkDnMatSetStridedBatch(db, 1, 0), OK);
+    assert_eq!(spblkDestroySpMat(coo_d), OK);
     drop_fixture(&mut fx);
 }

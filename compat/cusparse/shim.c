@@ -184,22 +184,22 @@ cusparseStatus_t cusparseConstBlockedEllGet(cusparseConstSpMatDescr_t spMatDescr
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseConstBlockedEllGet");
 }
 cusparseStatus_t cusparseConstCooGet(cusparseConstSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols, int64_t* nnz, const void** cooRowInd, const void** cooColInd, const void** cooValues, cusparseIndexType_t* idxType, cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseConstCooGet");
+    return (cusparseStatus_t)spblkConstCooGet((spblkConstSpMatDescr_t)spMatDescr, (int64_t*)rows, (int64_t*)cols, (int64_t*)nnz, (const void**)cooRowInd, (const void**)cooColInd, (const void**)cooValues, (spblkIndexType_t*)idxType, (spblkIndexBase_t*)idxBase, (spblkDataType_t*)valueType);
 }
 cusparseStatus_t cusparseConstCscGet(cusparseConstSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols, int64_t* nnz, const void** cscColOffsets, const void** cscRowInd, const void** cscValues, cusparseIndexType_t* cscColOffsetsType, cusparseIndexType_t* cscRowIndType, cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseConstCscGet");
+    return (cusparseStatus_t)spblkConstCscGet((spblkConstSpMatDescr_t)spMatDescr, (int64_t*)rows, (int64_t*)cols, (int64_t*)nnz, (const void**)cscColOffsets, (const void**)cscRowInd, (const void**)cscValues, (spblkIndexType_t*)cscColOffsetsType, (spblkIndexType_t*)cscRowIndType, (spblkIndexBase_t*)idxBase, (spblkDataType_t*)valueType);
 }
 cusparseStatus_t cusparseConstCsrGet(cusparseConstSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols, int64_t* nnz, const void** csrRowOffsets, const void** csrColInd, const void** csrValues, cusparseIndexType_t* csrRowOffsetsType, cusparseIndexType_t* csrColIndType, cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseConstCsrGet");
+    return (cusparseStatus_t)spblkConstCsrGet((spblkConstSpMatDescr_t)spMatDescr, (int64_t*)rows, (int64_t*)cols, (int64_t*)nnz, (const void**)csrRowOffsets, (const void**)csrColInd, (const void**)csrValues, (spblkIndexType_t*)csrRowOffsetsType, (spblkIndexType_t*)csrColIndType, (spblkIndexBase_t*)idxBase, (spblkDataType_t*)valueType);
 }
 cusparseStatus_t cusparseConstDnMatGet(cusparseConstDnMatDescr_t dnMatDescr, int64_t* rows, int64_t* cols, int64_t* ld, const void** values, cudaDataType* type_, cusparseOrder_t* order) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseConstDnMatGet");
+    return (cusparseStatus_t)spblkConstDnMatGet((spblkConstDnMatDescr_t)dnMatDescr, (int64_t*)rows, (int64_t*)cols, (int64_t*)ld, (const void**)values, (spblkDataType_t*)type_, (spblkOrder_t*)order);
 }
 cusparseStatus_t cusparseConstDnMatGetValues(cusparseConstDnMatDescr_t dnMatDescr, const void** values) {
     return (cusparseStatus_t)spblkConstDnMatGetValues((spblkConstDnMatDescr_t)dnMatDescr, (const void**)values);
 }
 cusparseStatus_t cusparseConstDnVecGet(cusparseConstDnVecDescr_t dnVecDescr, int64_t* size, const void** values, cudaDataType* valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseConstDnVecGet");
+    return (cusparseStatus_t)spblkConstDnVecGet((spblkConstDnVecDescr_t)dnVecDescr, (int64_t*)size, (const void**)values, (spblkDataType_t*)valueType);
 }
 cusparseStatus_t cusparseConstDnVecGetValues(cusparseConstDnVecDescr_t dnVecDescr, const void** values) {
     return (cusparseStatus_t)spblkConstDnVecGetValues((spblkConstDnVecDescr_t)dnVecDescr, (const void**)values);
@@ -220,7 +220,7 @@ cusparseStatus_t cusparseCooSetPointers(cusparseSpMatDescr_t spMatDescr, void* c
     return (cusparseStatus_t)spblkCooSetPointers((spblkSpMatDescr_t)spMatDescr, (void*)cooRows, (void*)cooColumns, (void*)cooValues);
 }
 cusparseStatus_t cusparseCooSetStridedBatch(cusparseSpMatDescr_t spMatDescr, int batchCount, int64_t batchStride) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCooSetStridedBatch");
+    return (cusparseStatus_t)spblkCooSetStridedBatch((spblkSpMatDescr_t)spMatDescr, (int)batchCount, (int64_t)batchStride);
 }
 cusparseStatus_t cusparseCreate(cusparseHandle_t* handle) {
     return (cusparseStatus_t)spblkCreate((spblkHandle_t*)handle);
@@ -331,7 +331,7 @@ cusparseStatus_t cusparseCsrSetPointers(cusparseSpMatDescr_t spMatDescr, void* c
     return (cusparseStatus_t)spblkCsrSetPointers((spblkSpMatDescr_t)spMatDescr, (void*)csrRowOffsets, (void*)csrColInd, (void*)csrValues);
 }
 cusparseStatus_t cusparseCsrSetStridedBatch(cusparseSpMatDescr_t spMatDescr, int batchCount, int64_t offsetsBatchStride, int64_t columnsValuesBatchStride) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCsrSetStridedBatch");
+    return (cusparseStatus_t)spblkCsrSetStridedBatch((spblkSpMatDescr_t)spMatDescr, (int)batchCount, (int64_t)offsetsBatchStride, (int64_t)columnsValuesBatchStride);
 }
 cusparseStatus_t cusparseDbsr2csr(cusparseHandle_t handle, cusparseDirection_t dirA, int mb, int nb, cusparseMatDescr_t descrA, const double* bsrSortedValA, const int* bsrSortedRowPtrA, const int* bsrSortedColIndA, int blockDim, cusparseMatDescr_t descrC, double* csrSortedValC, int* csrSortedRowPtrC, int* csrSortedColIndC) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseDbsr2csr");
@@ -544,13 +544,13 @@ cusparseStatus_t cusparseDnMatGet(cusparseDnMatDescr_t dnMatDescr, int64_t* rows
     return (cusparseStatus_t)spblkDnMatGet((spblkDnMatDescr_t)dnMatDescr, (int64_t*)rows, (int64_t*)cols, (int64_t*)ld, (void**)values, (spblkDataType_t*)type_, (spblkOrder_t*)order);
 }
 cusparseStatus_t cusparseDnMatGetStridedBatch(cusparseConstDnMatDescr_t dnMatDescr, int* batchCount, int64_t* batchStride) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDnMatGetStridedBatch");
+    return (cusparseStatus_t)spblkDnMatGetStridedBatch((spblkConstDnMatDescr_t)dnMatDescr, (int*)batchCount, (int64_t*)batchStride);
 }
 cusparseStatus_t cusparseDnMatGetValues(cusparseDnMatDescr_t dnMatDescr, void** values) {
     return (cusparseStatus_t)spblkDnMatGetValues((spblkDnMatDescr_t)dnMatDescr, (void**)values);
 }
 cusparseStatus_t cusparseDnMatSetStridedBatch(cusparseDnMatDescr_t dnMatDescr, int batchCount, int64_t batchStride) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDnMatSetStridedBatch");
+    return (cusparseStatus_t)spblkDnMatSetStridedBatch((spblkDnMatDescr_t)dnMatDescr, (int)batchCount, (int64_t)batchStride);
 }
 cusparseStatus_t cusparseDnMatSetValues(cusparseDnMatDescr_t dnMatDescr, void* values) {
     return (cusparseStatus_t)spblkDnMatSetValues((spblkDnMatDescr_t)dnMatDescr, (void*)values);
@@ -972,7 +972,7 @@ cusparseStatus_t cusparseSpMatGetSize(cusparseConstSpMatDescr_t spMatDescr, int6
     return (cusparseStatus_t)spblkSpMatGetSize((spblkConstSpMatDescr_t)spMatDescr, (int64_t*)rows, (int64_t*)cols, (int64_t*)nnz);
 }
 cusparseStatus_t cusparseSpMatGetStridedBatch(cusparseConstSpMatDescr_t spMatDescr, int* batchCount) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpMatGetStridedBatch");
+    return (cusparseStatus_t)spblkSpMatGetStridedBatch((spblkConstSpMatDescr_t)spMatDescr, (int*)batchCount);
 }
 cusparseStatus_t cusparseSpMatGetValues(cusparseSpMatDescr_t spMatDescr, void** values) {
     return (cusparseStatus_t)spblkSpMatGetValues((spblkSpMatDescr_t)spMatDescr, (void**)values);

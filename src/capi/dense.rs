@@ -53,6 +53,7 @@ fn create_dn_mat(
         values,
         value_type: DataType::decode(value_type, "valueType")?,
         order: Order::decode(order, "order")?,
+        batch: Default::default(),
     };
     m.validate()?;
     let p = boundary::register(m, Kind::DnMat) as spblkDnMatDescr_t;
@@ -107,6 +108,36 @@ pub extern "C" fn spblkDestroyDnMat(dnMatDescr: spblkConstDnMatDescr_t) -> spblk
     })
 }
 
+#[allow(clippy::too_many_arguments)]
+fn dn_mat_get(
+    descr: spblkConstDnMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    ld: *mut i64,
+    values: *mut *mut c_void,
+    type_: *mut spblkDataType_t,
+    order: *mut spblkOrder_t,
+) -> Result<()> {
+    // SAFETY: registry-checked.
+    let m = unsafe { dn_mat_ref(descr, "dnMatDescr")? };
+    out(rows, "rows")?;
+    out(cols, "cols")?;
+    out(ld, "ld")?;
+    out(values, "values")?;
+    out(type_, "type")?;
+    out(order, "order")?;
+    // SAFETY: all checked non-NULL.
+    unsafe {
+        write(rows, m.rows);
+        write(cols, m.cols);
+        write(ld, m.ld);
+        write(values, m.values);
+        write(type_, m.value_type.to_c());
+        write(order, m.order.to_c());
+    }
+    Ok(())
+}
+
 /// Reads everything a dense matrix descriptor holds.
 #[no_mangle]
 pub extern "C" fn spblkDnMatGet(
@@ -118,26 +149,21 @@ pub extern "C" fn spblkDnMatGet(
     type_: *mut spblkDataType_t,
     order: *mut spblkOrder_t,
 ) -> spblkStatus_t {
-    entry("spblkDnMatGet", || {
-        // SAFETY: registry-checked.
-        let m = unsafe { dn_mat(dnMatDescr, "dnMatDescr")? };
-        out(rows, "rows")?;
-        out(cols, "cols")?;
-        out(ld, "ld")?;
-        out(values, "values")?;
-        out(type_, "type")?;
-        out(order, "order")?;
-        // SAFETY: all checked non-NULL.
-        unsafe {
-            write(rows, m.rows);
-            write(cols, m.cols);
-            write(ld, m.ld);
-            write(values, m.values);
-            write(type_, m.value_type.to_c());
-            write(order, m.order.to_c());
-        }
-        Ok(())
-    })
+    entry("spblkDnMatGet", || dn_mat_get(dnMatDescr, rows, cols, ld, values, type_, order))
+}
+
+/// `spblkDnMatGet` for a read-only descriptor.
+#[no_mangle]
+pub extern "C" fn spblkConstDnMatGet(
+    dnMatDescr: spblkConstDnMatDescr_t,
+    rows: *mut i64,
+    cols: *mut i64,
+    ld: *mut i64,
+    values: *mut *const c_void,
+    type_: *mut spblkDataType_t,
+    order: *mut spblkOrder_t,
+) -> spblkStatus_t {
+    entry("spblkConstDnMatGet", || dn_mat_get(dnMatDescr, rows, cols, ld, values as _, type_, order))
 }
 
 /// Reads the values pointer of a dense matrix.
@@ -184,6 +210,26 @@ pub extern "C" fn spblkDestroyDnVec(dnVecDescr: spblkConstDnVecDescr_t) -> spblk
     })
 }
 
+fn dn_vec_get(
+    descr: spblkConstDnVecDescr_t,
+    size: *mut i64,
+    values: *mut *mut c_void,
+    value_type: *mut spblkDataType_t,
+) -> Result<()> {
+    // SAFETY: registry-checked.
+    let v = unsafe { dn_vec_ref(descr, "dnVecDescr")? };
+    out(size, "size")?;
+    out(values, "values")?;
+    out(value_type, "valueType")?;
+    // SAFETY: all checked non-NULL.
+    unsafe {
+        write(size, v.size);
+        write(values, v.values);
+        write(value_type, v.value_type.to_c());
+    }
+    Ok(())
+}
+
 /// Reads everything a dense vector descriptor holds.
 #[no_mangle]
 pub extern "C" fn spblkDnVecGet(
@@ -192,20 +238,18 @@ pub extern "C" fn spblkDnVecGet(
     values: *mut *mut c_void,
     valueType: *mut spblkDataType_t,
 ) -> spblkStatus_t {
-    entry("spblkDnVecGet", || {
-        // SAFETY: registry-checked.
-        let v = unsafe { dn_vec(dnVecDescr, "dnVecDescr")? };
-        out(size, "size")?;
-        out(values, "values")?;
-        out(valueType, "valueType")?;
-        // SAFETY: all checked non-NULL.
-        unsafe {
-            write(size, v.size);
-            write(values, v.values);
-            write(valueType, v.value_type.to_c());
-        }
-        Ok(())
-    })
+    entry("spblkDnVecGet", || dn_vec_get(dnVecDescr, size, values, valueType))
+}
+
+/// `spblkDnVecGet` for a read-only descriptor.
+#[no_mangle]
+pub extern "C" fn spblkConstDnVecGet(
+    dnVecDescr: spblkConstDnVecDescr_t,
+    size: *mut i64,
+    values: *mut *const c_void,
+    valueType: *mut spblkDataType_t,
+) -> spblkStatus_t {
+    entry("spblkConstDnVecGet", || dn_vec_get(dnVecDescr, size, values as _, valueType))
 }
 
 /// Reads the values pointer of a dense vector.

@@ -8,6 +8,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod analyze;
+pub mod batch;
 pub mod boundary;
 pub mod compat;
 pub mod convert;
@@ -15,5 +16,6 @@ pub mod dense;
 pub mod handle;
 pub mod products;
 pub mod sp_mat;
+pub mod sp_mat_get;
 pub mod spgemm;
 pub mod types;

@@ -138,24 +138,34 @@ fn spmm(
     let a = unsafe { sp_mat_ref(matA, "matA")? };
     let b = unsafe { dn_mat_ref(matB, "matB")? };
     let c = unsafe { dn_mat_ref(matC, "matC")? };
-    let mut args = ops::spmm_args(h.pointer_mode, opA, opB, alpha, a, b, beta, c, computeType, alg)?;
-    let needed = ops::spmm_workspace(h.backend.as_ref(), &mut args, alg)?;
-    match stage {
-        Stage::BufferSize(size) => {
-            out(size, "bufferSize")?;
-            // SAFETY: checked non-NULL.
-            unsafe { write(size, needed) };
-            Ok(())
-        }
-        Stage::Preprocess(buffer) => {
-            ops::require_buffer(needed, buffer, "externalBuffer")?;
-            ops::spmm_preprocess(h.backend.as_ref(), &h.exec(), &args, alg, buffer)
-        }
-        Stage::Compute(buffer) => {
-            ops::require_buffer(needed, buffer, "externalBuffer")?;
-            h.backend.spmm(&h.exec(), &args, buffer)
+    let batched = a.batch.count > 1;
+    ops::batch::spmm_alg(alg, a)?;
+    for (a, b, c) in &ops::batch::spmm(a, b, c)? {
+        let mut args = ops::spmm_args(h.pointer_mode, opA, opB, alpha, a, b, beta, c, computeType, alg)?;
+        let needed = ops::spmm_workspace(h.backend.as_ref(), &mut args, alg)?;
+        match stage {
+            // Every batch has the same shape, and runs in the same workspace.
+            Stage::BufferSize(size) => {
+                out(size, "bufferSize")?;
+                // SAFETY: checked non-NULL.
+                unsafe { write(size, needed) };
+                return Ok(());
+            }
+            // A batched matA runs without plans: there is nothing to prepare.
+            Stage::Preprocess(buffer) => {
+                ops::require_buffer(needed, buffer, "externalBuffer")?;
+                if !batched {
+                    ops::spmm_preprocess(h.backend.as_ref(), &h.exec(), &args, alg, buffer)?;
+                }
+                return Ok(());
+            }
+            Stage::Compute(buffer) => {
+                ops::require_buffer(needed, buffer, "externalBuffer")?;
+                h.backend.spmm(&h.exec(), &args, buffer)?;
+            }
         }
     }
+    Ok(())
 }
 
 /// Workspace size in bytes for `spblkSpMM`.
@@ -238,24 +248,32 @@ fn sddmm(
     let a = unsafe { dn_mat_ref(matA, "matA")? };
     let b = unsafe { dn_mat_ref(matB, "matB")? };
     let c = unsafe { sp_mat_ref(matC, "matC")? };
-    let args = ops::sddmm_args(h.pointer_mode, opA, opB, alpha, a, b, beta, c, computeType, alg)?;
-    let needed = h.backend.sddmm_buffer_size(&args)?;
-    match stage {
-        Stage::BufferSize(size) => {
-            out(size, "bufferSize")?;
-            // SAFETY: checked non-NULL.
-            unsafe { write(size, needed) };
-            Ok(())
-        }
-        Stage::Preprocess(buffer) => {
-            ops::require_buffer(needed, buffer, "externalBuffer")?;
-            h.backend.sddmm_preprocess(&h.exec(), &args, buffer)
-        }
-        Stage::Compute(buffer) => {
-            ops::require_buffer(needed, buffer, "externalBuffer")?;
-            h.backend.sddmm(&h.exec(), &args, buffer)
+    let batched = c.batch.count > 1;
+    ops::batch::sddmm_alg(alg, c)?;
+    for (a, b, c) in &ops::batch::sddmm(a, b, c)? {
+        let args = ops::sddmm_args(h.pointer_mode, opA, opB, alpha, a, b, beta, c, computeType, alg)?;
+        let needed = h.backend.sddmm_buffer_size(&args)?;
+        match stage {
+            Stage::BufferSize(size) => {
+                out(size, "bufferSize")?;
+                // SAFETY: checked non-NULL.
+                unsafe { write(size, needed) };
+                return Ok(());
+            }
+            Stage::Preprocess(buffer) => {
+                ops::require_buffer(needed, buffer, "externalBuffer")?;
+                if !batched {
+                    h.backend.sddmm_preprocess(&h.exec(), &args, buffer)?;
+                }
+                return Ok(());
+            }
+            Stage::Compute(buffer) => {
+                ops::require_buffer(needed, buffer, "externalBuffer")?;
+                h.backend.sddmm(&h.exec(), &args, buffer)?;
+            }
         }
     }
+    Ok(())
 }
 
 /// Workspace size in bytes for `spblkSDDMM`.

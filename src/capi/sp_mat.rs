@@ -48,6 +48,7 @@ fn create(
         value_type: DataType::decode(value_type, "valueType")?,
         fill_mode: FillMode::Lower,
         diag_type: DiagType::NonUnit,
+        batch: Default::default(),
         plans: Default::default(),
     };
     m.validate_shape()?;
@@ -364,127 +365,6 @@ pub extern "C" fn spblkSpMatSetValues(spMatDescr: spblkSpMatDescr_t, values: *mu
     })
 }
 
-/// The shared body of `spblkCsrGet` and `spblkCscGet`: checks every out-parameter, then
-/// writes them all.
-#[allow(clippy::too_many_arguments)]
-fn get_compressed(
-    m: &SpMat,
-    pattern: [*mut c_void; 2],
-    (rows, cols, nnz): (*mut i64, *mut i64, *mut i64),
-    arrays: [*mut *mut c_void; 3],
-    index_types: [*mut spblkIndexType_t; 2],
-    idx_base: *mut spblkIndexBase_t,
-    value_type: *mut spblkDataType_t,
-    names: [&str; 5],
-) -> Result<()> {
-    out(rows, "rows")?;
-    out(cols, "cols")?;
-    out(nnz, "nnz")?;
-    for (p, name) in arrays.iter().zip(&names[..3]) {
-        out(*p, name)?;
-    }
-    for (p, name) in index_types.iter().zip(&names[3..]) {
-        out(*p, name)?;
-    }
-    out(idx_base, "idxBase")?;
-    out(value_type, "valueType")?;
-    // SAFETY: all checked non-NULL.
-    unsafe {
-        write(rows, m.rows);
-        write(cols, m.cols);
-        write(nnz, m.nnz);
-        write(arrays[0], pattern[0]);
-        write(arrays[1], pattern[1]);
-        write(arrays[2], m.values);
-        write(index_types[0], m.offsets_type.to_c());
-        write(index_types[1], m.indices_type.to_c());
-        write(idx_base, m.base.to_c());
-        write(value_type, m.value_type.to_c());
-    }
-    Ok(())
-}
-
-/// Reads everything a CSR descriptor holds.
-#[no_mangle]
-pub extern "C" fn spblkCsrGet(
-    spMatDescr: spblkSpMatDescr_t,
-    rows: *mut i64,
-    cols: *mut i64,
-    nnz: *mut i64,
-    csrRowOffsets: *mut *mut c_void,
-    csrColInd: *mut *mut c_void,
-    csrValues: *mut *mut c_void,
-    csrRowOffsetsType: *mut spblkIndexType_t,
-    csrColIndType: *mut spblkIndexType_t,
-    idxBase: *mut spblkIndexBase_t,
-    valueType: *mut spblkDataType_t,
-) -> spblkStatus_t {
-    entry("spblkCsrGet", || {
-        // SAFETY: registry-checked.
-        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
-        let SparsePattern::Csr { row_offsets, col_ind } = m.pattern else {
-            return Err(Error::invalid("spMatDescr", format!("is {:?}, not CSR", m.format())));
-        };
-        let names = ["csrRowOffsets", "csrColInd", "csrValues", "csrRowOffsetsType", "csrColIndType"];
-        let arrays = [csrRowOffsets, csrColInd, csrValues];
-        get_compressed(
-            m,
-            [row_offsets, col_ind],
-            (rows, cols, nnz),
-            arrays,
-            [csrRowOffsetsType, csrColIndType],
-            idxBase,
-            valueType,
-            names,
-        )
-    })
-}
-
-/// Reads everything a COO descriptor holds.
-#[no_mangle]
-pub extern "C" fn spblkCooGet(
-    spMatDescr: spblkSpMatDescr_t,
-    rows: *mut i64,
-    cols: *mut i64,
-    nnz: *mut i64,
-    cooRowInd: *mut *mut c_void,
-    cooColInd: *mut *mut c_void,
-    cooValues: *mut *mut c_void,
-    idxType: *mut spblkIndexType_t,
-    idxBase: *mut spblkIndexBase_t,
-    valueType: *mut spblkDataType_t,
-) -> spblkStatus_t {
-    entry("spblkCooGet", || {
-        // SAFETY: registry-checked.
-        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
-        let SparsePattern::Coo { row_ind, col_ind } = m.pattern else {
-            return Err(Error::invalid("spMatDescr", format!("is {:?}, not COO", m.format())));
-        };
-        out(rows, "rows")?;
-        out(cols, "cols")?;
-        out(nnz, "nnz")?;
-        out(cooRowInd, "cooRowInd")?;
-        out(cooColInd, "cooColInd")?;
-        out(cooValues, "cooValues")?;
-        out(idxType, "idxType")?;
-        out(idxBase, "idxBase")?;
-        out(valueType, "valueType")?;
-        // SAFETY: all checked non-NULL.
-        unsafe {
-            write(rows, m.rows);
-            write(cols, m.cols);
-            write(nnz, m.nnz);
-            write(cooRowInd, row_ind);
-            write(cooColInd, col_ind);
-            write(cooValues, m.values);
-            write(idxType, m.indices_type.to_c());
-            write(idxBase, m.base.to_c());
-            write(valueType, m.value_type.to_c());
-        }
-        Ok(())
-    })
-}
-
 /// Replaces a CSR descriptor's arrays (after `spblkSpGEMM_compute`, for example). Any
 /// plans of the old pattern are dropped.
 #[no_mangle]
@@ -576,42 +456,6 @@ pub extern "C" fn spblkConstSpMatGetValues(
         // SAFETY: checked non-NULL.
         unsafe { write(values, m.values as *const c_void) };
         Ok(())
-    })
-}
-
-/// Reads everything a CSC descriptor holds.
-#[no_mangle]
-pub extern "C" fn spblkCscGet(
-    spMatDescr: spblkSpMatDescr_t,
-    rows: *mut i64,
-    cols: *mut i64,
-    nnz: *mut i64,
-    cscColOffsets: *mut *mut c_void,
-    cscRowInd: *mut *mut c_void,
-    cscValues: *mut *mut c_void,
-    cscColOffsetsType: *mut spblkIndexType_t,
-    cscRowIndType: *mut spblkIndexType_t,
-    idxBase: *mut spblkIndexBase_t,
-    valueType: *mut spblkDataType_t,
-) -> spblkStatus_t {
-    entry("spblkCscGet", || {
-        // SAFETY: registry-checked.
-        let m = unsafe { sp_mat(spMatDescr, "spMatDescr")? };
-        let SparsePattern::Csc { col_offsets, row_ind } = m.pattern else {
-            return Err(Error::invalid("spMatDescr", format!("is {:?}, not CSC", m.format())));
-        };
-        let names = ["cscColOffsets", "cscRowInd", "cscValues", "cscColOffsetsType", "cscRowIndType"];
-        let arrays = [cscColOffsets, cscRowInd, cscValues];
-        get_compressed(
-            m,
-            [col_offsets, row_ind],
-            (rows, cols, nnz),
-            arrays,
-            [cscColOffsetsType, cscRowIndType],
-            idxBase,
-            valueType,
-            names,
-        )
     })
 }
 

@@ -85,6 +85,7 @@ fn read_values<V: Copy + Default>(backend: &dyn Backend, exec: &Exec, a: &SpMat)
 pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) -> Result<()> {
     a.validate_shape()?;
     a.require_arrays("matA")?;
+    super::batch::single(a, "matA", "spblkAnalyze")?;
     match request {
         Request::Rode => {
             if !matches!(a.pattern, SparsePattern::Csr { .. }) {

@@ -16,6 +16,7 @@ use crate::types::{
 };
 
 pub mod analyze;
+pub mod batch;
 pub mod dispatch;
 
 /// Decodes opA/opB: N and T are computed; C on real types is rejected as cuSPARSE does
@@ -81,6 +82,7 @@ pub fn spmv_args<'a>(
     let compute = DataType::decode(compute, "computeType")?;
     let method = dispatch::spmv(SpmvAlg::decode(alg, "alg")?, a, op_a)?;
     sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo])?;
+    batch::single(a, "matA", "SpMV")?;
     x.validate()?;
     y.validate()?;
     let (m, k) = op_shape(op_a, a.rows, a.cols);
@@ -303,6 +305,9 @@ pub fn spgemm_args<'a>(
     let method = dispatch::spgemm(SpgemmAlg::decode(alg, "alg")?)?;
     sparse_operand(a, "matA", &[Format::Csr])?;
     sparse_operand(b, "matB", &[Format::Csr])?;
+    for (m, arg) in [(a, "matA"), (b, "matB"), (c, "matC")] {
+        batch::single(m, arg, "SpGEMM")?;
+    }
     if c.format() != Format::Csr {
         return Err(Error::not_supported(format!("argument 'matC': format {:?}; SpGEMM writes CSR", c.format())));
     }

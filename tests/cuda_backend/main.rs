@@ -6,6 +6,7 @@
 //! passes.
 #![cfg(feature = "cuda")]
 
+mod batches;
 mod determinism;
 mod guest;
 mod plans;

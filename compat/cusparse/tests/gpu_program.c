@@ -4,7 +4,8 @@
  * served it and one line of results per operation (integers exactly, sums of values to 9
  * digits), and compare-runs.py checks that the two runs agree. The operations are generic-API
  * calls that spblk implements: SpMV (f32; f64 transposed), SpMM (f32, column-major), SDDMM,
- * Csr2cscEx2 and SpGEMM (ALG1 protocol), with bufferSize/preprocess as cuSPARSE's samples do.
+ * strided-batch SpMM and SDDMM, Csr2cscEx2 and SpGEMM (ALG1 protocol), with
+ * bufferSize/preprocess as cuSPARSE's samples do.
  *   cc gpu_program.c -I$CUDA/include -L$CUDA/lib64 -lcusparse -lcudart -ldl -lm */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <cuda_runtime_api.h>
@@ -177,6 +178,58 @@ int main(void) {
         CUDA(cudaFree(d_x));
         CUDA(cudaFree(d_y));
         free(v64), free(x), free(y);
+    }
+    { /* Strided batches (as NVIDIA's spmm_csr_batched and sddmm_csr_batched samples): two
+       * matrices sharing A's row offsets (stride 0), the second with A's columns and twice its
+       * values; C_i = A_i B_i, then D_i = (C_i B_i^T) o spy(A_i) */
+        const int nb = 2;
+        int *d_col2 = buffer(sizeof(int) * 2 * a.nnz);
+        float *v2 = malloc(sizeof(float) * 2 * a.nnz), *hb = malloc(sizeof(float) * 2 * k * n), *hc, *d_v2, *d_b,
+              *d_c, *d_out;
+        cusparseSpMatDescr_t a2, pat2;
+        for (i = 0; i < a.nnz; ++i) v2[i] = a.val[i], v2[a.nnz + i] = 2.0f * a.val[i];
+        for (i = 0; i < 2 * k * n; ++i) hb[i] = (float)uniform();
+        CUDA(cudaMemcpy(d_col2, d_col, sizeof(int) * a.nnz, cudaMemcpyDeviceToDevice));
+        CUDA(cudaMemcpy(d_col2 + a.nnz, d_col, sizeof(int) * a.nnz, cudaMemcpyDeviceToDevice));
+        d_v2 = to_device(v2, sizeof(float) * 2 * a.nnz), d_b = to_device(hb, sizeof(float) * 2 * k * n);
+        d_c = buffer(sizeof(float) * 2 * m * n), d_out = buffer(sizeof(float) * 2 * a.nnz);
+        SPARSE(cusparseCreateCsr(&a2, m, k, a.nnz, d_ptr, d_col2, d_v2, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                 CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+        SPARSE(cusparseCsrSetStridedBatch(a2, nb, 0, a.nnz));
+        SPARSE(cusparseCreateDnMat(&dB, k, n, k, d_b, CUDA_R_32F, CUSPARSE_ORDER_COL));
+        SPARSE(cusparseCreateDnMat(&dC, m, n, m, d_c, CUDA_R_32F, CUSPARSE_ORDER_COL));
+        SPARSE(cusparseDnMatSetStridedBatch(dB, nb, (int64_t)k * n));
+        SPARSE(cusparseDnMatSetStridedBatch(dC, nb, (int64_t)m * n));
+        SPARSE(cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                                       a2, dB, &zero, dC, CUDA_R_32F, CUSPARSE_SPMM_CSR_ALG2, &size));
+        buf = buffer(size);
+        SPARSE(cusparseSpMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a2, dB, &zero,
+                            dC, CUDA_R_32F, CUSPARSE_SPMM_CSR_ALG2, buf));
+        hc = from_device(d_c, sizeof(float) * 2 * m * n);
+        print_f32("spmm_batched_f32", hc, 2 * m * n);
+        CUDA(cudaFree(buf));
+        SPARSE(cusparseCreateCsr(&pat2, m, k, a.nnz, d_ptr, d_col2, d_out, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                 CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+        SPARSE(cusparseCsrSetStridedBatch(pat2, nb, 0, a.nnz));
+        SPARSE(cusparseSDDMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_TRANSPOSE, &one, dC,
+                                        dB, &zero, pat2, CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT, &size));
+        buf = buffer(size);
+        SPARSE(cusparseSDDMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_TRANSPOSE, &one, dC, dB, &zero,
+                             pat2, CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT, buf));
+        free(hc);
+        hc = from_device(d_out, sizeof(float) * 2 * a.nnz);
+        print_f32("sddmm_batched_f32", hc, 2 * a.nnz);
+        SPARSE(cusparseDestroySpMat(a2));
+        SPARSE(cusparseDestroySpMat(pat2));
+        SPARSE(cusparseDestroyDnMat(dB));
+        SPARSE(cusparseDestroyDnMat(dC));
+        CUDA(cudaFree(buf));
+        CUDA(cudaFree(d_col2));
+        CUDA(cudaFree(d_v2));
+        CUDA(cudaFree(d_b));
+        CUDA(cudaFree(d_c));
+        CUDA(cudaFree(d_out));
+        free(v2), free(hb), free(hc);
     }
     { /* SpMM f32, column-major: C = A B */
         float *hb = malloc(sizeof(float) * k * n), *hc, *d_b, *d_c;

@@ -1,9 +1,9 @@
 /* A cuSPARSE program, written with cuSPARSE's own names only, built against spblk's
  * compatibility header and library (issue 13). Compiled as C and as C++ (test_compat.cpp),
  * with -Wall -Wextra -Wpedantic -Werror. Runs on the host backend (SPBLK_BACKEND=host, so all
- * memory is host memory): SpMV and SpMM on a small CSR matrix against a naive reference, the
- * version the header declares, cuSPARSE's status names, an argument error from spblk's
- * checks, and a function spblk does not implement. Prints PASSED and exits 0, or names what
+ * memory is host memory): SpMV, SpMM and a strided-batch SpMM on a small CSR matrix against a
+ * naive reference, the version the header declares, cuSPARSE's status names, an argument error
+ * from spblk's checks, and a function spblk does not implement. Prints PASSED and exits 0, or names what
  * failed and exits 1. */
 #include <cusparse.h>
 #include <math.h>
@@ -129,6 +129,68 @@ static void spmm_f64(cusparseHandle_t handle) {
     CHECK_STATUS(cusparseDestroySpMat(a), CUSPARSE_STATUS_SUCCESS);
 }
 
+/* NVIDIA's spmm_csr_batched sample, in short: two matrices sharing row offsets (stride 0),
+ * with their own columns and values (stride NNZ), times two B, into two C. */
+static void spmm_batched_f32(cusparseHandle_t handle) {
+    enum { BATCH = 2 };
+    float val[BATCH * NNZ], b[BATCH * K * N], c[BATCH * M * N], want[BATCH * M * N];
+    int col[BATCH * NNZ];
+    const float alpha = 1.0f, beta = 0.0f;
+    cusparseSpMatDescr_t a;
+    cusparseDnMatDescr_t mb, mc;
+    const void *got_offsets = NULL, *got_columns = NULL, *got_values = NULL;
+    int64_t rows = 0, cols = 0, nnz = 0;
+    cusparseIndexType_t offsets_type, columns_type;
+    cusparseIndexBase_t base;
+    cudaDataType value_type;
+    int count = 0, p, i, j, k, t;
+    size_t size = 0;
+    void *buffer;
+    for (t = 0; t < BATCH; ++t) {
+        for (p = 0; p < NNZ; ++p) {
+            col[t * NNZ + p] = t == 0 ? columns[p] : K - 1 - columns[p];
+            val[t * NNZ + p] = (float)values[p] * (float)(t + 1);
+        }
+        for (k = 0; k < K * N; ++k) b[t * K * N + k] = (float)((k + 3 * t) % 5) - 2.0f;
+        for (j = 0; j < N; ++j)
+            for (i = 0; i < M; ++i) {
+                double sum = 0.0;
+                for (p = offsets[i]; p < offsets[i + 1]; ++p)
+                    sum += (double)val[t * NNZ + p] * b[t * K * N + col[t * NNZ + p] + j * K];
+                want[t * M * N + i + j * M] = (float)sum;
+                c[t * M * N + i + j * M] = NAN; /* beta = 0: never read */
+            }
+    }
+    CHECK_STATUS(cusparseCreateCsr(&a, M, K, NNZ, (void *)offsets, col, val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseCsrSetStridedBatch(a, BATCH, 0, NNZ), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSpMatGetStridedBatch(a, &count), CUSPARSE_STATUS_SUCCESS);
+    CHECK(count == BATCH);
+    CHECK_STATUS(cusparseConstCsrGet(a, &rows, &cols, &nnz, &got_offsets, &got_columns, &got_values, &offsets_type,
+                                     &columns_type, &base, &value_type),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK(rows == M && cols == K && nnz == NNZ && got_offsets == (const void *)offsets && got_columns == col &&
+          got_values == val && value_type == CUDA_R_32F);
+    CHECK_STATUS(cusparseCreateDnMat(&mb, K, N, K, b, CUDA_R_32F, CUSPARSE_ORDER_COL), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseCreateDnMat(&mc, M, N, M, c, CUDA_R_32F, CUSPARSE_ORDER_COL), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDnMatSetStridedBatch(mb, BATCH, K * N), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDnMatSetStridedBatch(mc, BATCH, M * N), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSpMM_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                         &alpha, a, mb, &beta, mc, CUDA_R_32F, CUSPARSE_SPMM_CSR_ALG2, &size),
+                 CUSPARSE_STATUS_SUCCESS);
+    buffer = size ? malloc(size) : NULL;
+    CHECK(size == 0 || buffer != NULL);
+    CHECK_STATUS(cusparseSpMM(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, mb,
+                              &beta, mc, CUDA_R_32F, CUSPARSE_SPMM_CSR_ALG2, buffer),
+                 CUSPARSE_STATUS_SUCCESS);
+    free(buffer);
+    for (i = 0; i < BATCH * M * N; ++i) CHECK(fabsf(c[i] - want[i]) <= 1e-5f * (1.0f + fabsf(want[i])));
+    CHECK_STATUS(cusparseDestroyDnMat(mb), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDestroyDnMat(mc), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDestroySpMat(a), CUSPARSE_STATUS_SUCCESS);
+}
+
 int main(void) {
     cusparseHandle_t handle = NULL;
     int version = 0, major = -1, minor = -1, patch = -1;
@@ -154,6 +216,7 @@ int main(void) {
     spmv_f32(handle, CUSPARSE_INDEX_BASE_ZERO);
     spmv_f32(handle, CUSPARSE_INDEX_BASE_ONE);
     spmm_f64(handle);
+    spmm_batched_f32(handle);
 
     /* A function spblk does not implement links, loads and fails clearly. */
     CHECK_STATUS(cusparseXcsrsort(handle, 1, 1, 0, NULL, ptr, NULL, NULL, NULL), CUSPARSE_STATUS_NOT_SUPPORTED);
