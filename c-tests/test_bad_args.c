@@ -12,7 +12,7 @@
 
 #include "common.h"
 
-enum { PLAIN, HANDLE, SPMAT, DNMAT, DNVEC, SPGEMM, KINDS }; /* what a pointer argument points to */
+enum { PLAIN, HANDLE, SPMAT, DNMAT, DNVEC, SPGEMM, MATDESCR, KINDS }; /* what a pointer argument points to */
 
 typedef struct {
     const char *name;      /* the parameter's name in spblk.h (cuSPARSE's) */
@@ -30,6 +30,7 @@ typedef struct {
 
 #define MAX_PTRS 12
 #define MAX_ENUMS 4
+#define MAX_CASES 192 /* rows of the table: one per function of spblk.h */
 typedef struct {
     const char *function;
     spblkStatus_t (*call)(void *const *p, const uint32_t *e);
@@ -61,6 +62,7 @@ static struct {
     spblkDnVecDescr_t x, y, out_dnvec;
     spblkDnMatDescr_t b, c, da, db, out_dnmat;
     spblkSpGEMMDescr_t gemm, gemm_reuse, out_gemm;
+    spblkMatDescr_t mat_descr, out_mat_descr;
     spblkSpMatDescr_t c_reuse;
     void *reuse_arrays[8];
     size_t size3, size4;
@@ -210,6 +212,10 @@ static void setup(spblkHandle_t h) {
     CHECK(spblkCreateDnMat((spblkDnMatDescr_t *)&F.stale[DNMAT], 1, 1, 1, &F.one, F32, SPBLK_ORDER_COL));
     CHECK(spblkCreateDnVec((spblkDnVecDescr_t *)&F.stale[DNVEC], 1, &F.one, F32));
     CHECK(spblkSpGEMM_createDescr((spblkSpGEMMDescr_t *)&F.stale[SPGEMM]));
+    CHECK(spblkCreateMatDescr((spblkMatDescr_t *)&F.stale[MATDESCR]));
+    CHECK(spblkDestroyMatDescr(F.stale[MATDESCR]));
+    CHECK(spblkCreateMatDescr(&F.mat_descr));
+    F.foreign[MATDESCR] = F.a;
     CHECK(spblkDestroy(F.stale[HANDLE]));
     CHECK(spblkDestroySpMat(F.stale[SPMAT]));
     CHECK(spblkDestroyDnMat(F.stale[DNMAT]));
@@ -226,6 +232,7 @@ static void setup(spblkHandle_t h) {
 static void teardown(void) {
     int k;
     CHECK(spblkSpGEMM_destroyDescr(F.gemm));
+    CHECK(spblkDestroyMatDescr(F.mat_descr));
     CHECK(spblkDestroySpMat(F.c_gemm));
     CHECK(spblkSpGEMM_destroyDescr(F.gemm_reuse));
     CHECK(spblkDestroySpMat(F.c_reuse));
@@ -592,6 +599,48 @@ static spblkStatus_t call_DnMatGetStridedBatch(void *const *p, const uint32_t *e
     (void)e;
     return spblkDnMatGetStridedBatch(p[0], p[1], p[2]);
 }
+/* Legacy matrix descriptors. The getters return a value and no status: SPBLK_MAT_DESCR_INVALID
+ * marks a failure, whose status the message tells (NOT_INITIALIZED for a dead descriptor). */
+static spblkStatus_t getter_status(uint32_t value, const void *descr) {
+    if (value != SPBLK_MAT_DESCR_INVALID) return OK;
+    return descr == NULL ? IV : NI;
+}
+static void destroy_mat_descr(void *const *p) { CHECK(spblkDestroyMatDescr(*(spblkMatDescr_t *)p[0])); }
+static void *new_mat_descr(void) {
+    spblkMatDescr_t d = NULL;
+    CHECK(spblkCreateMatDescr(&d));
+    return d;
+}
+static spblkStatus_t call_CreateMatDescr(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkCreateMatDescr(p[0]);
+}
+static spblkStatus_t call_DestroyMatDescr(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDestroyMatDescr(p[0] == FRESH ? new_mat_descr() : p[0]);
+}
+static spblkStatus_t call_SetMatType(void *const *p, const uint32_t *e) { return spblkSetMatType(p[0], e[0]); }
+static spblkStatus_t call_SetMatFillMode(void *const *p, const uint32_t *e) { return spblkSetMatFillMode(p[0], e[0]); }
+static spblkStatus_t call_SetMatDiagType(void *const *p, const uint32_t *e) { return spblkSetMatDiagType(p[0], e[0]); }
+static spblkStatus_t call_SetMatIndexBase(void *const *p, const uint32_t *e) {
+    return spblkSetMatIndexBase(p[0], e[0]);
+}
+static spblkStatus_t call_GetMatType(void *const *p, const uint32_t *e) {
+    (void)e;
+    return getter_status(spblkGetMatType(p[0]), p[0]);
+}
+static spblkStatus_t call_GetMatFillMode(void *const *p, const uint32_t *e) {
+    (void)e;
+    return getter_status(spblkGetMatFillMode(p[0]), p[0]);
+}
+static spblkStatus_t call_GetMatDiagType(void *const *p, const uint32_t *e) {
+    (void)e;
+    return getter_status(spblkGetMatDiagType(p[0]), p[0]);
+}
+static spblkStatus_t call_GetMatIndexBase(void *const *p, const uint32_t *e) {
+    (void)e;
+    return getter_status(spblkGetMatIndexBase(p[0]), p[0]);
+}
 static spblkStatus_t call_CscSetPointers(void *const *p, const uint32_t *e) {
     (void)e;
     return spblkCscSetPointers(p[0], p[1], p[2], p[3]);
@@ -609,7 +658,14 @@ static int build_cases(fn_case *t) {
     const spblkStatus_t sddmm_null = F.sddmm_size ? IV : OK;
     void *const *cc = F.csr2csc;
     void *a_off = F.a_arrays.major, *a_col = F.a_arrays.minor, *a_val = F.a_arrays.val;
-#define ROW(name, fn, ...) t[n++] = (fn_case){.function = name, .call = fn, __VA_ARGS__}
+#define ROW(name, fn, ...)                                                                   \
+    do {                                                                                     \
+        if (n == MAX_CASES) {                                                                \
+            fprintf(stderr, "test_bad_args: more than MAX_CASES (%d) rows\n", MAX_CASES);    \
+            exit(1);                                                                         \
+        }                                                                                    \
+        t[n++] = (fn_case){.function = name, .call = fn, __VA_ARGS__};                       \
+    } while (0)
 #define HANDLE_ARG IN("handle", F.h, NI, HANDLE)
 #define CSR2CSC_PTRS                                                                                      \
     HANDLE_ARG, IN("csrVal", cc[0], IV, PLAIN), IN("csrRowPtr", cc[1], IV, PLAIN),                       \
@@ -854,6 +910,21 @@ static int build_cases(fn_case *t) {
     ROW("spblkConstDnVecGet", call_ConstDnVecGet,
         .p = {IN("dnVecDescr", F.x, IV, DNVEC), OUT("size", F.rows), OUT("values", F.const_values),
               OUT("valueType", F.vtype)});
+    ROW("spblkCreateMatDescr", call_CreateMatDescr, .p = {OUT("descrA", F.out_mat_descr)},
+        .cleanup = destroy_mat_descr);
+    ROW("spblkDestroyMatDescr", call_DestroyMatDescr, .p = {IN("descrA", FRESH, OK, MATDESCR)});
+    ROW("spblkSetMatType", call_SetMatType, .p = {IN("descrA", F.mat_descr, IV, MATDESCR)},
+        .e = {E("type", SPBLK_MATRIX_TYPE_GENERAL)});
+    ROW("spblkSetMatFillMode", call_SetMatFillMode, .p = {IN("descrA", F.mat_descr, IV, MATDESCR)},
+        .e = {E("fillMode", SPBLK_FILL_MODE_UPPER)});
+    ROW("spblkSetMatDiagType", call_SetMatDiagType, .p = {IN("descrA", F.mat_descr, IV, MATDESCR)},
+        .e = {E("diagType", SPBLK_DIAG_TYPE_UNIT)});
+    ROW("spblkSetMatIndexBase", call_SetMatIndexBase, .p = {IN("descrA", F.mat_descr, IV, MATDESCR)},
+        .e = {E("base", SPBLK_INDEX_BASE_ONE)});
+    ROW("spblkGetMatType", call_GetMatType, .p = {IN("descrA", F.mat_descr, IV, MATDESCR)});
+    ROW("spblkGetMatFillMode", call_GetMatFillMode, .p = {IN("descrA", F.mat_descr, IV, MATDESCR)});
+    ROW("spblkGetMatDiagType", call_GetMatDiagType, .p = {IN("descrA", F.mat_descr, IV, MATDESCR)});
+    ROW("spblkGetMatIndexBase", call_GetMatIndexBase, .p = {IN("descrA", F.mat_descr, IV, MATDESCR)});
     ROW("spblkCsrSetStridedBatch", call_CsrSetStridedBatch, .p = {IN("spMatDescr", F.a, IV, SPMAT)});
     ROW("spblkCooSetStridedBatch", call_CooSetStridedBatch, .p = {IN("spMatDescr", F.coo, IV, SPMAT)});
     ROW("spblkSpMatGetStridedBatch", call_SpMatGetStridedBatch,
@@ -973,7 +1044,7 @@ static void run_function(const fn_case *fc) {
 }
 
 int main(void) {
-    static fn_case table[96];
+    static fn_case table[MAX_CASES];
     spblkHandle_t h;
     int n, i;
     if (getenv("SPBLK_BACKEND") == NULL && getenv("SPBLK_TEST_DEVICE") == NULL)

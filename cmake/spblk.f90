@@ -16,6 +16,7 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_VERSION = (SPBLK_VERSION_MAJOR * 1000 + SPBLK_VERSION_MINOR * 100 + SPBLK_VERSION_PATCH)
   integer(c_int32_t), parameter :: SPBLK_VBR_COPY_F16 = 1
   integer(c_int32_t), parameter :: SPBLK_VBR_COPY_BF16 = 2
+  integer(c_int32_t), parameter :: SPBLK_MAT_DESCR_INVALID = UINT32_MAX
   integer(c_int32_t), parameter :: SPBLK_STATUS_SUCCESS = 0
   integer(c_int32_t), parameter :: SPBLK_STATUS_NOT_INITIALIZED = 1
   integer(c_int32_t), parameter :: SPBLK_STATUS_ALLOC_FAILED = 2
@@ -97,6 +98,10 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_FILL_MODE_UPPER = 1
   integer(c_int32_t), parameter :: SPBLK_DIAG_TYPE_NON_UNIT = 0
   integer(c_int32_t), parameter :: SPBLK_DIAG_TYPE_UNIT = 1
+  integer(c_int32_t), parameter :: SPBLK_MATRIX_TYPE_GENERAL = 0
+  integer(c_int32_t), parameter :: SPBLK_MATRIX_TYPE_SYMMETRIC = 1
+  integer(c_int32_t), parameter :: SPBLK_MATRIX_TYPE_HERMITIAN = 2
+  integer(c_int32_t), parameter :: SPBLK_MATRIX_TYPE_TRIANGULAR = 3
   integer(c_int32_t), parameter :: SPBLK_ACTION_SYMBOLIC = 0
   integer(c_int32_t), parameter :: SPBLK_ACTION_NUMERIC = 1
   integer(c_int32_t), parameter :: SPBLK_CSR2CSC_ALG_DEFAULT = 1
@@ -170,6 +175,56 @@ module spblk
       type(c_ptr), value :: matA
       integer(c_int64_t), dimension(*), intent(inout) :: perm
     end function spblkAnalysisGetPermutation
+    ! Makes a CSR descriptor a batch of `batchCount` matrices of the same shape and nnz: batch
+    ! i's row offsets start `i * offsetsBatchStride` elements after batch 0's, its column
+    ! indices and values `i * columnsValuesBatchStride`. A stride of 0 shares that array among
+    ! all batches.
+    function spblkCsrSetStridedBatch(spMatDescr, batchCount, offsetsBatchStride, &
+        columnsValuesBatchStride) bind(C, name="spblkCsrSetStridedBatch")
+      import
+      integer(c_int32_t) :: spblkCsrSetStridedBatch
+      type(c_ptr), value :: spMatDescr
+      integer(c_int), value :: batchCount
+      integer(c_int64_t), value :: offsetsBatchStride
+      integer(c_int64_t), value :: columnsValuesBatchStride
+    end function spblkCsrSetStridedBatch
+    ! Makes a COO descriptor a batch: batch i's row indices, column indices and values start `i
+    ! * batchStride` elements after batch 0's (0: shared).
+    function spblkCooSetStridedBatch(spMatDescr, batchCount, batchStride) bind(C, &
+        name="spblkCooSetStridedBatch")
+      import
+      integer(c_int32_t) :: spblkCooSetStridedBatch
+      type(c_ptr), value :: spMatDescr
+      integer(c_int), value :: batchCount
+      integer(c_int64_t), value :: batchStride
+    end function spblkCooSetStridedBatch
+    ! The number of batches of a sparse matrix (1 unless set).
+    function spblkSpMatGetStridedBatch(spMatDescr, batchCount) bind(C, &
+        name="spblkSpMatGetStridedBatch")
+      import
+      integer(c_int32_t) :: spblkSpMatGetStridedBatch
+      type(c_ptr), value :: spMatDescr
+      integer(c_int), intent(out) :: batchCount
+    end function spblkSpMatGetStridedBatch
+    ! Makes a dense matrix a batch: batch i starts `i * batchStride` elements after batch 0; the
+    ! stride is 0 (shared) or at least `ld * cols` (column-major) or `ld * rows` (row-major).
+    function spblkDnMatSetStridedBatch(dnMatDescr, batchCount, batchStride) bind(C, &
+        name="spblkDnMatSetStridedBatch")
+      import
+      integer(c_int32_t) :: spblkDnMatSetStridedBatch
+      type(c_ptr), value :: dnMatDescr
+      integer(c_int), value :: batchCount
+      integer(c_int64_t), value :: batchStride
+    end function spblkDnMatSetStridedBatch
+    ! The number of batches and the stride of a dense matrix (1 and 0 unless set).
+    function spblkDnMatGetStridedBatch(dnMatDescr, batchCount, batchStride) bind(C, &
+        name="spblkDnMatGetStridedBatch")
+      import
+      integer(c_int32_t) :: spblkDnMatGetStridedBatch
+      type(c_ptr), value :: dnMatDescr
+      integer(c_int), intent(out) :: batchCount
+      integer(c_int64_t), intent(out) :: batchStride
+    end function spblkDnMatGetStridedBatch
     ! For the cuSPARSE compatibility library: reports that `function`, a cuSPARSE function name
     ! ("cusparse" followed by letters, digits and underscores, at most 128 bytes), is not
     ! implemented by spblk. Records "<function>: not implemented by spblk" as this thread's last
@@ -468,6 +523,75 @@ module spblk
       type(c_ptr), value :: handle
       integer(c_int32_t), intent(out) :: mode
     end function spblkGetPointerMode
+    ! Creates a legacy matrix descriptor: general, zero-based, fill mode LOWER, diagonal
+    ! NON_UNIT.
+    function spblkCreateMatDescr(descrA) bind(C, name="spblkCreateMatDescr")
+      import
+      integer(c_int32_t) :: spblkCreateMatDescr
+      type(c_ptr), intent(out) :: descrA
+    end function spblkCreateMatDescr
+    ! Destroys a legacy matrix descriptor; NULL is a no-op.
+    function spblkDestroyMatDescr(descrA) bind(C, name="spblkDestroyMatDescr")
+      import
+      integer(c_int32_t) :: spblkDestroyMatDescr
+      type(c_ptr), value :: descrA
+    end function spblkDestroyMatDescr
+    ! Sets the matrix type.
+    function spblkSetMatType(descrA, type_) bind(C, name="spblkSetMatType")
+      import
+      integer(c_int32_t) :: spblkSetMatType
+      type(c_ptr), value :: descrA
+      integer(c_int32_t), value :: type_
+    end function spblkSetMatType
+    ! The matrix type, or `SPBLK_MAT_DESCR_INVALID` (with a message) for a NULL or dead
+    ! descriptor.
+    function spblkGetMatType(descrA) bind(C, name="spblkGetMatType")
+      import
+      integer(c_int32_t) :: spblkGetMatType
+      type(c_ptr), value :: descrA
+    end function spblkGetMatType
+    ! Sets the fill mode.
+    function spblkSetMatFillMode(descrA, fillMode) bind(C, name="spblkSetMatFillMode")
+      import
+      integer(c_int32_t) :: spblkSetMatFillMode
+      type(c_ptr), value :: descrA
+      integer(c_int32_t), value :: fillMode
+    end function spblkSetMatFillMode
+    ! The fill mode, or `SPBLK_MAT_DESCR_INVALID` (with a message) for a NULL or dead
+    ! descriptor.
+    function spblkGetMatFillMode(descrA) bind(C, name="spblkGetMatFillMode")
+      import
+      integer(c_int32_t) :: spblkGetMatFillMode
+      type(c_ptr), value :: descrA
+    end function spblkGetMatFillMode
+    ! Sets the diagonal type.
+    function spblkSetMatDiagType(descrA, diagType) bind(C, name="spblkSetMatDiagType")
+      import
+      integer(c_int32_t) :: spblkSetMatDiagType
+      type(c_ptr), value :: descrA
+      integer(c_int32_t), value :: diagType
+    end function spblkSetMatDiagType
+    ! The diagonal type, or `SPBLK_MAT_DESCR_INVALID` (with a message) for a NULL or dead
+    ! descriptor.
+    function spblkGetMatDiagType(descrA) bind(C, name="spblkGetMatDiagType")
+      import
+      integer(c_int32_t) :: spblkGetMatDiagType
+      type(c_ptr), value :: descrA
+    end function spblkGetMatDiagType
+    ! Sets the index base.
+    function spblkSetMatIndexBase(descrA, base) bind(C, name="spblkSetMatIndexBase")
+      import
+      integer(c_int32_t) :: spblkSetMatIndexBase
+      type(c_ptr), value :: descrA
+      integer(c_int32_t), value :: base
+    end function spblkSetMatIndexBase
+    ! The index base, or `SPBLK_MAT_DESCR_INVALID` (with a message) for a NULL or dead
+    ! descriptor.
+    function spblkGetMatIndexBase(descrA) bind(C, name="spblkGetMatIndexBase")
+      import
+      integer(c_int32_t) :: spblkGetMatIndexBase
+      type(c_ptr), value :: descrA
+    end function spblkGetMatIndexBase
     ! Workspace size in bytes for `spblkSpMV` (may be 0; then `externalBuffer` may be NULL).
     function spblkSpMV_bufferSize(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, &
         bufferSize) bind(C, name="spblkSpMV_bufferSize")
@@ -626,56 +750,6 @@ module spblk
       integer(c_int32_t), value :: alg
       type(c_ptr), value :: externalBuffer
     end function spblkSDDMM
-    ! Makes a CSR descriptor a batch of `batchCount` matrices of the same shape and nnz: batch
-    ! i's row offsets start `i * offsetsBatchStride` elements after batch 0's, its column
-    ! indices and values `i * columnsValuesBatchStride`. A stride of 0 shares that array among
-    ! all batches.
-    function spblkCsrSetStridedBatch(spMatDescr, batchCount, offsetsBatchStride, &
-        columnsValuesBatchStride) bind(C, name="spblkCsrSetStridedBatch")
-      import
-      integer(c_int32_t) :: spblkCsrSetStridedBatch
-      type(c_ptr), value :: spMatDescr
-      integer(c_int), value :: batchCount
-      integer(c_int64_t), value :: offsetsBatchStride
-      integer(c_int64_t), value :: columnsValuesBatchStride
-    end function spblkCsrSetStridedBatch
-    ! Makes a COO descriptor a batch: batch i's row indices, column indices and values start `i
-    ! * batchStride` elements after batch 0's (0: shared).
-    function spblkCooSetStridedBatch(spMatDescr, batchCount, batchStride) bind(C, &
-        name="spblkCooSetStridedBatch")
-      import
-      integer(c_int32_t) :: spblkCooSetStridedBatch
-      type(c_ptr), value :: spMatDescr
-      integer(c_int), value :: batchCount
-      integer(c_int64_t), value :: batchStride
-    end function spblkCooSetStridedBatch
-    ! The number of batches of a sparse matrix (1 unless set).
-    function spblkSpMatGetStridedBatch(spMatDescr, batchCount) bind(C, &
-        name="spblkSpMatGetStridedBatch")
-      import
-      integer(c_int32_t) :: spblkSpMatGetStridedBatch
-      type(c_ptr), value :: spMatDescr
-      integer(c_int), intent(out) :: batchCount
-    end function spblkSpMatGetStridedBatch
-    ! Makes a dense matrix a batch: batch i starts `i * batchStride` elements after batch 0; the
-    ! stride is 0 (shared) or at least `ld * cols` (column-major) or `ld * rows` (row-major).
-    function spblkDnMatSetStridedBatch(dnMatDescr, batchCount, batchStride) bind(C, &
-        name="spblkDnMatSetStridedBatch")
-      import
-      integer(c_int32_t) :: spblkDnMatSetStridedBatch
-      type(c_ptr), value :: dnMatDescr
-      integer(c_int), value :: batchCount
-      integer(c_int64_t), value :: batchStride
-    end function spblkDnMatSetStridedBatch
-    ! The number of batches and the stride of a dense matrix (1 and 0 unless set).
-    function spblkDnMatGetStridedBatch(dnMatDescr, batchCount, batchStride) bind(C, &
-        name="spblkDnMatGetStridedBatch")
-      import
-      integer(c_int32_t) :: spblkDnMatGetStridedBatch
-      type(c_ptr), value :: dnMatDescr
-      integer(c_int), intent(out) :: batchCount
-      integer(c_int64_t), intent(out) :: batchStride
-    end function spblkDnMatGetStridedBatch
     ! Creates a CSR descriptor. It stores the pointers, copies nothing; offsets may be NULL
     ! until set (e.g. the output of SpGEMM), column indices and values may be NULL when nnz = 0.
     function spblkCreateCsr(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, &

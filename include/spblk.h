@@ -22,6 +22,11 @@
 #define SPBLK_VBR_COPY_BF16 2
 
 /**
+ * What the getters return for a NULL or dead descriptor: no value of any of their enums.
+ */
+#define SPBLK_MAT_DESCR_INVALID UINT32_MAX
+
+/**
  * The most batches SpMM and SDDMM take (cuSPARSE's limit).
  */
 #define MAX_BATCHES 65535
@@ -51,6 +56,11 @@ typedef struct spblkDnMatDescr spblkDnMatDescr;
  * Opaque dense-vector descriptor.
  */
 typedef struct spblkDnVecDescr spblkDnVecDescr;
+
+/**
+ * Opaque legacy matrix descriptor (cuSPARSE's `cusparseMatDescr_t`).
+ */
+typedef struct spblkMatDescr spblkMatDescr;
 
 /**
  * Opaque SpGEMM state.
@@ -169,6 +179,10 @@ typedef struct {
   double analysisSeconds;
 } spblkAnalysisInfo;
 
+typedef spblkDnMatDescr *spblkDnMatDescr_t;
+
+typedef const spblkDnMatDescr *spblkConstDnMatDescr_t;
+
 /**
  * Value types, numbered as CUDA's `cudaDataType`.
  */
@@ -180,11 +194,7 @@ typedef uint32_t spblkIndexBase_t;
 
 typedef uint32_t spblkCsr2CscAlg_t;
 
-typedef spblkDnMatDescr *spblkDnMatDescr_t;
-
 typedef uint32_t spblkOrder_t;
-
-typedef const spblkDnMatDescr *spblkConstDnMatDescr_t;
 
 typedef spblkDnVecDescr *spblkDnVecDescr_t;
 
@@ -209,6 +219,17 @@ typedef uint32_t spblkLibraryPropertyType_t;
  * Where alpha and beta live: host memory or the handle's (device) memory.
  */
 typedef uint32_t spblkPointerMode_t;
+
+typedef spblkMatDescr *spblkMatDescr_t;
+
+/**
+ * The matrix type of a legacy matrix descriptor (`spblkMatDescr_t`).
+ */
+typedef uint32_t spblkMatrixType_t;
+
+typedef uint32_t spblkFillMode_t;
+
+typedef uint32_t spblkDiagType_t;
 
 typedef uint32_t spblkOperation_t;
 
@@ -251,10 +272,6 @@ typedef spblkSpGEMMDescr *spblkSpGEMMDescr_t;
  * `SPBLK_STATUS_NOT_SUPPORTED` for now. All are deterministic.
  */
 typedef uint32_t spblkSpGEMMAlg_t;
-
-typedef uint32_t spblkFillMode_t;
-
-typedef uint32_t spblkDiagType_t;
 
 #define SPBLK_STATUS_SUCCESS 0
 
@@ -469,6 +486,14 @@ typedef uint32_t spblkDiagType_t;
 
 #define SPBLK_DIAG_TYPE_UNIT 1
 
+#define SPBLK_MATRIX_TYPE_GENERAL 0
+
+#define SPBLK_MATRIX_TYPE_SYMMETRIC 1
+
+#define SPBLK_MATRIX_TYPE_HERMITIAN 2
+
+#define SPBLK_MATRIX_TYPE_TRIANGULAR 3
+
 #define SPBLK_ACTION_SYMBOLIC 0
 
 #define SPBLK_ACTION_NUMERIC 1
@@ -547,6 +572,44 @@ spblkStatus_t spblkAnalysisGetInfo(spblkConstSpMatDescr_t matA, spblkAnalysisInf
  * position k. `perm` must hold `rows` int64 values in host memory.
  */
 spblkStatus_t spblkAnalysisGetPermutation(spblkConstSpMatDescr_t matA, int64_t *perm);
+
+/**
+ * Makes a CSR descriptor a batch of `batchCount` matrices of the same shape and nnz: batch i's
+ * row offsets start `i * offsetsBatchStride` elements after batch 0's, its column indices and
+ * values `i * columnsValuesBatchStride`. A stride of 0 shares that array among all batches.
+ */
+spblkStatus_t spblkCsrSetStridedBatch(spblkSpMatDescr_t spMatDescr,
+                                      int batchCount,
+                                      int64_t offsetsBatchStride,
+                                      int64_t columnsValuesBatchStride);
+
+/**
+ * Makes a COO descriptor a batch: batch i's row indices, column indices and values start
+ * `i * batchStride` elements after batch 0's (0: shared).
+ */
+spblkStatus_t spblkCooSetStridedBatch(spblkSpMatDescr_t spMatDescr,
+                                      int batchCount,
+                                      int64_t batchStride);
+
+/**
+ * The number of batches of a sparse matrix (1 unless set).
+ */
+spblkStatus_t spblkSpMatGetStridedBatch(spblkConstSpMatDescr_t spMatDescr, int *batchCount);
+
+/**
+ * Makes a dense matrix a batch: batch i starts `i * batchStride` elements after batch 0;
+ * the stride is 0 (shared) or at least `ld * cols` (column-major) or `ld * rows` (row-major).
+ */
+spblkStatus_t spblkDnMatSetStridedBatch(spblkDnMatDescr_t dnMatDescr,
+                                        int batchCount,
+                                        int64_t batchStride);
+
+/**
+ * The number of batches and the stride of a dense matrix (1 and 0 unless set).
+ */
+spblkStatus_t spblkDnMatGetStridedBatch(spblkConstDnMatDescr_t dnMatDescr,
+                                        int *batchCount,
+                                        int64_t *batchStride);
 
 /**
  * For the cuSPARSE compatibility library: reports that `function`, a cuSPARSE function name
@@ -788,6 +851,57 @@ spblkStatus_t spblkSetPointerMode(spblkHandle_t handle, spblkPointerMode_t mode)
 spblkStatus_t spblkGetPointerMode(spblkHandle_t handle, spblkPointerMode_t *mode);
 
 /**
+ * Creates a legacy matrix descriptor: general, zero-based, fill mode LOWER, diagonal NON_UNIT.
+ */
+spblkStatus_t spblkCreateMatDescr(spblkMatDescr_t *descrA);
+
+/**
+ * Destroys a legacy matrix descriptor; NULL is a no-op.
+ */
+spblkStatus_t spblkDestroyMatDescr(spblkMatDescr_t descrA);
+
+/**
+ * Sets the matrix type.
+ */
+spblkStatus_t spblkSetMatType(spblkMatDescr_t descrA, spblkMatrixType_t type_);
+
+/**
+ * The matrix type, or `SPBLK_MAT_DESCR_INVALID` (with a message) for a NULL or dead descriptor.
+ */
+spblkMatrixType_t spblkGetMatType(spblkMatDescr_t descrA);
+
+/**
+ * Sets the fill mode.
+ */
+spblkStatus_t spblkSetMatFillMode(spblkMatDescr_t descrA, spblkFillMode_t fillMode);
+
+/**
+ * The fill mode, or `SPBLK_MAT_DESCR_INVALID` (with a message) for a NULL or dead descriptor.
+ */
+spblkFillMode_t spblkGetMatFillMode(spblkMatDescr_t descrA);
+
+/**
+ * Sets the diagonal type.
+ */
+spblkStatus_t spblkSetMatDiagType(spblkMatDescr_t descrA, spblkDiagType_t diagType);
+
+/**
+ * The diagonal type, or `SPBLK_MAT_DESCR_INVALID` (with a message) for a NULL or dead
+ * descriptor.
+ */
+spblkDiagType_t spblkGetMatDiagType(spblkMatDescr_t descrA);
+
+/**
+ * Sets the index base.
+ */
+spblkStatus_t spblkSetMatIndexBase(spblkMatDescr_t descrA, spblkIndexBase_t base);
+
+/**
+ * The index base, or `SPBLK_MAT_DESCR_INVALID` (with a message) for a NULL or dead descriptor.
+ */
+spblkIndexBase_t spblkGetMatIndexBase(spblkMatDescr_t descrA);
+
+/**
  * Workspace size in bytes for `spblkSpMV` (may be 0; then `externalBuffer` may be NULL).
  */
 spblkStatus_t spblkSpMV_bufferSize(spblkHandle_t handle,
@@ -926,44 +1040,6 @@ spblkStatus_t spblkSDDMM(spblkHandle_t handle,
                          spblkDataType_t computeType,
                          spblkSDDMMAlg_t alg,
                          void *externalBuffer);
-
-/**
- * Makes a CSR descriptor a batch of `batchCount` matrices of the same shape and nnz: batch i's
- * row offsets start `i * offsetsBatchStride` elements after batch 0's, its column indices and
- * values `i * columnsValuesBatchStride`. A stride of 0 shares that array among all batches.
- */
-spblkStatus_t spblkCsrSetStridedBatch(spblkSpMatDescr_t spMatDescr,
-                                      int batchCount,
-                                      int64_t offsetsBatchStride,
-                                      int64_t columnsValuesBatchStride);
-
-/**
- * Makes a COO descriptor a batch: batch i's row indices, column indices and values start
- * `i * batchStride` elements after batch 0's (0: shared).
- */
-spblkStatus_t spblkCooSetStridedBatch(spblkSpMatDescr_t spMatDescr,
-                                      int batchCount,
-                                      int64_t batchStride);
-
-/**
- * The number of batches of a sparse matrix (1 unless set).
- */
-spblkStatus_t spblkSpMatGetStridedBatch(spblkConstSpMatDescr_t spMatDescr, int *batchCount);
-
-/**
- * Makes a dense matrix a batch: batch i starts `i * batchStride` elements after batch 0;
- * the stride is 0 (shared) or at least `ld * cols` (column-major) or `ld * rows` (row-major).
- */
-spblkStatus_t spblkDnMatSetStridedBatch(spblkDnMatDescr_t dnMatDescr,
-                                        int batchCount,
-                                        int64_t batchStride);
-
-/**
- * The number of batches and the stride of a dense matrix (1 and 0 unless set).
- */
-spblkStatus_t spblkDnMatGetStridedBatch(spblkConstDnMatDescr_t dnMatDescr,
-                                        int *batchCount,
-                                        int64_t *batchStride);
 
 /**
  * Creates a CSR descriptor. It stores the pointers, copies nothing; offsets may be NULL

@@ -213,7 +213,7 @@ typedef struct __half __half;
         elif kind == "forward":
             call = "spblk%s(%s)" % (name[len("cusparse"):],
                                      ", ".join("(%s)%s" % (t, n) for t, (_, n) in zip(stypes, params)))
-            lines.append("    return (%s)%s;" % (ret, call) if ret == "cusparseStatus_t" else "    return %s;" % call)
+            lines.append("    return (%s)%s;" % (ret, call))
         elif ret == "cusparseStatus_t":
             lines.append('    return (cusparseStatus_t)spblkCompatNotSupported("%s");' % name)
         else:  # the legacy getters return their value and cannot report a failure
@@ -248,8 +248,11 @@ def coverage(functions, plans):
              "  version of the header) and `cusparseGetErrorName` (cuSPARSE's status names);",
              "- **not supported** (%d): returns `CUSPARSE_STATUS_NOT_SUPPORTED` (10), sets the message" % counts["stub"],
              "  `<name>: not implemented by spblk` and prints it once on stderr. The issue that owns it is named.",
-             "  The four matrix-descriptor getters (`cusparseGetMat*`), which return a value and cannot fail,",
-             "  print the same line and return 0 until the descriptors are implemented.",
+             "  A stub that returns a value instead of a status prints the same line and returns 0.",
+             "",
+             "The matrix-descriptor getters (`cusparseGetMat*`) return their value and no status; for a NULL",
+             "or destroyed descriptor they return `SPBLK_MAT_DESCR_INVALID` (`UINT32_MAX`, no value of their",
+             "enums) and set the message, where NVIDIA's library reads through the pointer.",
              "", "| function | on spblk |", "|---|---|"]
     for name in functions:
         kind = plans[name][0]

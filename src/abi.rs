@@ -171,6 +171,12 @@ pub const SPBLK_FILL_MODE_UPPER: spblkFillMode_t = 1;
 pub type spblkDiagType_t = u32;
 pub const SPBLK_DIAG_TYPE_NON_UNIT: spblkDiagType_t = 0;
 pub const SPBLK_DIAG_TYPE_UNIT: spblkDiagType_t = 1;
+/// The matrix type of a legacy matrix descriptor (`spblkMatDescr_t`).
+pub type spblkMatrixType_t = u32;
+pub const SPBLK_MATRIX_TYPE_GENERAL: spblkMatrixType_t = 0;
+pub const SPBLK_MATRIX_TYPE_SYMMETRIC: spblkMatrixType_t = 1;
+pub const SPBLK_MATRIX_TYPE_HERMITIAN: spblkMatrixType_t = 2;
+pub const SPBLK_MATRIX_TYPE_TRIANGULAR: spblkMatrixType_t = 3;
 
 pub type spblkAction_t = u32;
 pub const SPBLK_ACTION_SYMBOLIC: spblkAction_t = 0;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::ensure;
 use crate::error::Result;
 use crate::plan::PlanSlot;
-use crate::types::{DataType, DiagType, FillMode, Format, IndexBase, IndexType, Order};
+use crate::types::{DataType, DiagType, FillMode, Format, IndexBase, IndexType, MatrixType, Order};
 
 /// The index arrays of a sparse matrix, by format.
 #[derive(Debug, Clone, Copy)]
@@ -292,6 +292,28 @@ impl DnVec {
             value_type: self.value_type,
             order: Order::Col,
             batch: DnBatch::default(),
+        }
+    }
+}
+
+/// A legacy matrix descriptor (`spblkMatDescr_t`, cuSPARSE's `cusparseMatDescr_t`): how the
+/// legacy functions read the arrays they are given. cuSPARSE's defaults: general, zero-based;
+/// fill mode and diagonal type start as LOWER and NON_UNIT (their value 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MatDescr {
+    pub matrix_type: MatrixType,
+    pub fill_mode: FillMode,
+    pub diag_type: DiagType,
+    pub base: IndexBase,
+}
+
+impl Default for MatDescr {
+    fn default() -> Self {
+        MatDescr {
+            matrix_type: MatrixType::General,
+            fill_mode: FillMode::Lower,
+            diag_type: DiagType::NonUnit,
+            base: IndexBase::Zero,
         }
     }
 }

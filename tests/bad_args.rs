@@ -1119,3 +1119,61 @@ fn const_getters_and_strided_batches() {
     assert_eq!(spblkDestroySpMat(coo_d), OK);
     drop_fixture(&mut fx);
 }
+
+#[test]
+fn legacy_matrix_descriptors() {
+    use spblk::capi::mat_descr::*;
+    let mut d: spblkMatDescr_t = null_mut();
+    check("spblkCreateMatDescr", &[(0, IV, "descrA")], &[], |m, _| spblkCreateMatDescr(n(m, 0, &mut d)));
+    // cuSPARSE's defaults.
+    assert_eq!(spblkGetMatType(d), SPBLK_MATRIX_TYPE_GENERAL);
+    assert_eq!(spblkGetMatFillMode(d), SPBLK_FILL_MODE_LOWER);
+    assert_eq!(spblkGetMatDiagType(d), SPBLK_DIAG_TYPE_NON_UNIT);
+    assert_eq!(spblkGetMatIndexBase(d), SPBLK_INDEX_BASE_ZERO);
+    check("spblkSetMatType", &[(0, IV, "descrA")], &[(1, "type")], |m, b| {
+        spblkSetMatType(n(m, 0, d), e(b, 1, SPBLK_MATRIX_TYPE_TRIANGULAR))
+    });
+    check("spblkSetMatFillMode", &[(0, IV, "descrA")], &[(1, "fillMode")], |m, b| {
+        spblkSetMatFillMode(n(m, 0, d), e(b, 1, SPBLK_FILL_MODE_UPPER))
+    });
+    check("spblkSetMatDiagType", &[(0, IV, "descrA")], &[(1, "diagType")], |m, b| {
+        spblkSetMatDiagType(n(m, 0, d), e(b, 1, SPBLK_DIAG_TYPE_UNIT))
+    });
+    check("spblkSetMatIndexBase", &[(0, IV, "descrA")], &[(1, "base")], |m, b| {
+        spblkSetMatIndexBase(n(m, 0, d), e(b, 1, SPBLK_INDEX_BASE_ONE))
+    });
+    // Set values read back; a rejected value changed nothing.
+    assert_eq!(spblkSetMatType(d, 4), IV);
+    assert_eq!(spblkGetMatType(d), SPBLK_MATRIX_TYPE_TRIANGULAR);
+    assert_eq!(spblkGetMatFillMode(d), SPBLK_FILL_MODE_UPPER);
+    assert_eq!(spblkGetMatDiagType(d), SPBLK_DIAG_TYPE_UNIT);
+    assert_eq!(spblkGetMatIndexBase(d), SPBLK_INDEX_BASE_ONE);
+    // The getters cannot return a status: NULL, foreign and destroyed descriptors give
+    // SPBLK_MAT_DESCR_INVALID and a message naming the function and the argument.
+    let getters: [(&str, extern "C" fn(spblkMatDescr_t) -> u32); 4] = [
+        ("spblkGetMatType", spblkGetMatType),
+        ("spblkGetMatFillMode", spblkGetMatFillMode),
+        ("spblkGetMatDiagType", spblkGetMatDiagType),
+        ("spblkGetMatIndexBase", spblkGetMatIndexBase),
+    ];
+    let fx = fixture();
+    let foreign = fx.sa as spblkMatDescr_t;
+    let mut dead: spblkMatDescr_t = null_mut();
+    assert_eq!(spblkCreateMatDescr(&mut dead), OK);
+    assert_eq!(spblkDestroyMatDescr(dead), OK);
+    for (name, get) in getters {
+        for (what, p, words) in
+            [("NULL", null_mut(), "is NULL"), ("foreign", foreign, "not a legacy"), ("dead", dead, "not a live")]
+        {
+            assert_eq!(get(p), SPBLK_MAT_DESCR_INVALID, "{name} on a {what} descriptor");
+            let msg = last_error();
+            assert!(msg.starts_with(name) && msg.contains("descrA") && msg.contains(words), "{name}: {msg}");
+        }
+    }
+    assert_eq!(spblkSetMatType(dead, 0), NI);
+    assert_eq!(spblkDestroyMatDescr(dead), NI);
+    assert_eq!(spblkDestroyMatDescr(null_mut()), OK);
+    assert_eq!(spblkDestroyMatDescr(d), OK);
+    let mut fx = fx;
+    drop_fixture(&mut fx);
+}

@@ -301,7 +301,7 @@ cusparseStatus_t cusparseCreateIdentityPermutation(cusparseHandle_t handle, int 
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateIdentityPermutation");
 }
 cusparseStatus_t cusparseCreateMatDescr(cusparseMatDescr_t* descrA) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateMatDescr");
+    return (cusparseStatus_t)spblkCreateMatDescr((spblkMatDescr_t*)descrA);
 }
 cusparseStatus_t cusparseCreatePruneInfo(pruneInfo_t* info) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreatePruneInfo");
@@ -478,7 +478,7 @@ cusparseStatus_t cusparseDestroyDnVec(cusparseConstDnVecDescr_t dnVecDescr) {
     return (cusparseStatus_t)spblkDestroyDnVec((spblkConstDnVecDescr_t)dnVecDescr);
 }
 cusparseStatus_t cusparseDestroyMatDescr(cusparseMatDescr_t descrA) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDestroyMatDescr");
+    return (cusparseStatus_t)spblkDestroyMatDescr((spblkMatDescr_t)descrA);
 }
 cusparseStatus_t cusparseDestroyPruneInfo(pruneInfo_t info) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseDestroyPruneInfo");
@@ -616,23 +616,19 @@ const char* cusparseGetErrorName(cusparseStatus_t status) {
     return spblkGetErrorName((spblkStatus_t)status);
 }
 const char* cusparseGetErrorString(cusparseStatus_t status) {
-    return spblkGetErrorString((spblkStatus_t)status);
+    return (const char*)spblkGetErrorString((spblkStatus_t)status);
 }
 cusparseDiagType_t cusparseGetMatDiagType(cusparseMatDescr_t descrA) {
-    (void)spblkCompatNotSupported("cusparseGetMatDiagType");
-    return (cusparseDiagType_t)0;
+    return (cusparseDiagType_t)spblkGetMatDiagType((spblkMatDescr_t)descrA);
 }
 cusparseFillMode_t cusparseGetMatFillMode(cusparseMatDescr_t descrA) {
-    (void)spblkCompatNotSupported("cusparseGetMatFillMode");
-    return (cusparseFillMode_t)0;
+    return (cusparseFillMode_t)spblkGetMatFillMode((spblkMatDescr_t)descrA);
 }
 cusparseIndexBase_t cusparseGetMatIndexBase(cusparseMatDescr_t descrA) {
-    (void)spblkCompatNotSupported("cusparseGetMatIndexBase");
-    return (cusparseIndexBase_t)0;
+    return (cusparseIndexBase_t)spblkGetMatIndexBase((spblkMatDescr_t)descrA);
 }
 cusparseMatrixType_t cusparseGetMatType(cusparseMatDescr_t descrA) {
-    (void)spblkCompatNotSupported("cusparseGetMatType");
-    return (cusparseMatrixType_t)0;
+    return (cusparseMatrixType_t)spblkGetMatType((spblkMatDescr_t)descrA);
 }
 cusparseStatus_t cusparseGetPointerMode(cusparseHandle_t handle, cusparsePointerMode_t* mode) {
     return (cusparseStatus_t)spblkGetPointerMode((spblkHandle_t)handle, (spblkPointerMode_t*)mode);
@@ -825,16 +821,16 @@ cusparseStatus_t cusparseScsru2csr_bufferSizeExt(cusparseHandle_t handle, int m,
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsru2csr_bufferSizeExt");
 }
 cusparseStatus_t cusparseSetMatDiagType(cusparseMatDescr_t descrA, cusparseDiagType_t diagType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSetMatDiagType");
+    return (cusparseStatus_t)spblkSetMatDiagType((spblkMatDescr_t)descrA, (spblkDiagType_t)diagType);
 }
 cusparseStatus_t cusparseSetMatFillMode(cusparseMatDescr_t descrA, cusparseFillMode_t fillMode) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSetMatFillMode");
+    return (cusparseStatus_t)spblkSetMatFillMode((spblkMatDescr_t)descrA, (spblkFillMode_t)fillMode);
 }
 cusparseStatus_t cusparseSetMatIndexBase(cusparseMatDescr_t descrA, cusparseIndexBase_t base) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSetMatIndexBase");
+    return (cusparseStatus_t)spblkSetMatIndexBase((spblkMatDescr_t)descrA, (spblkIndexBase_t)base);
 }
 cusparseStatus_t cusparseSetMatType(cusparseMatDescr_t descrA, cusparseMatrixType_t type_) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSetMatType");
+    return (cusparseStatus_t)spblkSetMatType((spblkMatDescr_t)descrA, (spblkMatrixType_t)type_);
 }
 cusparseStatus_t cusparseSetPointerMode(cusparseHandle_t handle, cusparsePointerMode_t mode) {
     return (cusparseStatus_t)spblkSetPointerMode((spblkHandle_t)handle, (spblkPointerMode_t)mode);

@@ -24,6 +24,17 @@ pub fn entry(function: &'static str, body: impl FnOnce() -> Result<()>) -> spblk
     status
 }
 
+/// [`entry`] for the legacy getters, which return their value and no status: on failure they
+/// return `failed` (not a valid value of the enum) and leave the message as `entry` does.
+pub fn entry_value<T: Copy>(function: &'static str, failed: T, body: impl FnOnce() -> Result<T>) -> T {
+    let mut value = failed;
+    entry(function, || {
+        value = body()?;
+        Ok(())
+    });
+    value
+}
+
 fn run(function: &str, body: impl FnOnce() -> Result<()>) -> spblkStatus_t {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => SPBLK_STATUS_SUCCESS,
@@ -51,6 +62,7 @@ pub enum Kind {
     DnMat,
     DnVec,
     SpGemm,
+    MatDescr,
 }
 
 impl Kind {
@@ -61,6 +73,7 @@ impl Kind {
             Kind::DnMat => "dense matrix descriptor",
             Kind::DnVec => "dense vector descriptor",
             Kind::SpGemm => "SpGEMM descriptor",
+            Kind::MatDescr => "legacy matrix descriptor",
         }
     }
 }

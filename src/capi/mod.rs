@@ -14,6 +14,7 @@ pub mod compat;
 pub mod convert;
 pub mod dense;
 pub mod handle;
+pub mod mat_descr;
 pub mod products;
 pub mod sp_mat;
 pub mod sp_mat_get;

@@ -21,6 +21,10 @@ pub struct spblkDnMatDescr {
 pub struct spblkDnVecDescr {
     _private: [u8; 0],
 }
+/// Opaque legacy matrix descriptor (cuSPARSE's `cusparseMatDescr_t`).
+pub struct spblkMatDescr {
+    _private: [u8; 0],
+}
 /// Opaque SpGEMM state.
 pub struct spblkSpGEMMDescr {
     _private: [u8; 0],
@@ -40,6 +44,7 @@ pub type spblkConstDnMatDescr_t = *const spblkDnMatDescr;
 pub type spblkDnVecDescr_t = *mut spblkDnVecDescr;
 pub type spblkConstDnVecDescr_t = *const spblkDnVecDescr;
 pub type spblkSpGEMMDescr_t = *mut spblkSpGEMMDescr;
+pub type spblkMatDescr_t = *mut spblkMatDescr;
 /// A CUDA stream (`cudaStream_t` / `CUstream`); NULL is the legacy default stream.
 pub type spblkStream_t = *mut CUstream_st;
 /// Untyped pointer to user memory (host or device, depending on the backend).

@@ -2,7 +2,7 @@
  * compatibility header and library (issue 13). Compiled as C and as C++ (test_compat.cpp),
  * with -Wall -Wextra -Wpedantic -Werror. Runs on the host backend (SPBLK_BACKEND=host, so all
  * memory is host memory): SpMV, SpMM and a strided-batch SpMM on a small CSR matrix against a
- * naive reference, the version the header declares, cuSPARSE's status names, an argument error
+ * naive reference, a legacy matrix descriptor, the version the header declares, cuSPARSE's status names, an argument error
  * from spblk's checks, and a function spblk does not implement. Prints PASSED and exits 0, or names what
  * failed and exits 1. */
 #include <cusparse.h>
@@ -217,6 +217,23 @@ int main(void) {
     spmv_f32(handle, CUSPARSE_INDEX_BASE_ONE);
     spmm_f64(handle);
     spmm_batched_f32(handle);
+
+    { /* The legacy matrix descriptor that cuSOLVER and the legacy calls take. */
+        cusparseMatDescr_t descr = NULL;
+        CHECK_STATUS(cusparseCreateMatDescr(&descr), CUSPARSE_STATUS_SUCCESS);
+        CHECK(cusparseGetMatType(descr) == CUSPARSE_MATRIX_TYPE_GENERAL);
+        CHECK(cusparseGetMatIndexBase(descr) == CUSPARSE_INDEX_BASE_ZERO);
+        CHECK_STATUS(cusparseSetMatType(descr, CUSPARSE_MATRIX_TYPE_TRIANGULAR), CUSPARSE_STATUS_SUCCESS);
+        CHECK_STATUS(cusparseSetMatFillMode(descr, CUSPARSE_FILL_MODE_UPPER), CUSPARSE_STATUS_SUCCESS);
+        CHECK_STATUS(cusparseSetMatDiagType(descr, CUSPARSE_DIAG_TYPE_UNIT), CUSPARSE_STATUS_SUCCESS);
+        CHECK_STATUS(cusparseSetMatIndexBase(descr, CUSPARSE_INDEX_BASE_ONE), CUSPARSE_STATUS_SUCCESS);
+        CHECK(cusparseGetMatType(descr) == CUSPARSE_MATRIX_TYPE_TRIANGULAR);
+        CHECK(cusparseGetMatFillMode(descr) == CUSPARSE_FILL_MODE_UPPER);
+        CHECK(cusparseGetMatDiagType(descr) == CUSPARSE_DIAG_TYPE_UNIT);
+        CHECK(cusparseGetMatIndexBase(descr) == CUSPARSE_INDEX_BASE_ONE);
+        CHECK_STATUS(cusparseSetMatType(descr, (cusparseMatrixType_t)7), CUSPARSE_STATUS_INVALID_VALUE);
+        CHECK_STATUS(cusparseDestroyMatDescr(descr), CUSPARSE_STATUS_SUCCESS);
+    }
 
     /* A function spblk does not implement links, loads and fails clearly. */
     CHECK_STATUS(cusparseXcsrsort(handle, 1, 1, 0, NULL, ptr, NULL, NULL, NULL), CUSPARSE_STATUS_NOT_SUPPORTED);
