@@ -204,7 +204,11 @@ static void setup(spblkHandle_t h) {
     F.csr2csc[3] = dev_alloc(6 * 4);
     F.csr2csc[4] = dev_alloc(5 * 4);
     F.csr2csc[5] = dev_alloc(6 * 4);
-    F.csr2csc[6] = dev_alloc(4096);
+    /* The buffer as the library sizes it (the CUDA radix sort needs more than a page). */
+    CHECK(spblkCsr2cscEx2_bufferSize(h, 4, 4, 6, F.csr2csc[0], F.csr2csc[1], F.csr2csc[2], F.csr2csc[3],
+                                     F.csr2csc[4], F.csr2csc[5], F32, SPBLK_ACTION_NUMERIC, BASE0,
+                                     SPBLK_CSR2CSC_ALG1, &F.size));
+    F.csr2csc[6] = dev_alloc(F.size);
 
     /* Destroyed objects of each kind, and live objects of another kind. */
     CHECK(spblkCreateWithBackend((spblkHandle_t *)&F.stale[HANDLE], SPBLK_BACKEND_HOST));
