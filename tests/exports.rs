@@ -92,8 +92,12 @@ fn header_functions() -> BTreeSet<String> {
         .lines()
         .filter_map(|l| {
             let l = l.trim_start();
-            let rest = l.strip_prefix("spblkStatus_t ").or_else(|| l.strip_prefix("const char *"))?;
-            let name = rest.split('(').next()?.trim();
+            // `<return type> spblkName(`: a status, a string, or (the legacy getters) an enum.
+            let (head, _) = l.split_once('(')?;
+            if !(head.starts_with("spblk") || head.starts_with("const char *")) {
+                return None;
+            }
+            let name = head.rsplit([' ', '*']).next()?.trim();
             name.starts_with("spblk").then(|| name.to_string())
         })
         .collect()
