@@ -216,9 +216,10 @@ static void setup(spblkHandle_t h) {
     CHECK(spblkCreateDnMat((spblkDnMatDescr_t *)&F.stale[DNMAT], 1, 1, 1, &F.one, F32, SPBLK_ORDER_COL));
     CHECK(spblkCreateDnVec((spblkDnVecDescr_t *)&F.stale[DNVEC], 1, &F.one, F32));
     CHECK(spblkSpGEMM_createDescr((spblkSpGEMMDescr_t *)&F.stale[SPGEMM]));
+    /* The live descriptor first: created after the stale one, it could take its address. */
+    CHECK(spblkCreateMatDescr(&F.mat_descr));
     CHECK(spblkCreateMatDescr((spblkMatDescr_t *)&F.stale[MATDESCR]));
     CHECK(spblkDestroyMatDescr(F.stale[MATDESCR]));
-    CHECK(spblkCreateMatDescr(&F.mat_descr));
     F.foreign[MATDESCR] = F.a;
     CHECK(spblkDestroy(F.stale[HANDLE]));
     CHECK(spblkDestroySpMat(F.stale[SPMAT]));

@@ -16,7 +16,7 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_VERSION = (SPBLK_VERSION_MAJOR * 1000 + SPBLK_VERSION_MINOR * 100 + SPBLK_VERSION_PATCH)
   integer(c_int32_t), parameter :: SPBLK_VBR_COPY_F16 = 1
   integer(c_int32_t), parameter :: SPBLK_VBR_COPY_BF16 = 2
-  integer(c_int32_t), parameter :: SPBLK_MAT_DESCR_INVALID = UINT32_MAX
+  integer(c_int32_t), parameter :: SPBLK_MAT_DESCR_INVALID = 2147483647
   integer(c_int32_t), parameter :: SPBLK_STATUS_SUCCESS = 0
   integer(c_int32_t), parameter :: SPBLK_STATUS_NOT_INITIALIZED = 1
   integer(c_int32_t), parameter :: SPBLK_STATUS_ALLOC_FAILED = 2

@@ -22,9 +22,10 @@
 #define SPBLK_VBR_COPY_BF16 2
 
 /**
- * What the getters return for a NULL or dead descriptor: no value of any of their enums.
+ * What the getters return for a NULL or dead descriptor: no value of any of their enums
+ * (2^31 - 1, so that it fits the Fortran module's 32-bit integers).
  */
-#define SPBLK_MAT_DESCR_INVALID UINT32_MAX
+#define SPBLK_MAT_DESCR_INVALID 2147483647
 
 /**
  * The most batches SpMM and SDDMM take (cuSPARSE's limit).

@@ -251,7 +251,7 @@ def coverage(functions, plans):
              "  A stub that returns a value instead of a status prints the same line and returns 0.",
              "",
              "The matrix-descriptor getters (`cusparseGetMat*`) return their value and no status; for a NULL",
-             "or destroyed descriptor they return `SPBLK_MAT_DESCR_INVALID` (`UINT32_MAX`, no value of their",
+             "or destroyed descriptor they return `SPBLK_MAT_DESCR_INVALID` (2^31 - 1, no value of their",
              "enums) and set the message, where NVIDIA's library reads through the pointer.",
              "", "| function | on spblk |", "|---|---|"]
     for name in functions:

@@ -10,8 +10,9 @@ use crate::descr::MatDescr;
 use crate::error::Result;
 use crate::types::{DiagType, FillMode, IndexBase, MatrixType};
 
-/// What the getters return for a NULL or dead descriptor: no value of any of their enums.
-pub const SPBLK_MAT_DESCR_INVALID: u32 = u32::MAX;
+/// What the getters return for a NULL or dead descriptor: no value of any of their enums
+/// (2^31 - 1, so that it fits the Fortran module's 32-bit integers).
+pub const SPBLK_MAT_DESCR_INVALID: u32 = 2_147_483_647;
 
 /// # Safety
 /// Registry-checked; see `boundary::descr`.
