@@ -12,7 +12,7 @@
 
 #include "common.h"
 
-enum { PLAIN, HANDLE, SPMAT, DNMAT, DNVEC, SPGEMM, MATDESCR, KINDS }; /* what a pointer argument points to */
+enum { PLAIN, HANDLE, SPMAT, DNMAT, DNVEC, SPGEMM, MATDESCR, SPVEC, KINDS }; /* what a pointer argument points to */
 
 typedef struct {
     const char *name;      /* the parameter's name in spblk.h (cuSPARSE's) */
@@ -63,6 +63,12 @@ static struct {
     spblkDnMatDescr_t b, c, da, db, out_dnmat;
     spblkSpGEMMDescr_t gemm, gemm_reuse, out_gemm;
     spblkMatDescr_t mat_descr, out_mat_descr;
+    spblkSpVecDescr_t xs, out_spvec; /* X: size 4, entries at 0 and 3 */
+    spblkConstSpVecDescr_t out_const_spvec;
+    void *xs_idx, *xs_val, *spvv_buf;
+    size_t spvv_size;
+    float result;
+    const void *const_indices;
     spblkSpMatDescr_t c_reuse;
     void *reuse_arrays[8];
     size_t size3, size4;
@@ -210,6 +216,17 @@ static void setup(spblkHandle_t h) {
                                      SPBLK_CSR2CSC_ALG1, &F.size));
     F.csr2csc[6] = dev_alloc(F.size);
 
+    /* A sparse vector of F.x's size, and SpVV's workspace. */
+    {
+        int32_t xs_idx[2] = {0, 3};
+        float xs_val[2] = {1, 2};
+        F.xs_idx = dev_copy(xs_idx, sizeof xs_idx);
+        F.xs_val = dev_copy(xs_val, sizeof xs_val);
+        CHECK(spblkCreateSpVec(&F.xs, 4, 2, F.xs_idx, F.xs_val, I32, BASE0, F32));
+        CHECK(spblkSpVV_bufferSize(h, N, F.xs, F.y, &F.result, F32, &F.spvv_size));
+        F.spvv_buf = F.spvv_size ? dev_alloc(F.spvv_size) : NULL;
+    }
+
     /* Destroyed objects of each kind, and live objects of another kind. */
     CHECK(spblkCreateWithBackend((spblkHandle_t *)&F.stale[HANDLE], SPBLK_BACKEND_HOST));
     CHECK(spblkCreateCsr((spblkSpMatDescr_t *)&F.stale[SPMAT], 1, 1, 0, NULL, NULL, NULL, I32, I32, BASE0, F32));
@@ -221,6 +238,9 @@ static void setup(spblkHandle_t h) {
     CHECK(spblkCreateMatDescr((spblkMatDescr_t *)&F.stale[MATDESCR]));
     CHECK(spblkDestroyMatDescr(F.stale[MATDESCR]));
     F.foreign[MATDESCR] = F.a;
+    CHECK(spblkCreateSpVec((spblkSpVecDescr_t *)&F.stale[SPVEC], 1, 0, NULL, NULL, I32, BASE0, F32));
+    CHECK(spblkDestroySpVec(F.stale[SPVEC]));
+    F.foreign[SPVEC] = F.x;
     CHECK(spblkDestroy(F.stale[HANDLE]));
     CHECK(spblkDestroySpMat(F.stale[SPMAT]));
     CHECK(spblkDestroyDnMat(F.stale[DNMAT]));
@@ -238,6 +258,10 @@ static void teardown(void) {
     int k;
     CHECK(spblkSpGEMM_destroyDescr(F.gemm));
     CHECK(spblkDestroyMatDescr(F.mat_descr));
+    CHECK(spblkDestroySpVec(F.xs));
+    dev_free(F.xs_idx);
+    dev_free(F.xs_val);
+    if (F.spvv_buf) dev_free(F.spvv_buf);
     CHECK(spblkDestroySpMat(F.c_gemm));
     CHECK(spblkSpGEMM_destroyDescr(F.gemm_reuse));
     CHECK(spblkDestroySpMat(F.c_reuse));
@@ -655,6 +679,70 @@ static spblkStatus_t call_CooSetPointers(void *const *p, const uint32_t *e) {
     return spblkCooSetPointers(p[0], p[1], p[2], p[3]);
 }
 
+/* Sparse vectors: X of size 4 with 2 entries. */
+static void destroy_spvec(void *const *p) { CHECK(spblkDestroySpVec(*(spblkSpVecDescr_t *)p[0])); }
+static void *new_spvec(void) {
+    spblkSpVecDescr_t d = NULL;
+    CHECK(spblkCreateSpVec(&d, 4, 0, NULL, NULL, I32, BASE0, F32));
+    return d;
+}
+static spblkStatus_t call_CreateSpVec(void *const *p, const uint32_t *e) {
+    return spblkCreateSpVec(p[0], 4, 2, p[1], p[2], e[0], e[1], e[2]);
+}
+static spblkStatus_t call_CreateConstSpVec(void *const *p, const uint32_t *e) {
+    return spblkCreateConstSpVec(p[0], 4, 2, p[1], p[2], e[0], e[1], e[2]);
+}
+static spblkStatus_t call_DestroySpVec(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDestroySpVec(p[0] == FRESH ? new_spvec() : p[0]);
+}
+static spblkStatus_t call_SpVecGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpVecGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
+}
+static spblkStatus_t call_ConstSpVecGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkConstSpVecGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
+}
+static spblkStatus_t call_SpVecGetIndexBase(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpVecGetIndexBase(p[0], p[1]);
+}
+static spblkStatus_t call_SpVecGetValues(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpVecGetValues(p[0], p[1]);
+}
+static spblkStatus_t call_ConstSpVecGetValues(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkConstSpVecGetValues(p[0], p[1]);
+}
+static spblkStatus_t call_SpVecSetValues(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpVecSetValues(p[0], p[1]);
+}
+static spblkStatus_t call_Axpby(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkAxpby(p[0], p[1], p[2], p[3], p[4]);
+}
+static spblkStatus_t call_Gather(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkGather(p[0], p[1], p[2]);
+}
+static spblkStatus_t call_Scatter(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkScatter(p[0], p[1], p[2]);
+}
+static spblkStatus_t call_Rot(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkRot(p[0], p[1], p[2], p[3], p[4]);
+}
+static spblkStatus_t call_SpVV_bufferSize(void *const *p, const uint32_t *e) {
+    return spblkSpVV_bufferSize(p[0], e[0], p[1], p[2], p[3], e[1], p[4]);
+}
+static spblkStatus_t call_SpVV(void *const *p, const uint32_t *e) {
+    return spblkSpVV(p[0], e[0], p[1], p[2], p[3], e[1], p[4]);
+}
+
 /* ---- the table -------------------------------------------------------------------------------- */
 
 static int build_cases(fn_case *t) {
@@ -937,6 +1025,43 @@ static int build_cases(fn_case *t) {
     ROW("spblkDnMatSetStridedBatch", call_DnMatSetStridedBatch, .p = {IN("dnMatDescr", F.b, IV, DNMAT)});
     ROW("spblkDnMatGetStridedBatch", call_DnMatGetStridedBatch,
         .p = {IN("dnMatDescr", F.b, IV, DNMAT), OUT("batchCount", F.batch_count), OUT("batchStride", F.batch_stride)});
+
+    /* Sparse vectors. */
+    ROW("spblkCreateSpVec", call_CreateSpVec,
+        .p = {OUT("spVecDescr", F.out_spvec), IN("indices", F.xs_idx, IV, PLAIN), IN("values", F.xs_val, IV, PLAIN)},
+        .e = {E("idxType", I32), E("idxBase", BASE0), E("valueType", F32)},
+        .cleanup = destroy_spvec);
+    ROW("spblkCreateConstSpVec", call_CreateConstSpVec,
+        .p = {OUT("spVecDescr", F.out_const_spvec), IN("indices", F.xs_idx, IV, PLAIN),
+              IN("values", F.xs_val, IV, PLAIN)},
+        .e = {E("idxType", I32), E("idxBase", BASE0), E("valueType", F32)},
+        .cleanup = destroy_spvec);
+    ROW("spblkDestroySpVec", call_DestroySpVec, .p = {IN("spVecDescr", FRESH, OK, SPVEC)});
+#define SPVEC_GET_OUTS(indices, values)                                                                  \
+    OUT("size", F.rows), OUT("nnz", F.nnz), OUT("indices", indices), OUT("values", values), OUT("idxType", F.itype), \
+        OUT("idxBase", F.base), OUT("valueType", F.vtype)
+    ROW("spblkSpVecGet", call_SpVecGet, .p = {IN("spVecDescr", F.xs, IV, SPVEC), SPVEC_GET_OUTS(F.values, F.values)});
+    ROW("spblkConstSpVecGet", call_ConstSpVecGet,
+        .p = {IN("spVecDescr", F.xs, IV, SPVEC), SPVEC_GET_OUTS(F.const_indices, F.const_values)});
+    ROW("spblkSpVecGetIndexBase", call_SpVecGetIndexBase, .p = {IN("spVecDescr", F.xs, IV, SPVEC), OUT("idxBase", F.base)});
+    ROW("spblkSpVecGetValues", call_SpVecGetValues, .p = {IN("spVecDescr", F.xs, IV, SPVEC), OUT("values", F.values)});
+    ROW("spblkConstSpVecGetValues", call_ConstSpVecGetValues,
+        .p = {IN("spVecDescr", F.xs, IV, SPVEC), OUT("values", F.const_values)});
+    ROW("spblkSpVecSetValues", call_SpVecSetValues,
+        .p = {IN("spVecDescr", F.xs, IV, SPVEC), IN("values", F.xs_val, IV, PLAIN)});
+    ROW("spblkAxpby", call_Axpby,
+        .p = {HANDLE_ARG, IN("alpha", &F.one, IV, PLAIN), IN("vecX", F.xs, IV, SPVEC), IN("beta", &F.one, IV, PLAIN),
+              IN("vecY", F.y, IV, DNVEC)});
+    ROW("spblkGather", call_Gather, .p = {HANDLE_ARG, IN("vecY", F.y, IV, DNVEC), IN("vecX", F.xs, IV, SPVEC)});
+    ROW("spblkScatter", call_Scatter, .p = {HANDLE_ARG, IN("vecX", F.xs, IV, SPVEC), IN("vecY", F.y, IV, DNVEC)});
+    ROW("spblkRot", call_Rot,
+        .p = {HANDLE_ARG, IN("c_coeff", &F.one, IV, PLAIN), IN("s_coeff", &F.zero, IV, PLAIN),
+              IN("vecX", F.xs, IV, SPVEC), IN("vecY", F.y, IV, DNVEC)});
+#define SPVV_PTRS HANDLE_ARG, IN("vecX", F.xs, IV, SPVEC), IN("vecY", F.y, IV, DNVEC), IN("result", &F.result, IV, PLAIN)
+    ROW("spblkSpVV_bufferSize", call_SpVV_bufferSize, .p = {SPVV_PTRS, OUT("bufferSize", F.size)},
+        .e = {E("opX", N), E("computeType", F32)});
+    ROW("spblkSpVV", call_SpVV, .p = {SPVV_PTRS, IN("externalBuffer", F.spvv_buf, F.spvv_size ? IV : OK, PLAIN)},
+        .e = {E("opX", N), E("computeType", F32)});
 
     /* Analysis: params may be NULL (the defaults); `info` carries its structSize in. */
     ROW("spblkAnalysisParamsInit", call_AnalysisParamsInit, .p = {OUT("params", F.params)});

@@ -1058,6 +1058,97 @@ module spblk
       integer(c_int32_t), intent(out) :: idxBase
       integer(c_int32_t), intent(out) :: valueType
     end function spblkConstCooGet
+    ! Creates a sparse vector of `size` elements with `nnz` stored entries: `values[k]` at
+    ! position `indices[k]` (minus the index base). The arrays may be NULL only when nnz is 0.
+    function spblkCreateSpVec(spVecDescr, size, nnz, indices, values, idxType, idxBase, &
+        valueType) bind(C, name="spblkCreateSpVec")
+      import
+      integer(c_int32_t) :: spblkCreateSpVec
+      type(c_ptr), intent(out) :: spVecDescr
+      integer(c_int64_t), value :: size
+      integer(c_int64_t), value :: nnz
+      type(c_ptr), value :: indices
+      type(c_ptr), value :: values
+      integer(c_int32_t), value :: idxType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateSpVec
+    ! `spblkCreateSpVec` for a vector that operations only read.
+    function spblkCreateConstSpVec(spVecDescr, size, nnz, indices, values, idxType, idxBase, &
+        valueType) bind(C, name="spblkCreateConstSpVec")
+      import
+      integer(c_int32_t) :: spblkCreateConstSpVec
+      type(c_ptr), intent(out) :: spVecDescr
+      integer(c_int64_t), value :: size
+      integer(c_int64_t), value :: nnz
+      type(c_ptr), value :: indices
+      type(c_ptr), value :: values
+      integer(c_int32_t), value :: idxType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateConstSpVec
+    ! Destroys a sparse vector descriptor; NULL is a no-op.
+    function spblkDestroySpVec(spVecDescr) bind(C, name="spblkDestroySpVec")
+      import
+      integer(c_int32_t) :: spblkDestroySpVec
+      type(c_ptr), value :: spVecDescr
+    end function spblkDestroySpVec
+    ! Reads everything a sparse vector descriptor holds.
+    function spblkSpVecGet(spVecDescr, size, nnz, indices, values, idxType, idxBase, &
+        valueType) bind(C, name="spblkSpVecGet")
+      import
+      integer(c_int32_t) :: spblkSpVecGet
+      type(c_ptr), value :: spVecDescr
+      integer(c_int64_t), intent(out) :: size
+      integer(c_int64_t), intent(out) :: nnz
+      type(c_ptr), intent(out) :: indices
+      type(c_ptr), intent(out) :: values
+      integer(c_int32_t), intent(out) :: idxType
+      integer(c_int32_t), intent(out) :: idxBase
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkSpVecGet
+    ! `spblkSpVecGet` for a read-only descriptor.
+    function spblkConstSpVecGet(spVecDescr, size, nnz, indices, values, idxType, idxBase, &
+        valueType) bind(C, name="spblkConstSpVecGet")
+      import
+      integer(c_int32_t) :: spblkConstSpVecGet
+      type(c_ptr), value :: spVecDescr
+      integer(c_int64_t), intent(out) :: size
+      integer(c_int64_t), intent(out) :: nnz
+      type(c_ptr), intent(out) :: indices
+      type(c_ptr), intent(out) :: values
+      integer(c_int32_t), intent(out) :: idxType
+      integer(c_int32_t), intent(out) :: idxBase
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkConstSpVecGet
+    ! Reads the index base of a sparse vector.
+    function spblkSpVecGetIndexBase(spVecDescr, idxBase) bind(C, name="spblkSpVecGetIndexBase")
+      import
+      integer(c_int32_t) :: spblkSpVecGetIndexBase
+      type(c_ptr), value :: spVecDescr
+      integer(c_int32_t), intent(out) :: idxBase
+    end function spblkSpVecGetIndexBase
+    ! Reads the values pointer of a sparse vector.
+    function spblkSpVecGetValues(spVecDescr, values) bind(C, name="spblkSpVecGetValues")
+      import
+      integer(c_int32_t) :: spblkSpVecGetValues
+      type(c_ptr), value :: spVecDescr
+      type(c_ptr), intent(out) :: values
+    end function spblkSpVecGetValues
+    ! `spblkSpVecGetValues` for a read-only descriptor.
+    function spblkConstSpVecGetValues(spVecDescr, values) bind(C, name="spblkConstSpVecGetValues")
+      import
+      integer(c_int32_t) :: spblkConstSpVecGetValues
+      type(c_ptr), value :: spVecDescr
+      type(c_ptr), intent(out) :: values
+    end function spblkConstSpVecGetValues
+    ! Replaces the values pointer of a sparse vector (NULL only when it has no entries).
+    function spblkSpVecSetValues(spVecDescr, values) bind(C, name="spblkSpVecSetValues")
+      import
+      integer(c_int32_t) :: spblkSpVecSetValues
+      type(c_ptr), value :: spVecDescr
+      type(c_ptr), value :: values
+    end function spblkSpVecSetValues
     ! Creates the state object that carries a product through the protocol.
     function spblkSpGEMM_createDescr(descr) bind(C, name="spblkSpGEMM_createDescr")
       import
@@ -1245,6 +1336,73 @@ module spblk
       integer(c_int32_t), value :: alg
       type(c_ptr), value :: spgemmDescr
     end function spblkSpGEMMreuse_compute
+    ! `Y = alpha X + beta Y`: Y scaled by beta everywhere, alpha X added at X's positions. alpha
+    ! and beta are of the compute type (`double` for R_64F, `float` otherwise).
+    function spblkAxpby(handle, alpha, vecX, beta, vecY) bind(C, name="spblkAxpby")
+      import
+      integer(c_int32_t) :: spblkAxpby
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: vecX
+      type(c_ptr), value :: beta
+      type(c_ptr), value :: vecY
+    end function spblkAxpby
+    ! `X[k] = Y[indices[k]]`: X's values from Y at X's positions (any value type).
+    function spblkGather(handle, vecY, vecX) bind(C, name="spblkGather")
+      import
+      integer(c_int32_t) :: spblkGather
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: vecY
+      type(c_ptr), value :: vecX
+    end function spblkGather
+    ! `Y[indices[k]] = X[k]`: X's values into Y at X's positions (any value type); the rest of Y
+    ! is unchanged.
+    function spblkScatter(handle, vecX, vecY) bind(C, name="spblkScatter")
+      import
+      integer(c_int32_t) :: spblkScatter
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: vecX
+      type(c_ptr), value :: vecY
+    end function spblkScatter
+    ! The Givens rotation at X's positions, from the old values of both vectors: `X[k] = c X[k]
+    ! + s Y[i]`, `Y[i] = c Y[i] - s X[k]` with `i = indices[k]`.
+    function spblkRot(handle, c_coeff, s_coeff, vecX, vecY) bind(C, name="spblkRot")
+      import
+      integer(c_int32_t) :: spblkRot
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: c_coeff
+      type(c_ptr), value :: s_coeff
+      type(c_ptr), value :: vecX
+      type(c_ptr), value :: vecY
+    end function spblkRot
+    ! Workspace size in bytes for `spblkSpVV` (may be 0; then `externalBuffer` may be NULL).
+    function spblkSpVV_bufferSize(handle, opX, vecX, vecY, result, computeType, bufferSize) bind(C, &
+        name="spblkSpVV_bufferSize")
+      import
+      integer(c_int32_t) :: spblkSpVV_bufferSize
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opX
+      type(c_ptr), value :: vecX
+      type(c_ptr), value :: vecY
+      type(c_ptr), value :: result
+      integer(c_int32_t), value :: computeType
+      integer(c_size_t), intent(inout) :: bufferSize
+    end function spblkSpVV_bufferSize
+    ! `result = op(X) · Y`, a value of the compute type in host memory (pointer mode host: the
+    ! call returns once it is written) or device memory (pointer mode device: asynchronous). The
+    ! partial sums are added in a fixed order: the same inputs give the same bits.
+    function spblkSpVV(handle, opX, vecX, vecY, result, computeType, externalBuffer) bind(C, &
+        name="spblkSpVV")
+      import
+      integer(c_int32_t) :: spblkSpVV
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opX
+      type(c_ptr), value :: vecX
+      type(c_ptr), value :: vecY
+      type(c_ptr), value :: result
+      integer(c_int32_t), value :: computeType
+      type(c_ptr), value :: externalBuffer
+    end function spblkSpVV
   end interface
 
 contains

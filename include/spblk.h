@@ -74,6 +74,11 @@ typedef struct spblkSpGEMMDescr spblkSpGEMMDescr;
 typedef struct spblkSpMatDescr spblkSpMatDescr;
 
 /**
+ * Opaque sparse-vector descriptor.
+ */
+typedef struct spblkSpVecDescr spblkSpVecDescr;
+
+/**
  * Return status of every function.
  */
 typedef uint32_t spblkStatus_t;
@@ -262,6 +267,10 @@ typedef uint32_t spblkFormat_t;
  * default NON_UNIT), both 4-byte values. Only triangular solves read them.
  */
 typedef uint32_t spblkSpMatAttribute_t;
+
+typedef spblkSpVecDescr *spblkSpVecDescr_t;
+
+typedef const spblkSpVecDescr *spblkConstSpVecDescr_t;
 
 typedef spblkSpGEMMDescr *spblkSpGEMMDescr_t;
 
@@ -1305,6 +1314,80 @@ spblkStatus_t spblkConstCooGet(spblkConstSpMatDescr_t spMatDescr,
                                spblkDataType_t *valueType);
 
 /**
+ * Creates a sparse vector of `size` elements with `nnz` stored entries: `values[k]` at
+ * position `indices[k]` (minus the index base). The arrays may be NULL only when nnz is 0.
+ */
+spblkStatus_t spblkCreateSpVec(spblkSpVecDescr_t *spVecDescr,
+                               int64_t size,
+                               int64_t nnz,
+                               void *indices,
+                               void *values,
+                               spblkIndexType_t idxType,
+                               spblkIndexBase_t idxBase,
+                               spblkDataType_t valueType);
+
+/**
+ * `spblkCreateSpVec` for a vector that operations only read.
+ */
+spblkStatus_t spblkCreateConstSpVec(spblkConstSpVecDescr_t *spVecDescr,
+                                    int64_t size,
+                                    int64_t nnz,
+                                    const void *indices,
+                                    const void *values,
+                                    spblkIndexType_t idxType,
+                                    spblkIndexBase_t idxBase,
+                                    spblkDataType_t valueType);
+
+/**
+ * Destroys a sparse vector descriptor; NULL is a no-op.
+ */
+spblkStatus_t spblkDestroySpVec(spblkConstSpVecDescr_t spVecDescr);
+
+/**
+ * Reads everything a sparse vector descriptor holds.
+ */
+spblkStatus_t spblkSpVecGet(spblkSpVecDescr_t spVecDescr,
+                            int64_t *size,
+                            int64_t *nnz,
+                            void **indices,
+                            void **values,
+                            spblkIndexType_t *idxType,
+                            spblkIndexBase_t *idxBase,
+                            spblkDataType_t *valueType);
+
+/**
+ * `spblkSpVecGet` for a read-only descriptor.
+ */
+spblkStatus_t spblkConstSpVecGet(spblkConstSpVecDescr_t spVecDescr,
+                                 int64_t *size,
+                                 int64_t *nnz,
+                                 const void **indices,
+                                 const void **values,
+                                 spblkIndexType_t *idxType,
+                                 spblkIndexBase_t *idxBase,
+                                 spblkDataType_t *valueType);
+
+/**
+ * Reads the index base of a sparse vector.
+ */
+spblkStatus_t spblkSpVecGetIndexBase(spblkConstSpVecDescr_t spVecDescr, spblkIndexBase_t *idxBase);
+
+/**
+ * Reads the values pointer of a sparse vector.
+ */
+spblkStatus_t spblkSpVecGetValues(spblkSpVecDescr_t spVecDescr, void **values);
+
+/**
+ * `spblkSpVecGetValues` for a read-only descriptor.
+ */
+spblkStatus_t spblkConstSpVecGetValues(spblkConstSpVecDescr_t spVecDescr, const void **values);
+
+/**
+ * Replaces the values pointer of a sparse vector (NULL only when it has no entries).
+ */
+spblkStatus_t spblkSpVecSetValues(spblkSpVecDescr_t spVecDescr, void *values);
+
+/**
  * Creates the state object that carries a product through the protocol.
  */
 spblkStatus_t spblkSpGEMM_createDescr(spblkSpGEMMDescr_t *descr);
@@ -1466,6 +1549,65 @@ spblkStatus_t spblkSpGEMMreuse_compute(spblkHandle_t handle,
                                        spblkDataType_t computeType,
                                        spblkSpGEMMAlg_t alg,
                                        spblkSpGEMMDescr_t spgemmDescr);
+
+/**
+ * `Y = alpha X + beta Y`: Y scaled by beta everywhere, alpha X added at X's positions.
+ * alpha and beta are of the compute type (`double` for R_64F, `float` otherwise).
+ */
+spblkStatus_t spblkAxpby(spblkHandle_t handle,
+                         const void *alpha,
+                         spblkConstSpVecDescr_t vecX,
+                         const void *beta,
+                         spblkDnVecDescr_t vecY);
+
+/**
+ * `X[k] = Y[indices[k]]`: X's values from Y at X's positions (any value type).
+ */
+spblkStatus_t spblkGather(spblkHandle_t handle,
+                          spblkConstDnVecDescr_t vecY,
+                          spblkSpVecDescr_t vecX);
+
+/**
+ * `Y[indices[k]] = X[k]`: X's values into Y at X's positions (any value type); the rest of
+ * Y is unchanged.
+ */
+spblkStatus_t spblkScatter(spblkHandle_t handle,
+                           spblkConstSpVecDescr_t vecX,
+                           spblkDnVecDescr_t vecY);
+
+/**
+ * The Givens rotation at X's positions, from the old values of both vectors:
+ * `X[k] = c X[k] + s Y[i]`, `Y[i] = c Y[i] - s X[k]` with `i = indices[k]`.
+ */
+spblkStatus_t spblkRot(spblkHandle_t handle,
+                       const void *c_coeff,
+                       const void *s_coeff,
+                       spblkSpVecDescr_t vecX,
+                       spblkDnVecDescr_t vecY);
+
+/**
+ * Workspace size in bytes for `spblkSpVV` (may be 0; then `externalBuffer` may be NULL).
+ */
+spblkStatus_t spblkSpVV_bufferSize(spblkHandle_t handle,
+                                   spblkOperation_t opX,
+                                   spblkConstSpVecDescr_t vecX,
+                                   spblkConstDnVecDescr_t vecY,
+                                   const void *result,
+                                   spblkDataType_t computeType,
+                                   size_t *bufferSize);
+
+/**
+ * `result = op(X) · Y`, a value of the compute type in host memory (pointer mode host: the
+ * call returns once it is written) or device memory (pointer mode device: asynchronous).
+ * The partial sums are added in a fixed order: the same inputs give the same bits.
+ */
+spblkStatus_t spblkSpVV(spblkHandle_t handle,
+                        spblkOperation_t opX,
+                        spblkConstSpVecDescr_t vecX,
+                        spblkConstDnVecDescr_t vecY,
+                        void *result,
+                        spblkDataType_t computeType,
+                        void *externalBuffer);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -317,3 +317,40 @@ impl Default for MatDescr {
         }
     }
 }
+
+/// A sparse vector descriptor (`spblkSpVecDescr_t`): `nnz` entries of a vector of `size`
+/// elements, entry k holding `values[k]` at position `indices[k] - base`.
+#[derive(Debug, Clone)]
+pub struct SpVec {
+    pub size: i64,
+    pub nnz: i64,
+    pub indices: *mut c_void,
+    pub values: *mut c_void,
+    pub index_type: IndexType,
+    pub base: IndexBase,
+    pub value_type: DataType,
+}
+
+impl SpVec {
+    /// Sizes, index type and pointers; arrays may be NULL only without entries.
+    pub fn validate(&self) -> Result<()> {
+        ensure!(self.size >= 0, "size", "must be >= 0 (got {})", self.size);
+        ensure!(self.nnz >= 0, "nnz", "must be >= 0 (got {})", self.nnz);
+        ensure!(self.nnz <= self.size, "nnz", "({}) exceeds size ({})", self.nnz, self.size);
+        ensure!(
+            self.index_type != IndexType::U16,
+            "idxType",
+            "SPBLK_INDEX_16U is not accepted for sparse vectors (use 32I or 64I)"
+        );
+        ensure!(
+            self.size + self.base.offset() <= self.index_type.max_value(),
+            "idxType",
+            "cannot hold indices up to {} with index base {}",
+            self.size,
+            self.base.offset()
+        );
+        ensure!(!self.indices.is_null() || self.nnz == 0, "indices", "is NULL with nnz = {}", self.nnz);
+        ensure!(!self.values.is_null() || self.nnz == 0, "values", "is NULL with nnz = {}", self.nnz);
+        Ok(())
+    }
+}

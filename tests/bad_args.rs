@@ -1177,3 +1177,157 @@ fn legacy_matrix_descriptors() {
     let mut fx = fx;
     drop_fixture(&mut fx);
 }
+
+#[test]
+fn sparse_vector_functions() {
+    use spblk::capi::sp_vec::*;
+    use spblk::capi::spvec_ops::*;
+    let mut fx = fixture();
+    let mut idx: Vec<i32> = vec![0, 2, 5];
+    let mut vals: Vec<f32> = vec![1.0, 2.0, 3.0];
+    let (ip, vp) = (idx.as_mut_ptr() as *mut c_void, vals.as_mut_ptr() as *mut c_void);
+    let mut x: spblkSpVecDescr_t = null_mut();
+    let i32i = SPBLK_INDEX_32I;
+    check(
+        "spblkCreateSpVec",
+        &[(0, IV, "spVecDescr"), (1, IV, "indices"), (2, IV, "values")],
+        &[(3, "idxType"), (4, "idxBase"), (5, "valueType")],
+        |m, b| spblkCreateSpVec(n(m, 0, &mut x), 6, 3, n(m, 1, ip), n(m, 2, vp), e(b, 3, i32i), e(b, 4, 0), e(b, 5, 0)),
+    );
+    let mut cx: spblkConstSpVecDescr_t = std::ptr::null();
+    check(
+        "spblkCreateConstSpVec",
+        &[(0, IV, "spVecDescr"), (1, IV, "indices"), (2, IV, "values")],
+        &[(3, "idxType"), (4, "idxBase"), (5, "valueType")],
+        |m, b| {
+            let (i, v) = (nc(m, 1, ip as *const c_void), nc(m, 2, vp as *const c_void));
+            spblkCreateConstSpVec(n(m, 0, &mut cx), 6, 3, i, v, e(b, 3, i32i), e(b, 4, 0), e(b, 5, 0))
+        },
+    );
+    // Sizes: nnz above size, negative, 16-bit indices; NULL arrays only without entries.
+    let mut other: spblkSpVecDescr_t = null_mut();
+    for (size, nnz, ity, arg) in [(2i64, 3i64, i32i, "nnz"), (-1, 0, i32i, "size"), (6, 3, SPBLK_INDEX_16U, "idxType")]
+    {
+        assert_eq!(spblkCreateSpVec(&mut other, size, nnz, ip, vp, ity, 0, 0), IV, "{arg}");
+        assert!(last_error().contains(arg), "{}", last_error());
+    }
+    assert!(other.is_null(), "a failed create wrote its out-parameter");
+    assert_eq!(spblkCreateSpVec(&mut other, 6, 0, null_mut(), null_mut(), i32i, 0, 0), OK);
+    assert_eq!(spblkDestroySpVec(other), OK);
+    // Getters.
+    let (mut size, mut nnz, mut gi, mut gv, mut it, mut ib, mut vt) =
+        (0i64, 0i64, null_mut(), null_mut(), 9u32, 9u32, 9u32);
+    let names = ["spVecDescr", "size", "nnz", "indices", "values", "idxType", "idxBase", "valueType"];
+    let ptrs: Vec<(u32, u32, &str)> = names.iter().enumerate().map(|(i, s)| (i as u32, IV, *s)).collect();
+    check("spblkSpVecGet", &ptrs, &[], |m, _| {
+        spblkSpVecGet(
+            n(m, 0, x),
+            n(m, 1, &mut size),
+            n(m, 2, &mut nnz),
+            n(m, 3, &mut gi),
+            n(m, 4, &mut gv),
+            n(m, 5, &mut it),
+            n(m, 6, &mut ib),
+            n(m, 7, &mut vt),
+        )
+    });
+    assert_eq!((size, nnz, gi, gv, it, ib, vt), (6, 3, ip, vp, i32i, 0, SPBLK_R_32F));
+    let (mut ci, mut cv): (*const c_void, *const c_void) = (std::ptr::null(), std::ptr::null());
+    check("spblkConstSpVecGet", &ptrs, &[], |m, _| {
+        spblkConstSpVecGet(
+            nc(m, 0, cx),
+            n(m, 1, &mut size),
+            n(m, 2, &mut nnz),
+            n(m, 3, &mut ci),
+            n(m, 4, &mut cv),
+            n(m, 5, &mut it),
+            n(m, 6, &mut ib),
+            n(m, 7, &mut vt),
+        )
+    });
+    assert_eq!((ci, cv), (ip as *const c_void, vp as *const c_void));
+    check("spblkSpVecGetIndexBase", &[(0, IV, "spVecDescr"), (1, IV, "idxBase")], &[], |m, _| {
+        spblkSpVecGetIndexBase(nc(m, 0, cx), n(m, 1, &mut ib))
+    });
+    check("spblkSpVecGetValues", &[(0, IV, "spVecDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkSpVecGetValues(n(m, 0, x), n(m, 1, &mut gv))
+    });
+    check("spblkConstSpVecGetValues", &[(0, IV, "spVecDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkConstSpVecGetValues(nc(m, 0, cx), n(m, 1, &mut cv))
+    });
+    check("spblkSpVecSetValues", &[(0, IV, "spVecDescr"), (1, IV, "values")], &[], |m, _| {
+        spblkSpVecSetValues(n(m, 0, x), n(m, 1, vp))
+    });
+    // Operations: X sparse (size 6), Y dense (size 6), scalars of the compute type.
+    let (h, y, vy) = (fx.h, fx.vy, fx.vx);
+    check(
+        "spblkAxpby",
+        &[(0, NI, "handle"), (1, IV, "alpha"), (2, IV, "vecX"), (3, IV, "beta"), (4, IV, "vecY")],
+        &[],
+        |m, _| spblkAxpby(n(m, 0, h), nc(m, 1, one()), nc(m, 2, x), nc(m, 3, one()), n(m, 4, y)),
+    );
+    check("spblkGather", &[(0, NI, "handle"), (1, IV, "vecY"), (2, IV, "vecX")], &[], |m, _| {
+        spblkGather(n(m, 0, h), nc(m, 1, vy), n(m, 2, x))
+    });
+    check("spblkScatter", &[(0, NI, "handle"), (1, IV, "vecX"), (2, IV, "vecY")], &[], |m, _| {
+        spblkScatter(n(m, 0, h), nc(m, 1, x), n(m, 2, y))
+    });
+    check(
+        "spblkRot",
+        &[(0, NI, "handle"), (1, IV, "c_coeff"), (2, IV, "s_coeff"), (3, IV, "vecX"), (4, IV, "vecY")],
+        &[],
+        |m, _| spblkRot(n(m, 0, h), nc(m, 1, one()), nc(m, 2, one()), n(m, 3, x), n(m, 4, y)),
+    );
+    let mut result = 0f32;
+    let rp = &mut result as *mut f32 as *mut c_void;
+    let mut bytes = 1usize;
+    let f32t = SPBLK_R_32F;
+    check(
+        "spblkSpVV_bufferSize",
+        &[(0, NI, "handle"), (1, IV, "vecX"), (2, IV, "vecY"), (3, IV, "result"), (4, IV, "bufferSize")],
+        &[(5, "opX"), (6, "computeType")],
+        |m, b| {
+            let (op, ct) = (e(b, 5, 0), e(b, 6, f32t));
+            spblkSpVV_bufferSize(n(m, 0, h), op, nc(m, 1, x), nc(m, 2, y), nc(m, 3, rp), ct, n(m, 4, &mut bytes))
+        },
+    );
+    assert_eq!(bytes, 0, "the host backend needs no workspace");
+    check(
+        "spblkSpVV",
+        &[(0, NI, "handle"), (1, IV, "vecX"), (2, IV, "vecY"), (3, IV, "result")],
+        &[(5, "opX"), (6, "computeType")],
+        |m, b| spblkSpVV(n(m, 0, h), e(b, 5, 0), nc(m, 1, x), nc(m, 2, y), n(m, 3, rp), e(b, 6, f32t), null_mut()),
+    );
+    // Rules: SpVV's opX, the sizes and types of X and Y, Axpby's types, a SpVec where a
+    // DnVec belongs.
+    assert_eq!(spblkSpVV(h, SPBLK_OPERATION_TRANSPOSE, x, y, rp, f32t, null_mut()), SPBLK_STATUS_NOT_SUPPORTED);
+    assert!(last_error().contains("opX"), "{}", last_error());
+    assert_eq!(spblkSpVV(h, 0, x, y, rp, SPBLK_R_64F, null_mut()), SPBLK_STATUS_NOT_SUPPORTED);
+    let mut small: spblkDnVecDescr_t = null_mut();
+    assert_eq!(spblkCreateDnVec(&mut small, 5, fx.y.ptr(), f32t), OK);
+    assert_eq!(spblkScatter(h, x, small), IV);
+    assert!(last_error().contains("size"), "{}", last_error());
+    let mut wide: spblkDnVecDescr_t = null_mut();
+    assert_eq!(spblkCreateDnVec(&mut wide, 6, fx.y.ptr(), SPBLK_R_64F), OK);
+    assert_eq!(spblkGather(h, wide, x), IV);
+    assert!(last_error().contains("value type"), "{}", last_error());
+    let mut ints: spblkSpVecDescr_t = null_mut();
+    assert_eq!(spblkCreateSpVec(&mut ints, 6, 3, ip, vp, i32i, 0, SPBLK_R_8I), OK);
+    let mut int_y: spblkDnVecDescr_t = null_mut();
+    assert_eq!(spblkCreateDnVec(&mut int_y, 6, fx.y.ptr(), SPBLK_R_8I), OK);
+    assert_eq!(spblkAxpby(h, one(), ints, one(), int_y), SPBLK_STATUS_NOT_SUPPORTED);
+    assert_eq!(spblkScatter(h, ints, int_y), OK, "copies take any value type");
+    assert_eq!(spblkAxpby(h, one(), fx.vx as spblkConstSpVecDescr_t, one(), y), NI);
+    assert!(last_error().contains("not a sparse vector"), "{}", last_error());
+    for d in [small, wide, int_y] {
+        assert_eq!(spblkDestroyDnVec(d), OK);
+    }
+    // Destroyed descriptors.
+    assert_eq!(spblkDestroySpVec(ints), OK);
+    assert_eq!(spblkDestroySpVec(ints), NI);
+    assert_eq!(spblkSpVecGetValues(ints, &mut gv), NI);
+    assert_eq!(spblkDestroySpVec(null_mut()), OK);
+    assert_eq!(spblkDestroySpVec(x), OK);
+    assert_eq!(spblkDestroySpVec(cx), OK);
+    drop_fixture(&mut fx);
+}

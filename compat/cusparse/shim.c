@@ -13,7 +13,7 @@
 typedef struct __half __half;
 
 cusparseStatus_t cusparseAxpby(cusparseHandle_t handle, const void* alpha, cusparseConstSpVecDescr_t vecX, const void* beta, cusparseDnVecDescr_t vecY) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseAxpby");
+    return (cusparseStatus_t)spblkAxpby((spblkHandle_t)handle, (const void*)alpha, (spblkConstSpVecDescr_t)vecX, (const void*)beta, (spblkDnVecDescr_t)vecY);
 }
 cusparseStatus_t cusparseBlockedEllGet(cusparseSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols, int64_t* ellBlockSize, int64_t* ellCols, void** ellColInd, void** ellValue, cusparseIndexType_t* ellIdxType, cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseBlockedEllGet");
@@ -208,10 +208,10 @@ cusparseStatus_t cusparseConstSpMatGetValues(cusparseConstSpMatDescr_t spMatDesc
     return (cusparseStatus_t)spblkConstSpMatGetValues((spblkConstSpMatDescr_t)spMatDescr, (const void**)values);
 }
 cusparseStatus_t cusparseConstSpVecGet(cusparseConstSpVecDescr_t spVecDescr, int64_t* size, int64_t* nnz, const void** indices, const void** values, cusparseIndexType_t* idxType, cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseConstSpVecGet");
+    return (cusparseStatus_t)spblkConstSpVecGet((spblkConstSpVecDescr_t)spVecDescr, (int64_t*)size, (int64_t*)nnz, (const void**)indices, (const void**)values, (spblkIndexType_t*)idxType, (spblkIndexBase_t*)idxBase, (spblkDataType_t*)valueType);
 }
 cusparseStatus_t cusparseConstSpVecGetValues(cusparseConstSpVecDescr_t spVecDescr, const void** values) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseConstSpVecGetValues");
+    return (cusparseStatus_t)spblkConstSpVecGetValues((spblkConstSpVecDescr_t)spVecDescr, (const void**)values);
 }
 cusparseStatus_t cusparseCooGet(cusparseSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols, int64_t* nnz, void** cooRowInd, void** cooColInd, void** cooValues, cusparseIndexType_t* idxType, cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
     return (cusparseStatus_t)spblkCooGet((spblkSpMatDescr_t)spMatDescr, (int64_t*)rows, (int64_t*)cols, (int64_t*)nnz, (void**)cooRowInd, (void**)cooColInd, (void**)cooValues, (spblkIndexType_t*)idxType, (spblkIndexBase_t*)idxBase, (spblkDataType_t*)valueType);
@@ -271,7 +271,7 @@ cusparseStatus_t cusparseCreateConstSlicedEll(cusparseConstSpMatDescr_t* spMatDe
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateConstSlicedEll");
 }
 cusparseStatus_t cusparseCreateConstSpVec(cusparseConstSpVecDescr_t* spVecDescr, int64_t size, int64_t nnz, const void* indices, const void* values, cusparseIndexType_t idxType, cusparseIndexBase_t idxBase, cudaDataType valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateConstSpVec");
+    return (cusparseStatus_t)spblkCreateConstSpVec((spblkConstSpVecDescr_t*)spVecDescr, (int64_t)size, (int64_t)nnz, (const void*)indices, (const void*)values, (spblkIndexType_t)idxType, (spblkIndexBase_t)idxBase, (spblkDataType_t)valueType);
 }
 cusparseStatus_t cusparseCreateCoo(cusparseSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols, int64_t nnz, void* cooRowInd, void* cooColInd, void* cooValues, cusparseIndexType_t cooIdxType, cusparseIndexBase_t idxBase, cudaDataType valueType) {
     return (cusparseStatus_t)spblkCreateCoo((spblkSpMatDescr_t*)spMatDescr, (int64_t)rows, (int64_t)cols, (int64_t)nnz, (void*)cooRowInd, (void*)cooColInd, (void*)cooValues, (spblkIndexType_t)cooIdxType, (spblkIndexBase_t)idxBase, (spblkDataType_t)valueType);
@@ -310,7 +310,7 @@ cusparseStatus_t cusparseCreateSlicedEll(cusparseSpMatDescr_t* spMatDescr, int64
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateSlicedEll");
 }
 cusparseStatus_t cusparseCreateSpVec(cusparseSpVecDescr_t* spVecDescr, int64_t size, int64_t nnz, void* indices, void* values, cusparseIndexType_t idxType, cusparseIndexBase_t idxBase, cudaDataType valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateSpVec");
+    return (cusparseStatus_t)spblkCreateSpVec((spblkSpVecDescr_t*)spVecDescr, (int64_t)size, (int64_t)nnz, (void*)indices, (void*)values, (spblkIndexType_t)idxType, (spblkIndexBase_t)idxBase, (spblkDataType_t)valueType);
 }
 cusparseStatus_t cusparseCscGet(cusparseSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols, int64_t* nnz, void** cscColOffsets, void** cscRowInd, void** cscValues, cusparseIndexType_t* cscColOffsetsType, cusparseIndexType_t* cscRowIndType, cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
     return (cusparseStatus_t)spblkCscGet((spblkSpMatDescr_t)spMatDescr, (int64_t*)rows, (int64_t*)cols, (int64_t*)nnz, (void**)cscColOffsets, (void**)cscRowInd, (void**)cscValues, (spblkIndexType_t*)cscColOffsetsType, (spblkIndexType_t*)cscRowIndType, (spblkIndexBase_t*)idxBase, (spblkDataType_t*)valueType);
@@ -487,7 +487,7 @@ cusparseStatus_t cusparseDestroySpMat(cusparseConstSpMatDescr_t spMatDescr) {
     return (cusparseStatus_t)spblkDestroySpMat((spblkConstSpMatDescr_t)spMatDescr);
 }
 cusparseStatus_t cusparseDestroySpVec(cusparseConstSpVecDescr_t spVecDescr) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDestroySpVec");
+    return (cusparseStatus_t)spblkDestroySpVec((spblkConstSpVecDescr_t)spVecDescr);
 }
 cusparseStatus_t cusparseDgebsr2csr(cusparseHandle_t handle, cusparseDirection_t dirA, int mb, int nb, cusparseMatDescr_t descrA, const double* bsrSortedValA, const int* bsrSortedRowPtrA, const int* bsrSortedColIndA, int rowBlockDim, int colBlockDim, cusparseMatDescr_t descrC, double* csrSortedValC, int* csrSortedRowPtrC, int* csrSortedColIndC) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseDgebsr2csr");
@@ -607,7 +607,7 @@ cusparseStatus_t cusparseDpruneDense2csr_bufferSizeExt(cusparseHandle_t handle, 
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseDpruneDense2csr_bufferSizeExt");
 }
 cusparseStatus_t cusparseGather(cusparseHandle_t handle, cusparseConstDnVecDescr_t vecY, cusparseSpVecDescr_t vecX) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseGather");
+    return (cusparseStatus_t)spblkGather((spblkHandle_t)handle, (spblkConstDnVecDescr_t)vecY, (spblkSpVecDescr_t)vecX);
 }
 const char* cusparseGetErrorName(cusparseStatus_t status) {
     /* cuSPARSE's constant names (spblk's own are spelled SPBLK_STATUS_*). */
@@ -704,7 +704,7 @@ cusparseStatus_t cusparseLoggerSetMask(int mask) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseLoggerSetMask");
 }
 cusparseStatus_t cusparseRot(cusparseHandle_t handle, const void* c_coeff, const void* s_coeff, cusparseSpVecDescr_t vecX, cusparseDnVecDescr_t vecY) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseRot");
+    return (cusparseStatus_t)spblkRot((spblkHandle_t)handle, (const void*)c_coeff, (const void*)s_coeff, (spblkSpVecDescr_t)vecX, (spblkDnVecDescr_t)vecY);
 }
 cusparseStatus_t cusparseSDDMM(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha, cusparseConstDnMatDescr_t matA, cusparseConstDnMatDescr_t matB, const void* beta, cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSDDMMAlg_t alg, void* externalBuffer) {
     return (cusparseStatus_t)spblkSDDMM((spblkHandle_t)handle, (spblkOperation_t)opA, (spblkOperation_t)opB, (const void*)alpha, (spblkConstDnMatDescr_t)matA, (spblkConstDnMatDescr_t)matB, (const void*)beta, (spblkSpMatDescr_t)matC, (spblkDataType_t)computeType, (spblkSDDMMAlg_t)alg, (void*)externalBuffer);
@@ -767,7 +767,7 @@ cusparseStatus_t cusparseSbsrxmv(cusparseHandle_t handle, cusparseDirection_t di
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseSbsrxmv");
 }
 cusparseStatus_t cusparseScatter(cusparseHandle_t handle, cusparseConstSpVecDescr_t vecX, cusparseDnVecDescr_t vecY) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseScatter");
+    return (cusparseStatus_t)spblkScatter((spblkHandle_t)handle, (spblkConstSpVecDescr_t)vecX, (spblkDnVecDescr_t)vecY);
 }
 cusparseStatus_t cusparseScsr2bsr(cusparseHandle_t handle, cusparseDirection_t dirA, int m, int n, cusparseMatDescr_t descrA, const float* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, int blockDim, cusparseMatDescr_t descrC, float* bsrSortedValC, int* bsrSortedRowPtrC, int* bsrSortedColIndC) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsr2bsr");
@@ -1016,22 +1016,22 @@ cusparseStatus_t cusparseSpSV_updateMatrix(cusparseHandle_t handle, cusparseSpSV
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSV_updateMatrix");
 }
 cusparseStatus_t cusparseSpVV(cusparseHandle_t handle, cusparseOperation_t opX, cusparseConstSpVecDescr_t vecX, cusparseConstDnVecDescr_t vecY, void* result, cudaDataType computeType, void* externalBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpVV");
+    return (cusparseStatus_t)spblkSpVV((spblkHandle_t)handle, (spblkOperation_t)opX, (spblkConstSpVecDescr_t)vecX, (spblkConstDnVecDescr_t)vecY, (void*)result, (spblkDataType_t)computeType, (void*)externalBuffer);
 }
 cusparseStatus_t cusparseSpVV_bufferSize(cusparseHandle_t handle, cusparseOperation_t opX, cusparseConstSpVecDescr_t vecX, cusparseConstDnVecDescr_t vecY, const void* result, cudaDataType computeType, size_t* bufferSize) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpVV_bufferSize");
+    return (cusparseStatus_t)spblkSpVV_bufferSize((spblkHandle_t)handle, (spblkOperation_t)opX, (spblkConstSpVecDescr_t)vecX, (spblkConstDnVecDescr_t)vecY, (const void*)result, (spblkDataType_t)computeType, (size_t*)bufferSize);
 }
 cusparseStatus_t cusparseSpVecGet(cusparseSpVecDescr_t spVecDescr, int64_t* size, int64_t* nnz, void** indices, void** values, cusparseIndexType_t* idxType, cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpVecGet");
+    return (cusparseStatus_t)spblkSpVecGet((spblkSpVecDescr_t)spVecDescr, (int64_t*)size, (int64_t*)nnz, (void**)indices, (void**)values, (spblkIndexType_t*)idxType, (spblkIndexBase_t*)idxBase, (spblkDataType_t*)valueType);
 }
 cusparseStatus_t cusparseSpVecGetIndexBase(cusparseConstSpVecDescr_t spVecDescr, cusparseIndexBase_t* idxBase) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpVecGetIndexBase");
+    return (cusparseStatus_t)spblkSpVecGetIndexBase((spblkConstSpVecDescr_t)spVecDescr, (spblkIndexBase_t*)idxBase);
 }
 cusparseStatus_t cusparseSpVecGetValues(cusparseSpVecDescr_t spVecDescr, void** values) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpVecGetValues");
+    return (cusparseStatus_t)spblkSpVecGetValues((spblkSpVecDescr_t)spVecDescr, (void**)values);
 }
 cusparseStatus_t cusparseSpVecSetValues(cusparseSpVecDescr_t spVecDescr, void* values) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpVecSetValues");
+    return (cusparseStatus_t)spblkSpVecSetValues((spblkSpVecDescr_t)spVecDescr, (void*)values);
 }
 cusparseStatus_t cusparseSparseToDense(cusparseHandle_t handle, cusparseConstSpMatDescr_t matA, cusparseDnMatDescr_t matB, cusparseSparseToDenseAlg_t alg, void* externalBuffer) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseSparseToDense");

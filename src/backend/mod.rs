@@ -8,7 +8,7 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use crate::analysis::OneSaPlan;
-use crate::descr::{DnMat, DnVec, SpMat};
+use crate::descr::{DnMat, DnVec, SpMat, SpVec};
 use crate::error::Result;
 use crate::plan::VbrArrays;
 use crate::types::{Action, BackendKind, DataType, Operation, PointerMode, Precision};
@@ -155,6 +155,41 @@ pub struct Csr2CscArgs {
     pub base: crate::types::IndexBase,
 }
 
+/// What a sparse-vector update does with X (sparse) and Y (dense, of X's size). X's indices
+/// are distinct (cuSPARSE's contract for a deterministic result; the host backend checks it).
+#[derive(Debug, Clone, Copy)]
+pub enum SpvecUpdate {
+    /// `Y = alpha X + beta Y` (`spblkAxpby`): Y scaled by beta everywhere, then alpha X added
+    /// at X's positions.
+    Axpby { alpha: ScalarArg, beta: ScalarArg },
+    /// `X[k] = Y[pos k]` (`spblkGather`), any value type (elements copied as bytes).
+    Gather,
+    /// `Y[pos k] = X[k]` (`spblkScatter`), any value type.
+    Scatter,
+    /// The Givens rotation (`spblkRot`), from the old values of both:
+    /// `X[k] = c X[k] + s Y[pos k]`, `Y[pos k] = c Y[pos k] - s X[k]`.
+    Rot { c: ScalarArg, s: ScalarArg },
+}
+
+/// A sparse-vector update. `precision` has X's value type as input and output; its compute
+/// type (of the scalars) is f64 for f64 and f32 otherwise; Gather and Scatter ignore it.
+pub struct SpvecArgs<'a> {
+    pub update: SpvecUpdate,
+    pub x: &'a SpVec,
+    pub y: &'a DnVec,
+    pub precision: Precision,
+}
+
+/// `result = op(X) · Y` (`spblkSpVV`); opX is N (or C, the same for real types). `result` is
+/// a value of the compute type in host memory (pointer mode host) or the backend's memory.
+pub struct SpvvArgs<'a> {
+    pub x: &'a SpVec,
+    pub y: &'a DnVec,
+    pub result: *mut c_void,
+    pub result_mode: PointerMode,
+    pub precision: Precision,
+}
+
 /// Per-descriptor SpGEMM state between the protocol's calls, owned by `spblkSpGEMMDescr_t`.
 #[derive(Default)]
 pub struct SpgemmState {
@@ -256,6 +291,12 @@ pub trait Backend: Send + Sync {
     ) -> Result<()>;
     /// C's values from A's and B's values as they are now (the structure is unchanged).
     fn spgemm_reuse_compute(&self, exec: &Exec, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<()>;
+
+    fn spvec_update(&self, exec: &Exec, args: &SpvecArgs) -> Result<()>;
+    /// Workspace of `spvv`; it depends only on nnz(X) and the types, so the partial sums are
+    /// always added in the same order.
+    fn spvv_buffer_size(&self, args: &SpvvArgs) -> Result<usize>;
+    fn spvv(&self, exec: &Exec, args: &SpvvArgs, buffer: *mut c_void) -> Result<()>;
 
     fn csr2csc_buffer_size(&self, args: &Csr2CscArgs) -> Result<usize>;
     fn csr2csc(&self, exec: &Exec, args: &Csr2CscArgs, buffer: *mut c_void) -> Result<()>;

@@ -61,6 +61,7 @@ pub enum Kind {
     SpMat,
     DnMat,
     DnVec,
+    SpVec,
     SpGemm,
     MatDescr,
 }
@@ -72,6 +73,7 @@ impl Kind {
             Kind::SpMat => "sparse matrix descriptor",
             Kind::DnMat => "dense matrix descriptor",
             Kind::DnVec => "dense vector descriptor",
+            Kind::SpVec => "sparse vector descriptor",
             Kind::SpGemm => "SpGEMM descriptor",
             Kind::MatDescr => "legacy matrix descriptor",
         }

@@ -18,5 +18,7 @@ pub mod mat_descr;
 pub mod products;
 pub mod sp_mat;
 pub mod sp_mat_get;
+pub mod sp_vec;
 pub mod spgemm;
+pub mod spvec_ops;
 pub mod types;

@@ -21,6 +21,10 @@ pub struct spblkDnMatDescr {
 pub struct spblkDnVecDescr {
     _private: [u8; 0],
 }
+/// Opaque sparse-vector descriptor.
+pub struct spblkSpVecDescr {
+    _private: [u8; 0],
+}
 /// Opaque legacy matrix descriptor (cuSPARSE's `cusparseMatDescr_t`).
 pub struct spblkMatDescr {
     _private: [u8; 0],
@@ -43,6 +47,8 @@ pub type spblkDnMatDescr_t = *mut spblkDnMatDescr;
 pub type spblkConstDnMatDescr_t = *const spblkDnMatDescr;
 pub type spblkDnVecDescr_t = *mut spblkDnVecDescr;
 pub type spblkConstDnVecDescr_t = *const spblkDnVecDescr;
+pub type spblkSpVecDescr_t = *mut spblkSpVecDescr;
+pub type spblkConstSpVecDescr_t = *const spblkSpVecDescr;
 pub type spblkSpGEMMDescr_t = *mut spblkSpGEMMDescr;
 pub type spblkMatDescr_t = *mut spblkMatDescr;
 /// A CUDA stream (`cudaStream_t` / `CUstream`); NULL is the legacy default stream.

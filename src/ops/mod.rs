@@ -18,6 +18,7 @@ use crate::types::{
 pub mod analyze;
 pub mod batch;
 pub mod dispatch;
+pub mod spvec;
 
 /// Decodes opA/opB: N and T are computed; C on real types is rejected as cuSPARSE does
 /// since CUDA 11.5.

@@ -14,6 +14,7 @@ mod problem;
 mod sddmm;
 mod spgemm_reuse;
 mod spmv_algs;
+mod spvec;
 mod support;
 mod vbr;
 

@@ -105,6 +105,65 @@ static void print_int(const char *what, const int *v, int n) {
     printf("%s n=%d isum=%lld iwsum=%lld\n", what, n, s, w);
 }
 
+/* Sparse vectors: X with 30000 entries of a vector of 100000, Y dense; each result printed. */
+static void sparse_vectors(cusparseHandle_t h) {
+    enum { SIZE = 100000, NNZ = 30000 };
+    int *idx = malloc(sizeof(int) * NNZ), *d_idx, i;
+    float *xv = malloc(sizeof(float) * NNZ), *yv = malloc(sizeof(float) * SIZE), *d_x, *d_y, *d_z, *got;
+    float alpha = 0.75f, beta = -1.25f, c = 0.6f, s = 0.8f, dot = 0.0f, *d_dot;
+    cusparseSpVecDescr_t vx;
+    cusparseDnVecDescr_t vy, vz;
+    size_t size = 0;
+    void *buf;
+    for (i = 0; i < NNZ; ++i) idx[i] = 3 * i + (i & 1), xv[i] = (float)uniform();
+    for (i = 0; i < SIZE; ++i) yv[i] = (float)uniform();
+    d_idx = to_device(idx, sizeof(int) * NNZ), d_x = to_device(xv, sizeof(float) * NNZ);
+    d_y = to_device(yv, sizeof(float) * SIZE), d_z = to_device(yv, sizeof(float) * SIZE);
+    SPARSE(cusparseCreateSpVec(&vx, SIZE, NNZ, d_idx, d_x, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    SPARSE(cusparseCreateDnVec(&vy, SIZE, d_y, CUDA_R_32F));
+    SPARSE(cusparseCreateDnVec(&vz, SIZE, d_z, CUDA_R_32F));
+    SPARSE(cusparseSpVV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, vx, vy, &dot, CUDA_R_32F, &size));
+    buf = buffer(size);
+    SPARSE(cusparseSpVV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, vx, vy, &dot, CUDA_R_32F, buf));
+    print_f32("spvv_host_result", &dot, 1);
+    SPARSE(cusparseAxpby(h, &alpha, vx, &beta, vy));
+    got = from_device(d_y, sizeof(float) * SIZE);
+    print_f32("axpby_y", got, SIZE);
+    free(got);
+    SPARSE(cusparseRot(h, &c, &s, vx, vy));
+    got = from_device(d_x, sizeof(float) * NNZ);
+    print_f32("rot_x", got, NNZ);
+    free(got);
+    got = from_device(d_y, sizeof(float) * SIZE);
+    print_f32("rot_y", got, SIZE);
+    free(got);
+    SPARSE(cusparseScatter(h, vx, vz));
+    got = from_device(d_z, sizeof(float) * SIZE);
+    print_f32("scatter_z", got, SIZE);
+    free(got);
+    SPARSE(cusparseGather(h, vy, vx));
+    got = from_device(d_x, sizeof(float) * NNZ);
+    print_f32("gather_x", got, NNZ);
+    free(got);
+    d_dot = buffer(sizeof(float));
+    SPARSE(cusparseSetPointerMode(h, CUSPARSE_POINTER_MODE_DEVICE));
+    SPARSE(cusparseSpVV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, vx, vz, d_dot, CUDA_R_32F, buf));
+    SPARSE(cusparseSetPointerMode(h, CUSPARSE_POINTER_MODE_HOST));
+    got = from_device(d_dot, sizeof(float));
+    print_f32("spvv_device_result", got, 1);
+    free(got);
+    SPARSE(cusparseDestroySpVec(vx));
+    SPARSE(cusparseDestroyDnVec(vy));
+    SPARSE(cusparseDestroyDnVec(vz));
+    CUDA(cudaFree(buf));
+    CUDA(cudaFree(d_dot));
+    CUDA(cudaFree(d_idx));
+    CUDA(cudaFree(d_x));
+    CUDA(cudaFree(d_y));
+    CUDA(cudaFree(d_z));
+    free(idx), free(xv), free(yv);
+}
+
 int main(void) {
     const int m = 3000, k = 2000, n = 16;
     csr_t a = random_csr(m, k, 9), b = random_csr(k, 1500, 6);
@@ -342,6 +401,7 @@ int main(void) {
         CUDA(cudaFree(d_cv));
         free(cp), free(ci), free(cv);
     }
+    sparse_vectors(h);
     SPARSE(cusparseDestroySpMat(ma));
     SPARSE(cusparseDestroy(h));
     CUDA(cudaFree(d_ptr));

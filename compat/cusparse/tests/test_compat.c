@@ -191,6 +191,49 @@ static void spmm_batched_f32(cusparseHandle_t handle) {
     CHECK_STATUS(cusparseDestroySpMat(a), CUSPARSE_STATUS_SUCCESS);
 }
 
+/* The CUDALibrarySamples' sparse-vector data: X = {1, 2, 3, 4} at {0, 3, 4, 7}, Y = 1..8; every
+ * result is exact in f32. */
+static void sparse_vectors_f32(cusparseHandle_t handle) {
+    int idx[4] = {0, 3, 4, 7};
+    float x[4] = {1, 2, 3, 4}, y[8] = {1, 2, 3, 4, 5, 6, 7, 8}, z[8] = {0};
+    const float two = 2.0f, three = 3.0f, half = 0.5f;
+    const float want_y[8] = {5, 6, 9, 16, 21, 18, 21, 32};
+    float dot = 0.0f;
+    cusparseSpVecDescr_t vx;
+    cusparseDnVecDescr_t vy, vz;
+    size_t size = 1;
+    int64_t n = 0, nnz = 0;
+    void *got_idx = NULL, *got_val = NULL;
+    cusparseIndexType_t it;
+    cusparseIndexBase_t base;
+    cudaDataType vt;
+    int i;
+    CHECK_STATUS(cusparseCreateSpVec(&vx, 8, 4, idx, x, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSpVecGet(vx, &n, &nnz, &got_idx, &got_val, &it, &base, &vt), CUSPARSE_STATUS_SUCCESS);
+    CHECK(n == 8 && nnz == 4 && got_idx == (void *)idx && got_val == (void *)x && it == CUSPARSE_INDEX_32I &&
+          vt == CUDA_R_32F);
+    CHECK_STATUS(cusparseCreateDnVec(&vy, 8, y, CUDA_R_32F), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseCreateDnVec(&vz, 8, z, CUDA_R_32F), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSpVV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, vx, vy, &dot, CUDA_R_32F, &size),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSpVV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, vx, vy, &dot, CUDA_R_32F, NULL),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK(size == 0 && dot == 56.0f);
+    CHECK_STATUS(cusparseAxpby(handle, &two, vx, &three, vy), CUSPARSE_STATUS_SUCCESS);
+    for (i = 0; i < 8; ++i) CHECK(y[i] == want_y[i]);
+    CHECK_STATUS(cusparseScatter(handle, vx, vz), CUSPARSE_STATUS_SUCCESS);
+    CHECK(z[0] == 1 && z[1] == 0 && z[3] == 2 && z[4] == 3 && z[7] == 4);
+    CHECK_STATUS(cusparseGather(handle, vy, vx), CUSPARSE_STATUS_SUCCESS);
+    CHECK(x[0] == 5 && x[1] == 16 && x[2] == 21 && x[3] == 32);
+    /* Rot with c = s = 1/2 from X = {5, 16, 21, 32} and Y at X's positions the same values. */
+    CHECK_STATUS(cusparseRot(handle, &half, &half, vx, vy), CUSPARSE_STATUS_SUCCESS);
+    CHECK(x[0] == 5 && x[3] == 32 && y[0] == 0 && y[7] == 0 && y[1] == 6);
+    CHECK_STATUS(cusparseDestroySpVec(vx), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDestroyDnVec(vy), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDestroyDnVec(vz), CUSPARSE_STATUS_SUCCESS);
+}
+
 int main(void) {
     cusparseHandle_t handle = NULL;
     int version = 0, major = -1, minor = -1, patch = -1;
@@ -217,6 +260,7 @@ int main(void) {
     spmv_f32(handle, CUSPARSE_INDEX_BASE_ONE);
     spmm_f64(handle);
     spmm_batched_f32(handle);
+    sparse_vectors_f32(handle);
 
     { /* The legacy matrix descriptor that cuSOLVER and the legacy calls take. */
         cusparseMatDescr_t descr = NULL;

@@ -143,6 +143,24 @@ pub fn all() -> Vec<String> {
         v.push(format!("spblk_spmv_csr_long_finish_{a}_{b}"));
         v.push(format!("spblk_spmm_csr_long_finish_{a}_{b}"));
     }
+    // kernels/spvec/: updates by value type, copies by element width, SpVV's two passes.
+    for t in VALUES {
+        v.push(format!("spblk_spvec_scale_{t}"));
+        for i in INDICES {
+            for op in ["axpy", "rot"] {
+                v.push(format!("spblk_spvec_{op}_{t}_{i}"));
+            }
+            v.push(format!("spblk_spvv_partial_{t}_{i}"));
+        }
+    }
+    for w in ["b8", "b16", "b32", "b64", "b128"] {
+        for i in INDICES {
+            v.push(format!("spblk_spvec_gather_{w}_{i}"));
+            v.push(format!("spblk_spvec_scatter_{w}_{i}"));
+        }
+    }
+    v.push("spblk_spvv_finish_f32".to_string());
+    v.push("spblk_spvv_finish_f64".to_string());
     // kernels/convert/dense.cu: transposes of 2-, 4- and 8-byte words.
     for w in ["b16", "b32", "b64"] {
         v.push(format!("spblk_dense_transpose_{w}"));

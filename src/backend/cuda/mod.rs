@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use super::{
     Backend, Csr2CscArgs, Exec, SddmmArgs, SddmmMethod, SpgemmArgs, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs,
-    SpmvMethod,
+    SpmvMethod, SpvecArgs, SpvvArgs,
 };
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
@@ -39,6 +39,7 @@ mod spgemm;
 mod spgemm_reuse;
 mod spmm;
 mod spmv;
+mod spvec;
 mod tensor_map;
 mod vbr;
 
@@ -273,6 +274,20 @@ impl Backend for CudaBackend {
         let l = Launcher::new(&self.dev, exec)?;
         let space = convert::csr2csc_layout(&mut Carve::new(buffer), args);
         convert::csr2csc(&l, args, &space)
+    }
+
+    fn spvec_update(&self, exec: &Exec, args: &SpvecArgs) -> Result<()> {
+        spvec::update(&Launcher::new(&self.dev, exec)?, args)
+    }
+
+    fn spvv_buffer_size(&self, args: &SpvvArgs) -> Result<usize> {
+        let mut c = Carve::measure();
+        spvec::layout(&mut c, args);
+        Ok(c.size())
+    }
+
+    fn spvv(&self, exec: &Exec, args: &SpvvArgs, buffer: *mut c_void) -> Result<()> {
+        spvec::spvv(&Launcher::new(&self.dev, exec)?, args, buffer)
     }
 
     fn read_bytes(&self, exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()> {

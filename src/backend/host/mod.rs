@@ -6,7 +6,7 @@ use std::ffi::c_void;
 
 use super::{
     Backend, Csr2CscArgs, Exec, SddmmArgs, SddmmMethod, SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs, SpmmMethod,
-    SpmvArgs, SpmvMethod,
+    SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
 };
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
@@ -20,6 +20,7 @@ pub mod convert;
 pub mod elem;
 pub mod products;
 pub mod spgemm;
+pub mod spvec;
 pub mod vbr;
 pub mod views;
 
@@ -223,6 +224,22 @@ impl Backend for HostBackend {
             return Err(Error::invalid("matA", "or matB no longer has the structure the reuse path was set up for"));
         }
         spgemm::write_c(args, &product, true)
+    }
+
+    fn spvec_update(&self, _exec: &Exec, args: &SpvecArgs) -> Result<()> {
+        trace::kernel("host:spvec_update");
+        // SAFETY: ops validated sizes and pointers; the host backend works on host memory.
+        unsafe { spvec::update(args) }
+    }
+
+    fn spvv_buffer_size(&self, _args: &SpvvArgs) -> Result<usize> {
+        Ok(0)
+    }
+
+    fn spvv(&self, _exec: &Exec, args: &SpvvArgs, _buffer: *mut c_void) -> Result<()> {
+        trace::kernel("host:spvv");
+        // SAFETY: as in spvec_update.
+        unsafe { spvec::spvv(args) }
     }
 
     fn csr2csc_buffer_size(&self, _args: &Csr2CscArgs) -> Result<usize> {
