@@ -69,6 +69,10 @@ static struct {
     size_t spvv_size;
     float result;
     const void *const_indices;
+    spblkDnMatDescr_t dense_a;  /* A as a 4 x 4 row-major dense matrix */
+    spblkSpMatDescr_t d2s_b;    /* CSR made from it */
+    void *dense_a_val, *d2s_arrays[3], *d2s_buf;
+    size_t d2s_size;
     spblkSpMatDescr_t c_reuse;
     void *reuse_arrays[8];
     size_t size3, size4;
@@ -227,6 +231,19 @@ static void setup(spblkHandle_t h) {
         F.spvv_buf = F.spvv_size ? dev_alloc(F.spvv_size) : NULL;
     }
 
+    /* Dense <-> sparse: A into a dense matrix, and back into a CSR matrix whose arrays are set. */
+    F.dense_a_val = dev_alloc(16 * 4);
+    CHECK(spblkCreateDnMat(&F.dense_a, 4, 4, 4, F.dense_a_val, F32, SPBLK_ORDER_ROW));
+    CHECK(spblkSparseToDense(h, F.a, F.dense_a, SPBLK_SPARSETODENSE_ALG_DEFAULT, NULL));
+    F.d2s_arrays[0] = dev_alloc(5 * 4);
+    F.d2s_arrays[1] = dev_alloc(6 * 4);
+    F.d2s_arrays[2] = dev_alloc(6 * 4);
+    CHECK(spblkCreateCsr(&F.d2s_b, 4, 4, 0, F.d2s_arrays[0], NULL, NULL, I32, I32, BASE0, F32));
+    CHECK(spblkDenseToSparse_bufferSize(h, F.dense_a, F.d2s_b, SPBLK_DENSETOSPARSE_ALG_DEFAULT, &F.d2s_size));
+    F.d2s_buf = F.d2s_size ? dev_alloc(F.d2s_size) : NULL;
+    CHECK(spblkDenseToSparse_analysis(h, F.dense_a, F.d2s_b, SPBLK_DENSETOSPARSE_ALG_DEFAULT, F.d2s_buf));
+    CHECK(spblkCsrSetPointers(F.d2s_b, F.d2s_arrays[0], F.d2s_arrays[1], F.d2s_arrays[2]));
+
     /* Destroyed objects of each kind, and live objects of another kind. */
     CHECK(spblkCreateWithBackend((spblkHandle_t *)&F.stale[HANDLE], SPBLK_BACKEND_HOST));
     CHECK(spblkCreateCsr((spblkSpMatDescr_t *)&F.stale[SPMAT], 1, 1, 0, NULL, NULL, NULL, I32, I32, BASE0, F32));
@@ -259,6 +276,11 @@ static void teardown(void) {
     CHECK(spblkSpGEMM_destroyDescr(F.gemm));
     CHECK(spblkDestroyMatDescr(F.mat_descr));
     CHECK(spblkDestroySpVec(F.xs));
+    CHECK(spblkDestroyDnMat(F.dense_a));
+    CHECK(spblkDestroySpMat(F.d2s_b));
+    dev_free(F.dense_a_val);
+    for (k = 0; k < 3; k++) dev_free(F.d2s_arrays[k]);
+    if (F.d2s_buf) dev_free(F.d2s_buf);
     dev_free(F.xs_idx);
     dev_free(F.xs_val);
     if (F.spvv_buf) dev_free(F.spvv_buf);
@@ -743,6 +765,23 @@ static spblkStatus_t call_SpVV(void *const *p, const uint32_t *e) {
     return spblkSpVV(p[0], e[0], p[1], p[2], p[3], e[1], p[4]);
 }
 
+/* Dense <-> sparse. */
+static spblkStatus_t call_SparseToDense_bufferSize(void *const *p, const uint32_t *e) {
+    return spblkSparseToDense_bufferSize(p[0], p[1], p[2], e[0], p[3]);
+}
+static spblkStatus_t call_SparseToDense(void *const *p, const uint32_t *e) {
+    return spblkSparseToDense(p[0], p[1], p[2], e[0], p[3]);
+}
+static spblkStatus_t call_DenseToSparse_bufferSize(void *const *p, const uint32_t *e) {
+    return spblkDenseToSparse_bufferSize(p[0], p[1], p[2], e[0], p[3]);
+}
+static spblkStatus_t call_DenseToSparse_analysis(void *const *p, const uint32_t *e) {
+    return spblkDenseToSparse_analysis(p[0], p[1], p[2], e[0], p[3]);
+}
+static spblkStatus_t call_DenseToSparse_convert(void *const *p, const uint32_t *e) {
+    return spblkDenseToSparse_convert(p[0], p[1], p[2], e[0], p[3]);
+}
+
 /* ---- the table -------------------------------------------------------------------------------- */
 
 static int build_cases(fn_case *t) {
@@ -1062,6 +1101,22 @@ static int build_cases(fn_case *t) {
         .e = {E("opX", N), E("computeType", F32)});
     ROW("spblkSpVV", call_SpVV, .p = {SPVV_PTRS, IN("externalBuffer", F.spvv_buf, F.spvv_size ? IV : OK, PLAIN)},
         .e = {E("opX", N), E("computeType", F32)});
+
+    /* Dense <-> sparse. */
+#define S2D_PTRS HANDLE_ARG, IN("matA", F.a, IV, SPMAT), IN("matB", F.dense_a, IV, DNMAT)
+#define D2S_PTRS HANDLE_ARG, IN("matA", F.dense_a, IV, DNMAT), IN("matB", F.d2s_b, IV, SPMAT)
+    ROW("spblkSparseToDense_bufferSize", call_SparseToDense_bufferSize, .p = {S2D_PTRS, OUT("bufferSize", F.size)},
+        .e = {E("alg", SPBLK_SPARSETODENSE_ALG_DEFAULT)});
+    ROW("spblkSparseToDense", call_SparseToDense, .p = {S2D_PTRS, IN("externalBuffer", NULL, OK, PLAIN)},
+        .e = {E("alg", SPBLK_SPARSETODENSE_ALG_DEFAULT)});
+    ROW("spblkDenseToSparse_bufferSize", call_DenseToSparse_bufferSize, .p = {D2S_PTRS, OUT("bufferSize", F.size)},
+        .e = {E("alg", SPBLK_DENSETOSPARSE_ALG_DEFAULT)});
+    ROW("spblkDenseToSparse_analysis", call_DenseToSparse_analysis,
+        .p = {D2S_PTRS, IN("externalBuffer", F.d2s_buf, F.d2s_size ? IV : OK, PLAIN)},
+        .e = {E("alg", SPBLK_DENSETOSPARSE_ALG_DEFAULT)});
+    ROW("spblkDenseToSparse_convert", call_DenseToSparse_convert,
+        .p = {D2S_PTRS, IN("externalBuffer", F.d2s_buf, F.d2s_size ? IV : OK, PLAIN)},
+        .e = {E("alg", SPBLK_DENSETOSPARSE_ALG_DEFAULT)});
 
     /* Analysis: params may be NULL (the defaults); `info` carries its structSize in. */
     ROW("spblkAnalysisParamsInit", call_AnalysisParamsInit, .p = {OUT("params", F.params)});

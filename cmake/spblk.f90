@@ -106,6 +106,8 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_ACTION_NUMERIC = 1
   integer(c_int32_t), parameter :: SPBLK_CSR2CSC_ALG_DEFAULT = 1
   integer(c_int32_t), parameter :: SPBLK_CSR2CSC_ALG1 = 1
+  integer(c_int32_t), parameter :: SPBLK_SPARSETODENSE_ALG_DEFAULT = 0
+  integer(c_int32_t), parameter :: SPBLK_DENSETOSPARSE_ALG_DEFAULT = 0
   integer(c_int32_t), parameter :: SPBLK_BACKEND_CUDA = 1
   integer(c_int32_t), parameter :: SPBLK_BACKEND_HOST = 2
   integer(c_int32_t), parameter :: SPBLK_ANALYSIS_1SA = 1
@@ -426,6 +428,65 @@ module spblk
       type(c_ptr), value :: dnVecDescr
       type(c_ptr), intent(out) :: values
     end function spblkConstDnVecGetValues
+    ! Workspace size in bytes for `spblkSparseToDense` (may be 0; then the buffer may be NULL).
+    function spblkSparseToDense_bufferSize(handle, matA, matB, alg, bufferSize) bind(C, &
+        name="spblkSparseToDense_bufferSize")
+      import
+      integer(c_int32_t) :: spblkSparseToDense_bufferSize
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      integer(c_int32_t), value :: alg
+      integer(c_size_t), intent(inout) :: bufferSize
+    end function spblkSparseToDense_bufferSize
+    ! B = A as a dense matrix: A's entries at their positions, zero elsewhere (every element of
+    ! B is written; A's positions must be distinct).
+    function spblkSparseToDense(handle, matA, matB, alg, externalBuffer) bind(C, &
+        name="spblkSparseToDense")
+      import
+      integer(c_int32_t) :: spblkSparseToDense
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: externalBuffer
+    end function spblkSparseToDense
+    ! Workspace size in bytes for `spblkDenseToSparse_analysis` and `_convert` (the same buffer
+    ! serves both).
+    function spblkDenseToSparse_bufferSize(handle, matA, matB, alg, bufferSize) bind(C, &
+        name="spblkDenseToSparse_bufferSize")
+      import
+      integer(c_int32_t) :: spblkDenseToSparse_bufferSize
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      integer(c_int32_t), value :: alg
+      integer(c_size_t), intent(inout) :: bufferSize
+    end function spblkDenseToSparse_bufferSize
+    ! Counts A's nonzero elements (-0 counts as zero, NaN does not): sets B's nnz (read it with
+    ! `spblkSpMatGetSize`) and, for CSR and CSC, writes B's offsets. Blocks until done.
+    function spblkDenseToSparse_analysis(handle, matA, matB, alg, externalBuffer) bind(C, &
+        name="spblkDenseToSparse_analysis")
+      import
+      integer(c_int32_t) :: spblkDenseToSparse_analysis
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: externalBuffer
+    end function spblkDenseToSparse_analysis
+    ! Writes B's indices and values (row by row for CSR and COO, column by column for CSC, in
+    ! index order), after `spblkDenseToSparse_analysis` and once B's arrays are set.
+    function spblkDenseToSparse_convert(handle, matA, matB, alg, externalBuffer) bind(C, &
+        name="spblkDenseToSparse_convert")
+      import
+      integer(c_int32_t) :: spblkDenseToSparse_convert
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: externalBuffer
+    end function spblkDenseToSparse_convert
     ! Creates a handle on the CUDA backend, or on the host backend when the environment variable
     ! `SPBLK_BACKEND=host`. Never falls back silently: without a usable GPU the CUDA backend
     ! fails and `spblkGetLastErrorMessage` says why.

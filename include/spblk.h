@@ -206,6 +206,10 @@ typedef spblkDnVecDescr *spblkDnVecDescr_t;
 
 typedef const spblkDnVecDescr *spblkConstDnVecDescr_t;
 
+typedef uint32_t spblkSparseToDenseAlg_t;
+
+typedef uint32_t spblkDenseToSparseAlg_t;
+
 /**
  * spblk addition: which implementation runs the calls made with a handle.
  */
@@ -512,6 +516,10 @@ typedef uint32_t spblkSpGEMMAlg_t;
 
 #define SPBLK_CSR2CSC_ALG1 1
 
+#define SPBLK_SPARSETODENSE_ALG_DEFAULT 0
+
+#define SPBLK_DENSETOSPARSE_ALG_DEFAULT 0
+
 #define SPBLK_BACKEND_CUDA 1
 
 #define SPBLK_BACKEND_HOST 2
@@ -787,6 +795,55 @@ spblkStatus_t spblkConstDnMatGetValues(spblkConstDnMatDescr_t dnMatDescr, const 
  * Reads the values pointer of a read-only dense vector.
  */
 spblkStatus_t spblkConstDnVecGetValues(spblkConstDnVecDescr_t dnVecDescr, const void **values);
+
+/**
+ * Workspace size in bytes for `spblkSparseToDense` (may be 0; then the buffer may be NULL).
+ */
+spblkStatus_t spblkSparseToDense_bufferSize(spblkHandle_t handle,
+                                            spblkConstSpMatDescr_t matA,
+                                            spblkDnMatDescr_t matB,
+                                            spblkSparseToDenseAlg_t alg,
+                                            size_t *bufferSize);
+
+/**
+ * B = A as a dense matrix: A's entries at their positions, zero elsewhere (every element of
+ * B is written; A's positions must be distinct).
+ */
+spblkStatus_t spblkSparseToDense(spblkHandle_t handle,
+                                 spblkConstSpMatDescr_t matA,
+                                 spblkDnMatDescr_t matB,
+                                 spblkSparseToDenseAlg_t alg,
+                                 void *externalBuffer);
+
+/**
+ * Workspace size in bytes for `spblkDenseToSparse_analysis` and `_convert` (the same buffer
+ * serves both).
+ */
+spblkStatus_t spblkDenseToSparse_bufferSize(spblkHandle_t handle,
+                                            spblkConstDnMatDescr_t matA,
+                                            spblkSpMatDescr_t matB,
+                                            spblkDenseToSparseAlg_t alg,
+                                            size_t *bufferSize);
+
+/**
+ * Counts A's nonzero elements (-0 counts as zero, NaN does not): sets B's nnz (read it with
+ * `spblkSpMatGetSize`) and, for CSR and CSC, writes B's offsets. Blocks until done.
+ */
+spblkStatus_t spblkDenseToSparse_analysis(spblkHandle_t handle,
+                                          spblkConstDnMatDescr_t matA,
+                                          spblkSpMatDescr_t matB,
+                                          spblkDenseToSparseAlg_t alg,
+                                          void *externalBuffer);
+
+/**
+ * Writes B's indices and values (row by row for CSR and COO, column by column for CSC, in
+ * index order), after `spblkDenseToSparse_analysis` and once B's arrays are set.
+ */
+spblkStatus_t spblkDenseToSparse_convert(spblkHandle_t handle,
+                                         spblkConstDnMatDescr_t matA,
+                                         spblkSpMatDescr_t matB,
+                                         spblkDenseToSparseAlg_t alg,
+                                         void *externalBuffer);
 
 /**
  * Creates a handle on the CUDA backend, or on the host backend when the environment

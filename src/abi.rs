@@ -186,6 +186,12 @@ pub type spblkCsr2CscAlg_t = u32;
 pub const SPBLK_CSR2CSC_ALG_DEFAULT: spblkCsr2CscAlg_t = 1;
 pub const SPBLK_CSR2CSC_ALG1: spblkCsr2CscAlg_t = 1;
 
+pub type spblkSparseToDenseAlg_t = u32;
+pub const SPBLK_SPARSETODENSE_ALG_DEFAULT: spblkSparseToDenseAlg_t = 0;
+
+pub type spblkDenseToSparseAlg_t = u32;
+pub const SPBLK_DENSETOSPARSE_ALG_DEFAULT: spblkDenseToSparseAlg_t = 0;
+
 /// spblk addition: which implementation runs the calls made with a handle.
 pub type spblkBackend_t = u32;
 pub const SPBLK_BACKEND_CUDA: spblkBackend_t = 1;

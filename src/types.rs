@@ -135,6 +135,14 @@ c_enum!(
     }
 );
 c_enum!(
+    /// `spblkSparseToDenseAlg_t`.
+    SparseToDenseAlg: spblkSparseToDenseAlg_t { Default = SPBLK_SPARSETODENSE_ALG_DEFAULT }
+);
+c_enum!(
+    /// `spblkDenseToSparseAlg_t`.
+    DenseToSparseAlg: spblkDenseToSparseAlg_t { Default = SPBLK_DENSETOSPARSE_ALG_DEFAULT }
+);
+c_enum!(
     /// `spblkCsr2CscAlg_t` (`SPBLK_CSR2CSC_ALG_DEFAULT` is the same value as `ALG1`).
     Csr2CscAlg: spblkCsr2CscAlg_t { Alg1 = SPBLK_CSR2CSC_ALG1 }
 );

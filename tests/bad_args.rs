@@ -1331,3 +1331,68 @@ fn sparse_vector_functions() {
     assert_eq!(spblkDestroySpVec(cx), OK);
     drop_fixture(&mut fx);
 }
+
+#[test]
+fn dense_sparse_conversions() {
+    use spblk::capi::dense_sparse::*;
+    let mut fx = fixture();
+    let (h, sa) = (fx.h, fx.sa);
+    let mut dense = values_buf(SPBLK_R_32F, &[0.0; 36]);
+    let mut db: spblkDnMatDescr_t = null_mut();
+    assert_eq!(spblkCreateDnMat(&mut db, 6, 6, 6, dense.ptr(), SPBLK_R_32F, SPBLK_ORDER_ROW), OK);
+    let mut size = 7usize;
+    let ptrs = [(0, NI, "handle"), (1, IV, "matA"), (2, IV, "matB"), (3, IV, "bufferSize")];
+    check("spblkSparseToDense_bufferSize", &ptrs, &[(4, "alg")], |m, b| {
+        spblkSparseToDense_bufferSize(n(m, 0, h), nc(m, 1, sa), n(m, 2, db), e(b, 4, 0), n(m, 3, &mut size))
+    });
+    assert_eq!(size, 0, "the host backend needs no workspace");
+    check("spblkSparseToDense", &ptrs[..3], &[(4, "alg")], |m, b| {
+        spblkSparseToDense(n(m, 0, h), nc(m, 1, sa), n(m, 2, db), e(b, 4, 0), null_mut())
+    });
+    // B is now A as a dense matrix: back to CSR through the three calls.
+    let mut offsets = index_buf(SPBLK_INDEX_32I, &[0; 7]);
+    let mut b: spblkSpMatDescr_t = null_mut();
+    let (i32i, f32t) = (SPBLK_INDEX_32I, SPBLK_R_32F);
+    assert_eq!(spblkCreateCsr(&mut b, 6, 6, 0, offsets.ptr(), null_mut(), null_mut(), i32i, i32i, 0, f32t), OK);
+    let da = db as spblkConstDnMatDescr_t;
+    check("spblkDenseToSparse_bufferSize", &ptrs, &[(4, "alg")], |m, bad| {
+        spblkDenseToSparse_bufferSize(n(m, 0, h), nc(m, 1, da), n(m, 2, b), e(bad, 4, 0), n(m, 3, &mut size))
+    });
+    check("spblkDenseToSparse_analysis", &ptrs[..3], &[(4, "alg")], |m, bad| {
+        spblkDenseToSparse_analysis(n(m, 0, h), nc(m, 1, da), n(m, 2, b), e(bad, 4, 0), null_mut())
+    });
+    let (mut rows, mut cols, mut nnz) = (0i64, 0i64, 0i64);
+    assert_eq!(spblkSpMatGetSize(b, &mut rows, &mut cols, &mut nnz), OK);
+    assert_eq!(nnz, fx.a.nnz as i64, "the analysis counts A's nonzeros");
+    // convert needs B's arrays.
+    assert_eq!(spblkDenseToSparse_convert(h, da, b, 0, null_mut()), IV);
+    assert!(last_error().contains("csrColInd"), "{}", last_error());
+    let mut columns = index_buf(SPBLK_INDEX_32I, &vec![0; nnz as usize]);
+    let mut vals = values_buf(SPBLK_R_32F, &vec![0.0; nnz as usize]);
+    assert_eq!(spblkCsrSetPointers(b, offsets.ptr(), columns.ptr(), vals.ptr()), OK);
+    check("spblkDenseToSparse_convert", &ptrs[..3], &[(4, "alg")], |m, bad| {
+        spblkDenseToSparse_convert(n(m, 0, h), nc(m, 1, da), n(m, 2, b), e(bad, 4, 0), null_mut())
+    });
+    assert_eq!(read_indices(SPBLK_INDEX_32I, &offsets), read_indices(SPBLK_INDEX_32I, &fx.a.major));
+    // Rules: shapes and types must match; batches and other formats are refused.
+    let mut narrow: spblkDnMatDescr_t = null_mut();
+    assert_eq!(spblkCreateDnMat(&mut narrow, 6, 5, 6, dense.ptr(), f32t, SPBLK_ORDER_ROW), OK);
+    assert_eq!(spblkSparseToDense(h, sa, narrow, 0, null_mut()), IV);
+    assert!(last_error().contains("matB") && last_error().contains("6x5"), "{}", last_error());
+    let mut wide: spblkDnMatDescr_t = null_mut();
+    assert_eq!(spblkCreateDnMat(&mut wide, 6, 6, 6, dense.ptr(), SPBLK_R_16F, SPBLK_ORDER_ROW), OK);
+    assert_eq!(spblkDenseToSparse_analysis(h, wide, b, 0, null_mut()), IV);
+    assert!(last_error().contains("value type"), "{}", last_error());
+    let mut batched: spblkDnMatDescr_t = null_mut();
+    assert_eq!(spblkCreateDnMat(&mut batched, 6, 6, 6, dense.ptr(), f32t, SPBLK_ORDER_ROW), OK);
+    assert_eq!(spblk::capi::batch::spblkDnMatSetStridedBatch(batched, 2, 0), OK);
+    assert_eq!(spblkSparseToDense(h, sa, batched, 0, null_mut()), SPBLK_STATUS_NOT_SUPPORTED);
+    // A failed analysis leaves B's nnz as it was.
+    assert_eq!(spblkSpMatGetSize(b, &mut rows, &mut cols, &mut nnz), OK);
+    assert_eq!(nnz, fx.a.nnz as i64);
+    for d in [db, narrow, wide, batched] {
+        assert_eq!(spblkDestroyDnMat(d), OK);
+    }
+    assert_eq!(spblkDestroySpMat(b), OK);
+    drop_fixture(&mut fx);
+}

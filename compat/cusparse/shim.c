@@ -436,13 +436,13 @@ cusparseStatus_t cusparseDcsru2csr_bufferSizeExt(cusparseHandle_t handle, int m,
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseDcsru2csr_bufferSizeExt");
 }
 cusparseStatus_t cusparseDenseToSparse_analysis(cusparseHandle_t handle, cusparseConstDnMatDescr_t matA, cusparseSpMatDescr_t matB, cusparseDenseToSparseAlg_t alg, void* externalBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDenseToSparse_analysis");
+    return (cusparseStatus_t)spblkDenseToSparse_analysis((spblkHandle_t)handle, (spblkConstDnMatDescr_t)matA, (spblkSpMatDescr_t)matB, (spblkDenseToSparseAlg_t)alg, (void*)externalBuffer);
 }
 cusparseStatus_t cusparseDenseToSparse_bufferSize(cusparseHandle_t handle, cusparseConstDnMatDescr_t matA, cusparseSpMatDescr_t matB, cusparseDenseToSparseAlg_t alg, size_t* bufferSize) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDenseToSparse_bufferSize");
+    return (cusparseStatus_t)spblkDenseToSparse_bufferSize((spblkHandle_t)handle, (spblkConstDnMatDescr_t)matA, (spblkSpMatDescr_t)matB, (spblkDenseToSparseAlg_t)alg, (size_t*)bufferSize);
 }
 cusparseStatus_t cusparseDenseToSparse_convert(cusparseHandle_t handle, cusparseConstDnMatDescr_t matA, cusparseSpMatDescr_t matB, cusparseDenseToSparseAlg_t alg, void* externalBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDenseToSparse_convert");
+    return (cusparseStatus_t)spblkDenseToSparse_convert((spblkHandle_t)handle, (spblkConstDnMatDescr_t)matA, (spblkSpMatDescr_t)matB, (spblkDenseToSparseAlg_t)alg, (void*)externalBuffer);
 }
 cusparseStatus_t cusparseDestroy(cusparseHandle_t handle) {
     return (cusparseStatus_t)spblkDestroy((spblkHandle_t)handle);
@@ -1034,10 +1034,10 @@ cusparseStatus_t cusparseSpVecSetValues(cusparseSpVecDescr_t spVecDescr, void* v
     return (cusparseStatus_t)spblkSpVecSetValues((spblkSpVecDescr_t)spVecDescr, (void*)values);
 }
 cusparseStatus_t cusparseSparseToDense(cusparseHandle_t handle, cusparseConstSpMatDescr_t matA, cusparseDnMatDescr_t matB, cusparseSparseToDenseAlg_t alg, void* externalBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSparseToDense");
+    return (cusparseStatus_t)spblkSparseToDense((spblkHandle_t)handle, (spblkConstSpMatDescr_t)matA, (spblkDnMatDescr_t)matB, (spblkSparseToDenseAlg_t)alg, (void*)externalBuffer);
 }
 cusparseStatus_t cusparseSparseToDense_bufferSize(cusparseHandle_t handle, cusparseConstSpMatDescr_t matA, cusparseDnMatDescr_t matB, cusparseSparseToDenseAlg_t alg, size_t* bufferSize) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSparseToDense_bufferSize");
+    return (cusparseStatus_t)spblkSparseToDense_bufferSize((spblkHandle_t)handle, (spblkConstSpMatDescr_t)matA, (spblkDnMatDescr_t)matB, (spblkSparseToDenseAlg_t)alg, (size_t*)bufferSize);
 }
 cusparseStatus_t cusparseSpruneCsr2csr(cusparseHandle_t handle, int m, int n, int nnzA, cusparseMatDescr_t descrA, const float* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, const float* threshold, cusparseMatDescr_t descrC, float* csrSortedValC, const int* csrSortedRowPtrC, int* csrSortedColIndC, void* pBuffer) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpruneCsr2csr");

@@ -190,6 +190,20 @@ pub struct SpvvArgs<'a> {
     pub precision: Precision,
 }
 
+/// `spblkSparseToDense`: B = A, zero where A has no entry. A is CSR, CSC or COO (one matrix,
+/// its positions distinct); A and B have one value type, copied as bytes.
+pub struct SparseToDenseArgs<'a> {
+    pub a: &'a SpMat,
+    pub b: &'a DnMat,
+}
+
+/// `spblkDenseToSparse_*`: B holds A's elements that are not zero (-0 counts as zero, NaN does
+/// not): row by row for CSR and COO, column by column for CSC, each line in index order.
+pub struct DenseToSparseArgs<'a> {
+    pub a: &'a DnMat,
+    pub b: &'a SpMat,
+}
+
 /// Per-descriptor SpGEMM state between the protocol's calls, owned by `spblkSpGEMMDescr_t`.
 #[derive(Default)]
 pub struct SpgemmState {
@@ -297,6 +311,16 @@ pub trait Backend: Send + Sync {
     /// always added in the same order.
     fn spvv_buffer_size(&self, args: &SpvvArgs) -> Result<usize>;
     fn spvv(&self, exec: &Exec, args: &SpvvArgs, buffer: *mut c_void) -> Result<()>;
+
+    fn sparse_to_dense_buffer_size(&self, args: &SparseToDenseArgs) -> Result<usize>;
+    fn sparse_to_dense(&self, exec: &Exec, args: &SparseToDenseArgs, buffer: *mut c_void) -> Result<()>;
+    /// The workspace of both phases of DenseToSparse.
+    fn dense_to_sparse_buffer_size(&self, args: &DenseToSparseArgs) -> Result<usize>;
+    /// Counts A's nonzeros, writes B's offsets (CSR, CSC) and returns nnz, readable on the host.
+    fn dense_to_sparse_analysis(&self, exec: &Exec, args: &DenseToSparseArgs, buffer: *mut c_void) -> Result<i64>;
+    /// Writes B's indices and values: at most B's nnz entries, whatever A holds now (a backend
+    /// that can tell reports an A that no longer has B's nnz).
+    fn dense_to_sparse_convert(&self, exec: &Exec, args: &DenseToSparseArgs, buffer: *mut c_void) -> Result<()>;
 
     fn csr2csc_buffer_size(&self, args: &Csr2CscArgs) -> Result<usize>;
     fn csr2csc(&self, exec: &Exec, args: &Csr2CscArgs, buffer: *mut c_void) -> Result<()>;

@@ -13,6 +13,7 @@ pub mod boundary;
 pub mod compat;
 pub mod convert;
 pub mod dense;
+pub mod dense_sparse;
 pub mod handle;
 pub mod mat_descr;
 pub mod products;

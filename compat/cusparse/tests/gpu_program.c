@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #define CUDA(call)                                                                              \
@@ -162,6 +163,72 @@ static void sparse_vectors(cusparseHandle_t h) {
     CUDA(cudaFree(d_y));
     CUDA(cudaFree(d_z));
     free(idx), free(xv), free(yv);
+}
+
+/* A (m x k, CSR) to a column-major dense matrix with ld m + 3, and that back to CSR. */
+static void dense_sparse(cusparseHandle_t h, const csr_t *a, int m, int k) {
+    const int64_t ld = m + 3;
+    int *d_ptr = to_device(a->ptr, sizeof(int) * (m + 1)), *d_col = to_device(a->col, sizeof(int) * a->nnz);
+    float *d_val = to_device(a->val, sizeof(float) * a->nnz), *d_dense = buffer(sizeof(float) * ld * k), *got;
+    int *d_ptr2 = buffer(sizeof(int) * (m + 1)), *d_col2, *goti;
+    float *d_val2;
+    int64_t rows, cols, nnz;
+    cusparseSpMatDescr_t ma, mb;
+    cusparseDnMatDescr_t dn;
+    size_t size = 0;
+    void *buf;
+    CUDA(cudaMemset(d_dense, 0xEE, sizeof(float) * ld * k)); /* the padding must survive */
+    SPARSE(cusparseCreateCsr(&ma, m, k, a->nnz, d_ptr, d_col, d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                             CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    SPARSE(cusparseCreateDnMat(&dn, m, k, ld, d_dense, CUDA_R_32F, CUSPARSE_ORDER_COL));
+    SPARSE(cusparseSparseToDense_bufferSize(h, ma, dn, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, &size));
+    buf = buffer(size);
+    SPARSE(cusparseSparseToDense(h, ma, dn, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, buf));
+    CUDA(cudaFree(buf));
+    got = from_device(d_dense, sizeof(float) * ld * k);
+    { /* the elements, then the padding's bytes (0xEE each) */
+        float *elements = malloc(sizeof(float) * m * k);
+        int64_t i, j, pad_ok = 1;
+        for (j = 0; j < k; ++j)
+            for (i = 0; i < ld; ++i) {
+                if (i < m) elements[i + j * m] = got[i + j * ld];
+                else pad_ok &= memcmp(&got[i + j * ld], "\xEE\xEE\xEE\xEE", 4) == 0;
+            }
+        print_f32("sparse_to_dense", elements, m * k);
+        printf("sparse_to_dense padding %s\n", pad_ok ? "kept" : "overwritten");
+        free(elements);
+    }
+    free(got);
+    SPARSE(cusparseCreateCsr(&mb, m, k, 0, d_ptr2, NULL, NULL, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                             CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    SPARSE(cusparseDenseToSparse_bufferSize(h, dn, mb, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, &size));
+    buf = buffer(size);
+    SPARSE(cusparseDenseToSparse_analysis(h, dn, mb, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, buf));
+    SPARSE(cusparseSpMatGetSize(mb, &rows, &cols, &nnz));
+    printf("dense_to_sparse size %lld x %lld nnz %lld\n", (long long)rows, (long long)cols, (long long)nnz);
+    d_col2 = buffer(sizeof(int) * nnz), d_val2 = buffer(sizeof(float) * nnz);
+    SPARSE(cusparseCsrSetPointers(mb, d_ptr2, d_col2, d_val2));
+    SPARSE(cusparseDenseToSparse_convert(h, dn, mb, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, buf));
+    goti = from_device(d_ptr2, sizeof(int) * (m + 1));
+    print_int("dense_to_sparse_offsets", goti, m + 1);
+    free(goti);
+    goti = from_device(d_col2, sizeof(int) * nnz);
+    print_int("dense_to_sparse_columns", goti, (int)nnz);
+    free(goti);
+    got = from_device(d_val2, sizeof(float) * nnz);
+    print_f32("dense_to_sparse_values", got, (int)nnz);
+    free(got);
+    SPARSE(cusparseDestroySpMat(ma));
+    SPARSE(cusparseDestroySpMat(mb));
+    SPARSE(cusparseDestroyDnMat(dn));
+    CUDA(cudaFree(buf));
+    CUDA(cudaFree(d_ptr));
+    CUDA(cudaFree(d_col));
+    CUDA(cudaFree(d_val));
+    CUDA(cudaFree(d_dense));
+    CUDA(cudaFree(d_ptr2));
+    CUDA(cudaFree(d_col2));
+    CUDA(cudaFree(d_val2));
 }
 
 int main(void) {
@@ -402,6 +469,7 @@ int main(void) {
         free(cp), free(ci), free(cv);
     }
     sparse_vectors(h);
+    dense_sparse(h, &a, m, k);
     SPARSE(cusparseDestroySpMat(ma));
     SPARSE(cusparseDestroy(h));
     CUDA(cudaFree(d_ptr));

@@ -234,6 +234,44 @@ static void sparse_vectors_f32(cusparseHandle_t handle) {
     CHECK_STATUS(cusparseDestroyDnVec(vz), CUSPARSE_STATUS_SUCCESS);
 }
 
+/* dense2sparse_csr and sparse2dense_csr as in the CUDALibrarySamples: a 5 x 4 row-major
+ * matrix with 11 nonzeros to CSR and back. */
+static void dense_sparse_f32(cusparseHandle_t handle) {
+    float dense[20] = {1, 0, 2, 3, 0, 4, 0, 0, 5, 0, 6, 7, 0, 8, 0, 9, 0, 10, 11, 0}, back[20];
+    const int want_offsets[6] = {0, 3, 4, 7, 9, 11}, want_columns[11] = {0, 2, 3, 1, 0, 2, 3, 1, 3, 1, 2};
+    int offsets[6], columns[11], i;
+    float values[11];
+    int64_t rows = 0, cols = 0, nnz = 0;
+    size_t size = 1;
+    cusparseDnMatDescr_t a, b;
+    cusparseSpMatDescr_t s;
+    CHECK_STATUS(cusparseCreateDnMat(&a, 5, 4, 4, dense, CUDA_R_32F, CUSPARSE_ORDER_ROW), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseCreateCsr(&s, 5, 4, 0, offsets, NULL, NULL, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDenseToSparse_bufferSize(handle, a, s, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, &size),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDenseToSparse_analysis(handle, a, s, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, NULL),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSpMatGetSize(s, &rows, &cols, &nnz), CUSPARSE_STATUS_SUCCESS);
+    CHECK(size == 0 && rows == 5 && cols == 4 && nnz == 11);
+    CHECK_STATUS(cusparseCsrSetPointers(s, offsets, columns, values), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDenseToSparse_convert(handle, a, s, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, NULL),
+                 CUSPARSE_STATUS_SUCCESS);
+    for (i = 0; i < 6; ++i) CHECK(offsets[i] == want_offsets[i]);
+    for (i = 0; i < 11; ++i) CHECK(columns[i] == want_columns[i] && values[i] == (float)(i + 1));
+    for (i = 0; i < 20; ++i) back[i] = -1.0f;
+    CHECK_STATUS(cusparseCreateDnMat(&b, 5, 4, 4, back, CUDA_R_32F, CUSPARSE_ORDER_ROW), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSparseToDense_bufferSize(handle, s, b, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, &size),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSparseToDense(handle, s, b, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, NULL),
+                 CUSPARSE_STATUS_SUCCESS);
+    for (i = 0; i < 20; ++i) CHECK(back[i] == dense[i]);
+    CHECK_STATUS(cusparseDestroyDnMat(a), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDestroyDnMat(b), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDestroySpMat(s), CUSPARSE_STATUS_SUCCESS);
+}
+
 int main(void) {
     cusparseHandle_t handle = NULL;
     int version = 0, major = -1, minor = -1, patch = -1;
@@ -261,6 +299,7 @@ int main(void) {
     spmm_f64(handle);
     spmm_batched_f32(handle);
     sparse_vectors_f32(handle);
+    dense_sparse_f32(handle);
 
     { /* The legacy matrix descriptor that cuSOLVER and the legacy calls take. */
         cusparseMatDescr_t descr = NULL;

@@ -159,6 +159,18 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spvec_scatter_{w}_{i}"));
         }
     }
+    // kernels/convert/dense_sparse.cu: by element width (and index type).
+    for w in ["b8", "b16", "b32", "b64", "b128"] {
+        v.push(format!("spblk_dense_to_sparse_count_{w}"));
+        for i in INDICES {
+            for s in ["dense_to_sparse_fill", "sparse_to_dense_compressed", "sparse_to_dense_coo"] {
+                v.push(format!("spblk_{s}_{w}_{i}"));
+            }
+        }
+    }
+    for i in INDICES {
+        v.push(format!("spblk_dense_to_sparse_offsets_{i}"));
+    }
     v.push("spblk_spvv_finish_f32".to_string());
     v.push("spblk_spvv_finish_f64".to_string());
     // kernels/convert/dense.cu: transposes of 2-, 4- and 8-byte words.

@@ -15,8 +15,8 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use super::{
-    Backend, Csr2CscArgs, Exec, SddmmArgs, SddmmMethod, SpgemmArgs, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs,
-    SpmvMethod, SpvecArgs, SpvvArgs,
+    Backend, Csr2CscArgs, DenseToSparseArgs, Exec, SddmmArgs, SddmmMethod, SparseToDenseArgs, SpgemmArgs, SpgemmState,
+    SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
 };
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
@@ -28,6 +28,7 @@ mod aspt;
 pub mod context;
 mod convert;
 mod dense;
+mod dense_sparse;
 pub mod kernels;
 mod launch;
 pub mod memory;
@@ -288,6 +289,26 @@ impl Backend for CudaBackend {
 
     fn spvv(&self, exec: &Exec, args: &SpvvArgs, buffer: *mut c_void) -> Result<()> {
         spvec::spvv(&Launcher::new(&self.dev, exec)?, args, buffer)
+    }
+
+    fn sparse_to_dense_buffer_size(&self, _args: &SparseToDenseArgs) -> Result<usize> {
+        Ok(0)
+    }
+
+    fn sparse_to_dense(&self, exec: &Exec, args: &SparseToDenseArgs, _buffer: *mut c_void) -> Result<()> {
+        dense_sparse::sparse_to_dense(&Launcher::new(&self.dev, exec)?, args)
+    }
+
+    fn dense_to_sparse_buffer_size(&self, args: &DenseToSparseArgs) -> Result<usize> {
+        Ok(dense_sparse::buffer_size(args))
+    }
+
+    fn dense_to_sparse_analysis(&self, exec: &Exec, args: &DenseToSparseArgs, buffer: *mut c_void) -> Result<i64> {
+        dense_sparse::analysis(&Launcher::new(&self.dev, exec)?, args, buffer)
+    }
+
+    fn dense_to_sparse_convert(&self, exec: &Exec, args: &DenseToSparseArgs, buffer: *mut c_void) -> Result<()> {
+        dense_sparse::convert(&Launcher::new(&self.dev, exec)?, args, buffer)
     }
 
     fn read_bytes(&self, exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()> {

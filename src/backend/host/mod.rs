@@ -5,8 +5,8 @@
 use std::ffi::c_void;
 
 use super::{
-    Backend, Csr2CscArgs, Exec, SddmmArgs, SddmmMethod, SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs, SpmmMethod,
-    SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
+    Backend, Csr2CscArgs, DenseToSparseArgs, Exec, SddmmArgs, SddmmMethod, SparseToDenseArgs, SpgemmArgs, SpgemmMethod,
+    SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
 };
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
@@ -17,6 +17,7 @@ use crate::{with_index_type, with_precision};
 
 pub mod aspt;
 pub mod convert;
+pub mod dense_sparse;
 pub mod elem;
 pub mod products;
 pub mod spgemm;
@@ -240,6 +241,32 @@ impl Backend for HostBackend {
         trace::kernel("host:spvv");
         // SAFETY: as in spvec_update.
         unsafe { spvec::spvv(args) }
+    }
+
+    fn sparse_to_dense_buffer_size(&self, _args: &SparseToDenseArgs) -> Result<usize> {
+        Ok(0)
+    }
+
+    fn sparse_to_dense(&self, _exec: &Exec, args: &SparseToDenseArgs, _buffer: *mut c_void) -> Result<()> {
+        trace::kernel("host:sparse_to_dense");
+        // SAFETY: ops validated sizes and pointers; the host backend works on host memory.
+        unsafe { dense_sparse::sparse_to_dense(args) }
+    }
+
+    fn dense_to_sparse_buffer_size(&self, _args: &DenseToSparseArgs) -> Result<usize> {
+        Ok(0)
+    }
+
+    fn dense_to_sparse_analysis(&self, _exec: &Exec, args: &DenseToSparseArgs, _buffer: *mut c_void) -> Result<i64> {
+        trace::kernel("host:dense_to_sparse_analysis");
+        // SAFETY: as in sparse_to_dense.
+        unsafe { dense_sparse::dense_to_sparse_analysis(args) }
+    }
+
+    fn dense_to_sparse_convert(&self, _exec: &Exec, args: &DenseToSparseArgs, _buffer: *mut c_void) -> Result<()> {
+        trace::kernel("host:dense_to_sparse_convert");
+        // SAFETY: as in sparse_to_dense.
+        unsafe { dense_sparse::dense_to_sparse_convert(args) }
     }
 
     fn csr2csc_buffer_size(&self, _args: &Csr2CscArgs) -> Result<usize> {

@@ -2,7 +2,7 @@
 
 use super::elem::{Elem, Index, Real};
 use super::products::read_scalar;
-use super::views::user_slice;
+use super::views::{user_array, user_slice};
 use crate::backend::{SpvecArgs, SpvecUpdate, SpvvArgs};
 use crate::descr::SpVec;
 use crate::error::{Error, Result};
@@ -43,17 +43,6 @@ unsafe fn positions(x: &SpVec, distinct: bool) -> Result<Vec<usize>> {
     })
 }
 
-/// An array of user memory checked for NULL and alignment. X's and Y's values are accessed
-/// through raw pointers, not slices: a caller may pass overlapping arrays.
-///
-/// # Safety
-/// `p` must point to `len` elements of host memory.
-unsafe fn array<V>(p: *mut std::ffi::c_void, len: usize, what: &str) -> Result<*mut V> {
-    // SAFETY: forwarded; only the checks are used.
-    unsafe { user_slice::<V>(p, len, what)? };
-    Ok(p as *mut V)
-}
-
 /// # Safety
 /// X and Y must describe host memory of their declared sizes.
 pub unsafe fn update(args: &SpvecArgs) -> Result<()> {
@@ -65,8 +54,9 @@ pub unsafe fn update(args: &SpvecArgs) -> Result<()> {
     match args.update {
         SpvecUpdate::Gather | SpvecUpdate::Scatter => {
             let e = x.value_type.size();
-            let (xv, yv) =
-                unsafe { (array::<u8>(x.values, nnz * e, "vecX")?, array::<u8>(y.values, size * e, "vecY")?) };
+            let (xv, yv) = unsafe {
+                (user_array::<u8>(x.values, nnz * e, "vecX")?, user_array::<u8>(y.values, size * e, "vecY")?)
+            };
             for (k, &p) in pos.iter().enumerate() {
                 let (xe, ye) = unsafe { (xv.add(k * e), yv.add(p * e)) };
                 match args.update {
@@ -77,7 +67,7 @@ pub unsafe fn update(args: &SpvecArgs) -> Result<()> {
             Ok(())
         }
         SpvecUpdate::Axpby { alpha, beta } => with_precision!(args.precision, V, _Out, T => {
-            let (xv, yv) = unsafe { (array::<V>(x.values, nnz, "vecX")?, array::<V>(y.values, size, "vecY")?) };
+            let (xv, yv) = unsafe { (user_array::<V>(x.values, nnz, "vecX")?, user_array::<V>(y.values, size, "vecY")?) };
             let (alpha, beta) = unsafe { (read_scalar::<T>(alpha, "alpha")?, read_scalar::<T>(beta, "beta")?) };
             // Y scaled first (beta = 0 never reads it), then alpha X added to the stored
             // result: the CUDA backend's two passes, rounding where it rounds.
@@ -92,7 +82,7 @@ pub unsafe fn update(args: &SpvecArgs) -> Result<()> {
             Ok(())
         }),
         SpvecUpdate::Rot { c, s } => with_precision!(args.precision, V, _Out, T => {
-            let (xv, yv) = unsafe { (array::<V>(x.values, nnz, "vecX")?, array::<V>(y.values, size, "vecY")?) };
+            let (xv, yv) = unsafe { (user_array::<V>(x.values, nnz, "vecX")?, user_array::<V>(y.values, size, "vecY")?) };
             let (c, s) = unsafe { (read_scalar::<T>(c, "c_coeff")?, read_scalar::<T>(s, "s_coeff")?) };
             let minus_s = T::from_f64(-s.to_f64());
             for (k, &p) in pos.iter().enumerate() {

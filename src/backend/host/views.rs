@@ -32,6 +32,17 @@ pub unsafe fn user_slice<'a, T>(ptr: *const c_void, len: usize, what: &str) -> R
     Ok(unsafe { std::slice::from_raw_parts(ptr as *const T, len) })
 }
 
+/// A user array to write, checked for NULL and alignment like [`user_slice`]. Returned as a
+/// raw pointer, not a slice: a caller may pass overlapping arrays.
+///
+/// # Safety
+/// As for [`user_slice`].
+pub unsafe fn user_array<T>(ptr: *mut c_void, len: usize, what: &str) -> Result<*mut T> {
+    // SAFETY: forwarded; only the checks are used.
+    unsafe { user_slice::<T>(ptr, len, what)? };
+    Ok(ptr as *mut T)
+}
+
 /// CSR of op(A): `rows × cols`, entries of row i at `ptr[i]-base .. ptr[i+1]-base`.
 pub struct CsrView<'a, I: Index + Clone, V: Elem + Clone> {
     pub rows: usize,
@@ -77,7 +88,7 @@ pub(super) fn check_compressed<I: Index>(ptr: &[I], idx: &[I], minor: usize, bas
     check_indices(idx, minor, base, what)
 }
 
-fn check_indices<I: Index>(idx: &[I], bound: usize, base: i64, what: &str) -> Result<()> {
+pub(super) fn check_indices<I: Index>(idx: &[I], bound: usize, base: i64, what: &str) -> Result<()> {
     let hi = bound as i64 + base;
     if let Some(bad) = idx.iter().find(|j| j.to_i64() < base || j.to_i64() >= hi) {
         return Err(Error::invalid(what, format!("has index {} outside [{base}, {hi})", bad.to_i64())));
