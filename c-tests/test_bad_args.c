@@ -73,6 +73,9 @@ static struct {
     spblkSpMatDescr_t d2s_b;    /* CSR made from it */
     void *dense_a_val, *d2s_arrays[3], *d2s_buf;
     size_t d2s_size;
+    void *perm4, *coo_rows32, *sort_rows, *sort_cols, *sort_p, *sort_buf, *offsets5;
+    size_t sort_size;
+    spblkMatDescr_t sort_descr; /* zero-based (the setter rows change mat_descr's base) */
     spblkSpMatDescr_t c_reuse;
     void *reuse_arrays[8];
     size_t size3, size4;
@@ -244,6 +247,25 @@ static void setup(spblkHandle_t h) {
     CHECK(spblkDenseToSparse_analysis(h, F.dense_a, F.d2s_b, SPBLK_DENSETOSPARSE_ALG_DEFAULT, F.d2s_buf));
     CHECK(spblkCsrSetPointers(F.d2s_b, F.d2s_arrays[0], F.d2s_arrays[1], F.d2s_arrays[2]));
 
+    /* The legacy index helpers: 32-bit arrays of A (sorted already, so sorting keeps them). */
+    {
+        int32_t coo_rows[6] = {0, 0, 1, 2, 2, 3}, perm[6] = {0, 1, 2, 3, 4, 5};
+        size_t size = 0;
+        F.perm4 = dev_alloc(4 * 4);
+        F.coo_rows32 = dev_copy(coo_rows, sizeof coo_rows);
+        F.sort_rows = dev_copy(coo_rows, sizeof coo_rows);
+        F.sort_cols = dev_copy(col32, sizeof col32);
+        F.sort_p = dev_copy(perm, sizeof perm);
+        F.offsets5 = dev_alloc(5 * 4);
+        CHECK(spblkCreateMatDescr(&F.sort_descr));
+        CHECK(spblkXcsrsort_bufferSizeExt(h, 4, 4, 6, F.csr2csc[1], F.sort_cols, &F.sort_size));
+        CHECK(spblkXcscsort_bufferSizeExt(h, 4, 4, 6, F.csc_arrays.major, F.csc_arrays.minor, &size));
+        F.sort_size = size > F.sort_size ? size : F.sort_size;
+        CHECK(spblkXcoosort_bufferSizeExt(h, 4, 4, 6, F.sort_rows, F.sort_cols, &size));
+        F.sort_size = size > F.sort_size ? size : F.sort_size;
+        F.sort_buf = F.sort_size ? dev_alloc(F.sort_size) : NULL;
+    }
+
     /* Destroyed objects of each kind, and live objects of another kind. */
     CHECK(spblkCreateWithBackend((spblkHandle_t *)&F.stale[HANDLE], SPBLK_BACKEND_HOST));
     CHECK(spblkCreateCsr((spblkSpMatDescr_t *)&F.stale[SPMAT], 1, 1, 0, NULL, NULL, NULL, I32, I32, BASE0, F32));
@@ -276,6 +298,14 @@ static void teardown(void) {
     CHECK(spblkSpGEMM_destroyDescr(F.gemm));
     CHECK(spblkDestroyMatDescr(F.mat_descr));
     CHECK(spblkDestroySpVec(F.xs));
+    dev_free(F.perm4);
+    CHECK(spblkDestroyMatDescr(F.sort_descr));
+    dev_free(F.coo_rows32);
+    dev_free(F.sort_rows);
+    dev_free(F.sort_cols);
+    dev_free(F.sort_p);
+    dev_free(F.offsets5);
+    if (F.sort_buf) dev_free(F.sort_buf);
     CHECK(spblkDestroyDnMat(F.dense_a));
     CHECK(spblkDestroySpMat(F.d2s_b));
     dev_free(F.dense_a_val);
@@ -782,6 +812,46 @@ static spblkStatus_t call_DenseToSparse_convert(void *const *p, const uint32_t *
     return spblkDenseToSparse_convert(p[0], p[1], p[2], e[0], p[3]);
 }
 
+/* The legacy index helpers (4 x 4, 6 entries, 32-bit indices). */
+static spblkStatus_t call_CreateIdentityPermutation(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkCreateIdentityPermutation(p[0], 4, p[1]);
+}
+static spblkStatus_t call_Xcsr2coo(void *const *p, const uint32_t *e) {
+    return spblkXcsr2coo(p[0], p[1], 6, 4, p[2], e[0]);
+}
+static spblkStatus_t call_Xcoo2csr(void *const *p, const uint32_t *e) {
+    return spblkXcoo2csr(p[0], p[1], 6, 4, p[2], e[0]);
+}
+static spblkStatus_t call_Xcsrsort_bufferSizeExt(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkXcsrsort_bufferSizeExt(p[0], 4, 4, 6, p[1], p[2], p[3]);
+}
+static spblkStatus_t call_Xcsrsort(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkXcsrsort(p[0], 4, 4, 6, p[1], p[2], p[3], p[4], p[5]);
+}
+static spblkStatus_t call_Xcscsort_bufferSizeExt(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkXcscsort_bufferSizeExt(p[0], 4, 4, 6, p[1], p[2], p[3]);
+}
+static spblkStatus_t call_Xcscsort(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkXcscsort(p[0], 4, 4, 6, p[1], p[2], p[3], p[4], p[5]);
+}
+static spblkStatus_t call_Xcoosort_bufferSizeExt(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkXcoosort_bufferSizeExt(p[0], 4, 4, 6, p[1], p[2], p[3]);
+}
+static spblkStatus_t call_XcoosortByRow(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkXcoosortByRow(p[0], 4, 4, 6, p[1], p[2], p[3], p[4]);
+}
+static spblkStatus_t call_XcoosortByColumn(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkXcoosortByColumn(p[0], 4, 4, 6, p[1], p[2], p[3], p[4]);
+}
+
 /* ---- the table -------------------------------------------------------------------------------- */
 
 static int build_cases(fn_case *t) {
@@ -1117,6 +1187,37 @@ static int build_cases(fn_case *t) {
     ROW("spblkDenseToSparse_convert", call_DenseToSparse_convert,
         .p = {D2S_PTRS, IN("externalBuffer", F.d2s_buf, F.d2s_size ? IV : OK, PLAIN)},
         .e = {E("alg", SPBLK_DENSETOSPARSE_ALG_DEFAULT)});
+
+    /* The legacy index helpers. P may be NULL (the permutation is then not kept). */
+    ROW("spblkCreateIdentityPermutation", call_CreateIdentityPermutation, .p = {HANDLE_ARG, IN("p", F.perm4, IV, PLAIN)});
+    ROW("spblkXcsr2coo", call_Xcsr2coo,
+        .p = {HANDLE_ARG, IN("csrSortedRowPtr", cc[1], IV, PLAIN), IN("cooRowInd", F.sort_rows, IV, PLAIN)},
+        .e = {E("idxBase", BASE0)});
+    ROW("spblkXcoo2csr", call_Xcoo2csr,
+        .p = {HANDLE_ARG, IN("cooRowInd", F.coo_rows32, IV, PLAIN), IN("csrSortedRowPtr", F.offsets5, IV, PLAIN)},
+        .e = {E("idxBase", BASE0)});
+    const spblkStatus_t sort_null = F.sort_size ? IV : OK;
+    ROW("spblkXcsrsort_bufferSizeExt", call_Xcsrsort_bufferSizeExt,
+        .p = {HANDLE_ARG, IN("csrRowPtrA", cc[1], IV, PLAIN), IN("csrColIndA", F.sort_cols, IV, PLAIN),
+              OUT("pBufferSizeInBytes", F.size)});
+    ROW("spblkXcsrsort", call_Xcsrsort,
+        .p = {HANDLE_ARG, IN("descrA", F.sort_descr, IV, MATDESCR), IN("csrRowPtrA", cc[1], IV, PLAIN),
+              IN("csrColIndA", F.sort_cols, IV, PLAIN), IN("P", F.sort_p, OK, PLAIN),
+              IN("pBuffer", F.sort_buf, sort_null, PLAIN)});
+    ROW("spblkXcscsort_bufferSizeExt", call_Xcscsort_bufferSizeExt,
+        .p = {HANDLE_ARG, IN("cscColPtrA", F.csc_arrays.major, IV, PLAIN),
+              IN("cscRowIndA", F.csc_arrays.minor, IV, PLAIN), OUT("pBufferSizeInBytes", F.size)});
+    ROW("spblkXcscsort", call_Xcscsort,
+        .p = {HANDLE_ARG, IN("descrA", F.sort_descr, IV, MATDESCR), IN("cscColPtrA", F.csc_arrays.major, IV, PLAIN),
+              IN("cscRowIndA", F.csc_arrays.minor, IV, PLAIN), IN("P", F.sort_p, OK, PLAIN),
+              IN("pBuffer", F.sort_buf, sort_null, PLAIN)});
+#define COO_SORT_PTRS HANDLE_ARG, IN("cooRowsA", F.sort_rows, IV, PLAIN), IN("cooColsA", F.sort_cols, IV, PLAIN)
+    ROW("spblkXcoosort_bufferSizeExt", call_Xcoosort_bufferSizeExt,
+        .p = {COO_SORT_PTRS, OUT("pBufferSizeInBytes", F.size)});
+    ROW("spblkXcoosortByRow", call_XcoosortByRow,
+        .p = {COO_SORT_PTRS, IN("P", F.sort_p, OK, PLAIN), IN("pBuffer", F.sort_buf, sort_null, PLAIN)});
+    ROW("spblkXcoosortByColumn", call_XcoosortByColumn,
+        .p = {COO_SORT_PTRS, IN("P", F.sort_p, OK, PLAIN), IN("pBuffer", F.sort_buf, sort_null, PLAIN)});
 
     /* Analysis: params may be NULL (the defaults); `info` carries its structSize in. */
     ROW("spblkAnalysisParamsInit", call_AnalysisParamsInit, .p = {OUT("params", F.params)});

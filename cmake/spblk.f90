@@ -584,6 +584,41 @@ module spblk
       type(c_ptr), value :: handle
       integer(c_int32_t), intent(out) :: mode
     end function spblkGetPointerMode
+    ! `p[i] = i` for `0 <= i < n` (the starting permutation of the sort helpers).
+    function spblkCreateIdentityPermutation(handle, n, p) bind(C, &
+        name="spblkCreateIdentityPermutation")
+      import
+      integer(c_int32_t) :: spblkCreateIdentityPermutation
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: n
+      type(c_ptr), value :: p
+    end function spblkCreateIdentityPermutation
+    ! CSR row offsets (m + 1 of them, counted from `idxBase`) expanded into the row index of
+    ! each of the nnz entries (also counted from `idxBase`).
+    function spblkXcsr2coo(handle, csrSortedRowPtr, nnz, m, cooRowInd, idxBase) bind(C, &
+        name="spblkXcsr2coo")
+      import
+      integer(c_int32_t) :: spblkXcsr2coo
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: csrSortedRowPtr
+      integer(c_int32_t), value :: nnz
+      integer(c_int32_t), value :: m
+      type(c_ptr), value :: cooRowInd
+      integer(c_int32_t), value :: idxBase
+    end function spblkXcsr2coo
+    ! Row indices sorted ascending (counted from `idxBase`) compressed into the m + 1 CSR row
+    ! offsets (counted from `idxBase`).
+    function spblkXcoo2csr(handle, cooRowInd, nnz, m, csrSortedRowPtr, idxBase) bind(C, &
+        name="spblkXcoo2csr")
+      import
+      integer(c_int32_t) :: spblkXcoo2csr
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: cooRowInd
+      integer(c_int32_t), value :: nnz
+      integer(c_int32_t), value :: m
+      type(c_ptr), value :: csrSortedRowPtr
+      integer(c_int32_t), value :: idxBase
+    end function spblkXcoo2csr
     ! Creates a legacy matrix descriptor: general, zero-based, fill mode LOWER, diagonal
     ! NON_UNIT.
     function spblkCreateMatDescr(descrA) bind(C, name="spblkCreateMatDescr")
@@ -811,6 +846,103 @@ module spblk
       integer(c_int32_t), value :: alg
       type(c_ptr), value :: externalBuffer
     end function spblkSDDMM
+    ! Workspace of `spblkXcsrsort` in bytes.
+    function spblkXcsrsort_bufferSizeExt(handle, m, n, nnz, csrRowPtrA, csrColIndA, &
+        pBufferSizeInBytes) bind(C, name="spblkXcsrsort_bufferSizeExt")
+      import
+      integer(c_int32_t) :: spblkXcsrsort_bufferSizeExt
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: csrRowPtrA
+      type(c_ptr), value :: csrColIndA
+      integer(c_size_t), intent(inout) :: pBufferSizeInBytes
+    end function spblkXcsrsort_bufferSizeExt
+    ! Sorts the column indices within each row of a CSR matrix (index base from `descrA`).
+    function spblkXcsrsort(handle, m, n, nnz, descrA, csrRowPtrA, csrColIndA, P, pBuffer) bind(C, &
+        name="spblkXcsrsort")
+      import
+      integer(c_int32_t) :: spblkXcsrsort
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      type(c_ptr), value :: csrRowPtrA
+      type(c_ptr), value :: csrColIndA
+      type(c_ptr), value :: P
+      type(c_ptr), value :: pBuffer
+    end function spblkXcsrsort
+    ! Workspace of `spblkXcscsort` in bytes.
+    function spblkXcscsort_bufferSizeExt(handle, m, n, nnz, cscColPtrA, cscRowIndA, &
+        pBufferSizeInBytes) bind(C, name="spblkXcscsort_bufferSizeExt")
+      import
+      integer(c_int32_t) :: spblkXcscsort_bufferSizeExt
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: cscColPtrA
+      type(c_ptr), value :: cscRowIndA
+      integer(c_size_t), intent(inout) :: pBufferSizeInBytes
+    end function spblkXcscsort_bufferSizeExt
+    ! Sorts the row indices within each column of a CSC matrix (index base from `descrA`).
+    function spblkXcscsort(handle, m, n, nnz, descrA, cscColPtrA, cscRowIndA, P, pBuffer) bind(C, &
+        name="spblkXcscsort")
+      import
+      integer(c_int32_t) :: spblkXcscsort
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      type(c_ptr), value :: cscColPtrA
+      type(c_ptr), value :: cscRowIndA
+      type(c_ptr), value :: P
+      type(c_ptr), value :: pBuffer
+    end function spblkXcscsort
+    ! Workspace of `spblkXcoosortByRow` and `spblkXcoosortByColumn` in bytes.
+    function spblkXcoosort_bufferSizeExt(handle, m, n, nnz, cooRowsA, cooColsA, &
+        pBufferSizeInBytes) bind(C, name="spblkXcoosort_bufferSizeExt")
+      import
+      integer(c_int32_t) :: spblkXcoosort_bufferSizeExt
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: cooRowsA
+      type(c_ptr), value :: cooColsA
+      integer(c_size_t), intent(inout) :: pBufferSizeInBytes
+    end function spblkXcoosort_bufferSizeExt
+    ! Sorts COO entries by row, then by column (indices compared as stored, either base).
+    function spblkXcoosortByRow(handle, m, n, nnz, cooRowsA, cooColsA, P, pBuffer) bind(C, &
+        name="spblkXcoosortByRow")
+      import
+      integer(c_int32_t) :: spblkXcoosortByRow
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: cooRowsA
+      type(c_ptr), value :: cooColsA
+      type(c_ptr), value :: P
+      type(c_ptr), value :: pBuffer
+    end function spblkXcoosortByRow
+    ! Sorts COO entries by column, then by row (indices compared as stored, either base).
+    function spblkXcoosortByColumn(handle, m, n, nnz, cooRowsA, cooColsA, P, pBuffer) bind(C, &
+        name="spblkXcoosortByColumn")
+      import
+      integer(c_int32_t) :: spblkXcoosortByColumn
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: cooRowsA
+      type(c_ptr), value :: cooColsA
+      type(c_ptr), value :: P
+      type(c_ptr), value :: pBuffer
+    end function spblkXcoosortByColumn
     ! Creates a CSR descriptor. It stores the pointers, copies nothing; offsets may be NULL
     ! until set (e.g. the output of SpGEMM), column indices and values may be NULL when nnz = 0.
     function spblkCreateCsr(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, &

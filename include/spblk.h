@@ -918,6 +918,33 @@ spblkStatus_t spblkSetPointerMode(spblkHandle_t handle, spblkPointerMode_t mode)
 spblkStatus_t spblkGetPointerMode(spblkHandle_t handle, spblkPointerMode_t *mode);
 
 /**
+ * `p[i] = i` for `0 <= i < n` (the starting permutation of the sort helpers).
+ */
+spblkStatus_t spblkCreateIdentityPermutation(spblkHandle_t handle, int32_t n, int32_t *p);
+
+/**
+ * CSR row offsets (m + 1 of them, counted from `idxBase`) expanded into the row index of
+ * each of the nnz entries (also counted from `idxBase`).
+ */
+spblkStatus_t spblkXcsr2coo(spblkHandle_t handle,
+                            const int32_t *csrSortedRowPtr,
+                            int32_t nnz,
+                            int32_t m,
+                            int32_t *cooRowInd,
+                            spblkIndexBase_t idxBase);
+
+/**
+ * Row indices sorted ascending (counted from `idxBase`) compressed into the m + 1 CSR row
+ * offsets (counted from `idxBase`).
+ */
+spblkStatus_t spblkXcoo2csr(spblkHandle_t handle,
+                            const int32_t *cooRowInd,
+                            int32_t nnz,
+                            int32_t m,
+                            int32_t *csrSortedRowPtr,
+                            spblkIndexBase_t idxBase);
+
+/**
  * Creates a legacy matrix descriptor: general, zero-based, fill mode LOWER, diagonal NON_UNIT.
  */
 spblkStatus_t spblkCreateMatDescr(spblkMatDescr_t *descrA);
@@ -1107,6 +1134,89 @@ spblkStatus_t spblkSDDMM(spblkHandle_t handle,
                          spblkDataType_t computeType,
                          spblkSDDMMAlg_t alg,
                          void *externalBuffer);
+
+/**
+ * Workspace of `spblkXcsrsort` in bytes.
+ */
+spblkStatus_t spblkXcsrsort_bufferSizeExt(spblkHandle_t handle,
+                                          int32_t m,
+                                          int32_t n,
+                                          int32_t nnz,
+                                          const int32_t *csrRowPtrA,
+                                          const int32_t *csrColIndA,
+                                          size_t *pBufferSizeInBytes);
+
+/**
+ * Sorts the column indices within each row of a CSR matrix (index base from `descrA`).
+ */
+spblkStatus_t spblkXcsrsort(spblkHandle_t handle,
+                            int32_t m,
+                            int32_t n,
+                            int32_t nnz,
+                            spblkMatDescr_t descrA,
+                            const int32_t *csrRowPtrA,
+                            int32_t *csrColIndA,
+                            int32_t *P,
+                            void *pBuffer);
+
+/**
+ * Workspace of `spblkXcscsort` in bytes.
+ */
+spblkStatus_t spblkXcscsort_bufferSizeExt(spblkHandle_t handle,
+                                          int32_t m,
+                                          int32_t n,
+                                          int32_t nnz,
+                                          const int32_t *cscColPtrA,
+                                          const int32_t *cscRowIndA,
+                                          size_t *pBufferSizeInBytes);
+
+/**
+ * Sorts the row indices within each column of a CSC matrix (index base from `descrA`).
+ */
+spblkStatus_t spblkXcscsort(spblkHandle_t handle,
+                            int32_t m,
+                            int32_t n,
+                            int32_t nnz,
+                            spblkMatDescr_t descrA,
+                            const int32_t *cscColPtrA,
+                            int32_t *cscRowIndA,
+                            int32_t *P,
+                            void *pBuffer);
+
+/**
+ * Workspace of `spblkXcoosortByRow` and `spblkXcoosortByColumn` in bytes.
+ */
+spblkStatus_t spblkXcoosort_bufferSizeExt(spblkHandle_t handle,
+                                          int32_t m,
+                                          int32_t n,
+                                          int32_t nnz,
+                                          const int32_t *cooRowsA,
+                                          const int32_t *cooColsA,
+                                          size_t *pBufferSizeInBytes);
+
+/**
+ * Sorts COO entries by row, then by column (indices compared as stored, either base).
+ */
+spblkStatus_t spblkXcoosortByRow(spblkHandle_t handle,
+                                 int32_t m,
+                                 int32_t n,
+                                 int32_t nnz,
+                                 int32_t *cooRowsA,
+                                 int32_t *cooColsA,
+                                 int32_t *P,
+                                 void *pBuffer);
+
+/**
+ * Sorts COO entries by column, then by row (indices compared as stored, either base).
+ */
+spblkStatus_t spblkXcoosortByColumn(spblkHandle_t handle,
+                                    int32_t m,
+                                    int32_t n,
+                                    int32_t nnz,
+                                    int32_t *cooRowsA,
+                                    int32_t *cooColsA,
+                                    int32_t *P,
+                                    void *pBuffer);
 
 /**
  * Creates a CSR descriptor. It stores the pointers, copies nothing; offsets may be NULL

@@ -1396,3 +1396,88 @@ fn dense_sparse_conversions() {
     assert_eq!(spblkDestroySpMat(b), OK);
     drop_fixture(&mut fx);
 }
+
+#[test]
+fn legacy_index_helpers() {
+    use spblk::capi::index_arrays::*;
+    use spblk::capi::mat_descr::*;
+    use spblk::capi::sort::*;
+    let h = host_handle();
+    let mut p = [9i32; 4];
+    check("spblkCreateIdentityPermutation", &[(0, NI, "handle"), (1, IV, "p")], &[], |m, _| {
+        spblkCreateIdentityPermutation(n(m, 0, h), 4, n(m, 1, p.as_mut_ptr()))
+    });
+    assert_eq!(p, [0, 1, 2, 3]);
+    assert_eq!(spblkCreateIdentityPermutation(h, -1, p.as_mut_ptr()), IV);
+    let offsets = [0i32, 2, 2, 3];
+    let mut rows = [9i32; 3];
+    let ptrs = [(0, NI, "handle"), (1, IV, "csrSortedRowPtr"), (2, IV, "cooRowInd")];
+    check("spblkXcsr2coo", &ptrs, &[(3, "idxBase")], |m, b| {
+        spblkXcsr2coo(n(m, 0, h), nc(m, 1, offsets.as_ptr()), 3, 3, n(m, 2, rows.as_mut_ptr()), e(b, 3, 0))
+    });
+    assert_eq!(rows, [0, 0, 2]);
+    let mut back = [9i32; 4];
+    let ptrs = [(0, NI, "handle"), (1, IV, "cooRowInd"), (2, IV, "csrSortedRowPtr")];
+    check("spblkXcoo2csr", &ptrs, &[(3, "idxBase")], |m, b| {
+        spblkXcoo2csr(n(m, 0, h), nc(m, 1, rows.as_ptr()), 3, 3, n(m, 2, back.as_mut_ptr()), e(b, 3, 0))
+    });
+    assert_eq!(back, offsets);
+    // What the host checks: unsorted rows, offsets that do not end at nnz.
+    assert_eq!(spblkXcoo2csr(h, [2, 0, 1].as_ptr(), 3, 3, back.as_mut_ptr(), 0), IV);
+    assert!(last_error().contains("not sorted"), "{}", last_error());
+    assert_eq!(spblkXcsr2coo(h, offsets.as_ptr(), 4, 3, rows.as_mut_ptr(), 0), IV);
+    // The sorts: 3 x 3 with rows {2, 0 | (empty) | 1}.
+    let mut descr: spblkMatDescr_t = null_mut();
+    assert_eq!(spblkCreateMatDescr(&mut descr), OK);
+    let mut cols = [2i32, 0, 1];
+    let mut perm = [0i32, 1, 2];
+    let mut size = 7usize;
+    let (op, cp, pp) = (offsets.as_ptr(), cols.as_mut_ptr(), perm.as_mut_ptr());
+    for (name, csc) in [("spblkXcsrsort", false), ("spblkXcscsort", true)] {
+        let names = if csc { ["cscColPtrA", "cscRowIndA"] } else { ["csrRowPtrA", "csrColIndA"] };
+        let size_fn = if csc { spblkXcscsort_bufferSizeExt } else { spblkXcsrsort_bufferSizeExt };
+        let sort_fn = if csc { spblkXcscsort } else { spblkXcsrsort };
+        let ptrs = [(0, NI, "handle"), (1, IV, names[0]), (2, IV, names[1]), (3, IV, "pBufferSizeInBytes")];
+        check(&format!("{name}_bufferSizeExt"), &ptrs, &[], |m, _| {
+            size_fn(n(m, 0, h), 3, 3, 3, nc(m, 1, op), nc(m, 2, cp as *const i32), n(m, 3, &mut size))
+        });
+        assert_eq!(size, 0);
+        let ptrs = [(0, NI, "handle"), (1, IV, "descrA"), (2, IV, names[0]), (3, IV, names[1])];
+        check(name, &ptrs, &[], |m, _| {
+            sort_fn(n(m, 0, h), 3, 3, 3, n(m, 1, descr), nc(m, 2, op), n(m, 3, cp), pp, null_mut())
+        });
+        // P is optional.
+        assert_eq!(sort_fn(h, 3, 3, 3, descr, op, cp, null_mut(), null_mut()), OK);
+    }
+    assert_eq!(cols, [0, 2, 1], "sorted within the first line");
+    let mut coo_rows = [2i32, 0, 0];
+    let mut coo_cols = [0i32, 2, 1];
+    let (rp, cp) = (coo_rows.as_mut_ptr(), coo_cols.as_mut_ptr());
+    let ptrs = [(0, NI, "handle"), (1, IV, "cooRowsA"), (2, IV, "cooColsA"), (3, IV, "pBufferSizeInBytes")];
+    check("spblkXcoosort_bufferSizeExt", &ptrs, &[], |m, _| {
+        spblkXcoosort_bufferSizeExt(
+            n(m, 0, h),
+            3,
+            3,
+            3,
+            nc(m, 1, rp as *const i32),
+            nc(m, 2, cp as *const i32),
+            n(m, 3, &mut size),
+        )
+    });
+    let ptrs = [(0, NI, "handle"), (1, IV, "cooRowsA"), (2, IV, "cooColsA")];
+    check("spblkXcoosortByColumn", &ptrs, &[], |m, _| {
+        spblkXcoosortByColumn(n(m, 0, h), 3, 3, 3, n(m, 1, rp), n(m, 2, cp), pp, null_mut())
+    });
+    assert_eq!((coo_rows, coo_cols), ([2, 0, 0], [0, 1, 2]));
+    check("spblkXcoosortByRow", &ptrs, &[], |m, _| {
+        spblkXcoosortByRow(n(m, 0, h), 3, 3, 3, n(m, 1, rp), n(m, 2, cp), null_mut(), null_mut())
+    });
+    assert_eq!((coo_rows, coo_cols), ([0, 0, 2], [1, 2, 0]));
+    // An index past the matrix is reported by the host, and nothing is rewritten.
+    let mut bad = [5i32, 0, 1];
+    assert_eq!(spblkXcoosortByRow(h, 3, 3, 3, bad.as_mut_ptr(), cp, pp, null_mut()), IV);
+    assert_eq!(bad, [5, 0, 1]);
+    assert_eq!(spblkDestroyMatDescr(descr), OK);
+    assert_eq!(spblkDestroy(h), OK);
+}

@@ -298,7 +298,7 @@ cusparseStatus_t cusparseCreateDnVec(cusparseDnVecDescr_t* dnVecDescr, int64_t s
     return (cusparseStatus_t)spblkCreateDnVec((spblkDnVecDescr_t*)dnVecDescr, (int64_t)size, (void*)values, (spblkDataType_t)valueType);
 }
 cusparseStatus_t cusparseCreateIdentityPermutation(cusparseHandle_t handle, int n, int* p) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateIdentityPermutation");
+    return (cusparseStatus_t)spblkCreateIdentityPermutation((spblkHandle_t)handle, (int32_t)n, (int32_t*)p);
 }
 cusparseStatus_t cusparseCreateMatDescr(cusparseMatDescr_t* descrA) {
     return (cusparseStatus_t)spblkCreateMatDescr((spblkMatDescr_t*)descrA);
@@ -1088,28 +1088,28 @@ cusparseStatus_t cusparseXbsrsv2_zeroPivot(cusparseHandle_t handle, bsrsv2Info_t
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseXbsrsv2_zeroPivot");
 }
 cusparseStatus_t cusparseXcoo2csr(cusparseHandle_t handle, const int* cooRowInd, int nnz, int m, int* csrSortedRowPtr, cusparseIndexBase_t idxBase) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcoo2csr");
+    return (cusparseStatus_t)spblkXcoo2csr((spblkHandle_t)handle, (const int32_t*)cooRowInd, (int32_t)nnz, (int32_t)m, (int32_t*)csrSortedRowPtr, (spblkIndexBase_t)idxBase);
 }
 cusparseStatus_t cusparseXcoosortByColumn(cusparseHandle_t handle, int m, int n, int nnz, int* cooRowsA, int* cooColsA, int* P, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcoosortByColumn");
+    return (cusparseStatus_t)spblkXcoosortByColumn((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (int32_t)nnz, (int32_t*)cooRowsA, (int32_t*)cooColsA, (int32_t*)P, (void*)pBuffer);
 }
 cusparseStatus_t cusparseXcoosortByRow(cusparseHandle_t handle, int m, int n, int nnz, int* cooRowsA, int* cooColsA, int* P, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcoosortByRow");
+    return (cusparseStatus_t)spblkXcoosortByRow((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (int32_t)nnz, (int32_t*)cooRowsA, (int32_t*)cooColsA, (int32_t*)P, (void*)pBuffer);
 }
 cusparseStatus_t cusparseXcoosort_bufferSizeExt(cusparseHandle_t handle, int m, int n, int nnz, const int* cooRowsA, const int* cooColsA, size_t* pBufferSizeInBytes) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcoosort_bufferSizeExt");
+    return (cusparseStatus_t)spblkXcoosort_bufferSizeExt((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (int32_t)nnz, (const int32_t*)cooRowsA, (const int32_t*)cooColsA, (size_t*)pBufferSizeInBytes);
 }
 cusparseStatus_t cusparseXcscsort(cusparseHandle_t handle, int m, int n, int nnz, cusparseMatDescr_t descrA, const int* cscColPtrA, int* cscRowIndA, int* P, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcscsort");
+    return (cusparseStatus_t)spblkXcscsort((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (int32_t)nnz, (spblkMatDescr_t)descrA, (const int32_t*)cscColPtrA, (int32_t*)cscRowIndA, (int32_t*)P, (void*)pBuffer);
 }
 cusparseStatus_t cusparseXcscsort_bufferSizeExt(cusparseHandle_t handle, int m, int n, int nnz, const int* cscColPtrA, const int* cscRowIndA, size_t* pBufferSizeInBytes) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcscsort_bufferSizeExt");
+    return (cusparseStatus_t)spblkXcscsort_bufferSizeExt((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (int32_t)nnz, (const int32_t*)cscColPtrA, (const int32_t*)cscRowIndA, (size_t*)pBufferSizeInBytes);
 }
 cusparseStatus_t cusparseXcsr2bsrNnz(cusparseHandle_t handle, cusparseDirection_t dirA, int m, int n, cusparseMatDescr_t descrA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, int blockDim, cusparseMatDescr_t descrC, int* bsrSortedRowPtrC, int* nnzTotalDevHostPtr) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcsr2bsrNnz");
 }
 cusparseStatus_t cusparseXcsr2coo(cusparseHandle_t handle, const int* csrSortedRowPtr, int nnz, int m, int* cooRowInd, cusparseIndexBase_t idxBase) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcsr2coo");
+    return (cusparseStatus_t)spblkXcsr2coo((spblkHandle_t)handle, (const int32_t*)csrSortedRowPtr, (int32_t)nnz, (int32_t)m, (int32_t*)cooRowInd, (spblkIndexBase_t)idxBase);
 }
 cusparseStatus_t cusparseXcsr2gebsrNnz(cusparseHandle_t handle, cusparseDirection_t dirA, int m, int n, cusparseMatDescr_t descrA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, cusparseMatDescr_t descrC, int* bsrSortedRowPtrC, int rowBlockDim, int colBlockDim, int* nnzTotalDevHostPtr, void* pBuffer) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcsr2gebsrNnz");
@@ -1124,10 +1124,10 @@ cusparseStatus_t cusparseXcsrilu02_zeroPivot(cusparseHandle_t handle, csrilu02In
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcsrilu02_zeroPivot");
 }
 cusparseStatus_t cusparseXcsrsort(cusparseHandle_t handle, int m, int n, int nnz, cusparseMatDescr_t descrA, const int* csrRowPtrA, int* csrColIndA, int* P, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcsrsort");
+    return (cusparseStatus_t)spblkXcsrsort((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (int32_t)nnz, (spblkMatDescr_t)descrA, (const int32_t*)csrRowPtrA, (int32_t*)csrColIndA, (int32_t*)P, (void*)pBuffer);
 }
 cusparseStatus_t cusparseXcsrsort_bufferSizeExt(cusparseHandle_t handle, int m, int n, int nnz, const int* csrRowPtrA, const int* csrColIndA, size_t* pBufferSizeInBytes) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcsrsort_bufferSizeExt");
+    return (cusparseStatus_t)spblkXcsrsort_bufferSizeExt((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (int32_t)nnz, (const int32_t*)csrRowPtrA, (const int32_t*)csrColIndA, (size_t*)pBufferSizeInBytes);
 }
 cusparseStatus_t cusparseXgebsr2gebsrNnz(cusparseHandle_t handle, cusparseDirection_t dirA, int mb, int nb, int nnzb, cusparseMatDescr_t descrA, const int* bsrSortedRowPtrA, const int* bsrSortedColIndA, int rowBlockDimA, int colBlockDimA, cusparseMatDescr_t descrC, int* bsrSortedRowPtrC, int rowBlockDimC, int colBlockDimC, int* nnzTotalDevHostPtr, void* pBuffer) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseXgebsr2gebsrNnz");

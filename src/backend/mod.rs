@@ -204,6 +204,46 @@ pub struct DenseToSparseArgs<'a> {
     pub b: &'a SpMat,
 }
 
+/// The legacy index-array helpers, on 32-bit indices (checked by `ops::index_arrays`).
+#[derive(Debug, Clone, Copy)]
+pub enum IndexArrays {
+    /// `p[i] = i` for `i < n` (`spblkCreateIdentityPermutation`).
+    Identity { n: i64, p: *mut i32 },
+    /// CSR offsets (m + 1, with the base) expanded into the row index of each of the nnz
+    /// entries (`spblkXcsr2coo`).
+    CsrToCoo { m: i64, nnz: i64, offsets: *const i32, rows: *mut i32, base: i64 },
+    /// Row indices sorted ascending compressed into CSR offsets (`spblkXcoo2csr`).
+    CooToCsr { m: i64, nnz: i64, rows: *const i32, offsets: *mut i32, base: i64 },
+}
+
+/// Where a sort finds each entry's line (the primary key).
+#[derive(Debug, Clone, Copy)]
+pub enum SortLines {
+    /// CSR or CSC offsets (lines + 1, with the base): the entries are grouped by line.
+    Offsets(*const i32),
+    /// COO: an index array, rewritten in sorted order.
+    Indices(*mut i32),
+}
+
+/// The legacy sorts (`spblkXcsrsort`, `spblkXcscsort`, `spblkXcoosortByRow`/`ByColumn`) as
+/// one request: the entries ordered by line, then by their index within the line, stably;
+/// the index arrays and the permutation `perm` (NULL: not kept) rewritten in that order
+/// (`perm[k]` becomes the old `perm` of the entry now at k).
+#[derive(Debug, Clone, Copy)]
+pub struct SortArgs {
+    pub lines: i64,
+    /// The bound of the indices within a line (columns for CSR and by-row COO).
+    pub len: i64,
+    pub nnz: i64,
+    pub line_of: SortLines,
+    pub minor: *mut i32,
+    pub perm: *mut i32,
+    /// Subtracted from every index (COO: 0, the values are compared as they are).
+    pub base: i64,
+    /// The C names of the line array (offsets, or COO indices) and of `minor`, for messages.
+    pub names: (&'static str, &'static str),
+}
+
 /// Per-descriptor SpGEMM state between the protocol's calls, owned by `spblkSpGEMMDescr_t`.
 #[derive(Default)]
 pub struct SpgemmState {
@@ -321,6 +361,10 @@ pub trait Backend: Send + Sync {
     /// Writes B's indices and values: at most B's nnz entries, whatever A holds now (a backend
     /// that can tell reports an A that no longer has B's nnz).
     fn dense_to_sparse_convert(&self, exec: &Exec, args: &DenseToSparseArgs, buffer: *mut c_void) -> Result<()>;
+
+    fn index_arrays(&self, exec: &Exec, op: &IndexArrays) -> Result<()>;
+    fn sort_buffer_size(&self, args: &SortArgs) -> Result<usize>;
+    fn sort(&self, exec: &Exec, args: &SortArgs, buffer: *mut c_void) -> Result<()>;
 
     fn csr2csc_buffer_size(&self, args: &Csr2CscArgs) -> Result<usize>;
     fn csr2csc(&self, exec: &Exec, args: &Csr2CscArgs, buffer: *mut c_void) -> Result<()>;

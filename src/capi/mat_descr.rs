@@ -16,7 +16,7 @@ pub const SPBLK_MAT_DESCR_INVALID: u32 = 2_147_483_647;
 
 /// # Safety
 /// Registry-checked; see `boundary::descr`.
-unsafe fn mat_descr<'a>(p: spblkMatDescr_t) -> Result<&'a mut MatDescr> {
+pub(crate) unsafe fn mat_descr<'a>(p: spblkMatDescr_t) -> Result<&'a mut MatDescr> {
     // SAFETY: forwarded.
     unsafe { boundary::descr(p as *const c_void, Kind::MatDescr, "descrA") }
 }

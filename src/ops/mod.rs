@@ -19,6 +19,7 @@ pub mod analyze;
 pub mod batch;
 pub mod dense_sparse;
 pub mod dispatch;
+pub mod index_arrays;
 pub mod spvec;
 
 /// Decodes opA/opB: N and T are computed; C on real types is rejected as cuSPARSE does

@@ -10,6 +10,7 @@ mod batches;
 mod dense_sparse;
 mod determinism;
 mod guest;
+mod index_arrays;
 mod plans;
 mod problem;
 mod sddmm;

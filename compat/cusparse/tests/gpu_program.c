@@ -170,7 +170,7 @@ static void dense_sparse(cusparseHandle_t h, const csr_t *a, int m, int k) {
     const int64_t ld = m + 3;
     int *d_ptr = to_device(a->ptr, sizeof(int) * (m + 1)), *d_col = to_device(a->col, sizeof(int) * a->nnz);
     float *d_val = to_device(a->val, sizeof(float) * a->nnz), *d_dense = buffer(sizeof(float) * ld * k), *got;
-    int *d_ptr2 = buffer(sizeof(int) * (m + 1)), *d_col2, *goti;
+    int *d_ptr2 = buffer(sizeof(int) * (m + 1)), *d_col2;
     float *d_val2;
     int64_t rows, cols, nnz;
     cusparseSpMatDescr_t ma, mb;
@@ -209,15 +209,26 @@ static void dense_sparse(cusparseHandle_t h, const csr_t *a, int m, int k) {
     d_col2 = buffer(sizeof(int) * nnz), d_val2 = buffer(sizeof(float) * nnz);
     SPARSE(cusparseCsrSetPointers(mb, d_ptr2, d_col2, d_val2));
     SPARSE(cusparseDenseToSparse_convert(h, dn, mb, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, buf));
-    goti = from_device(d_ptr2, sizeof(int) * (m + 1));
-    print_int("dense_to_sparse_offsets", goti, m + 1);
-    free(goti);
-    goti = from_device(d_col2, sizeof(int) * nnz);
-    print_int("dense_to_sparse_columns", goti, (int)nnz);
-    free(goti);
-    got = from_device(d_val2, sizeof(float) * nnz);
-    print_f32("dense_to_sparse_values", got, (int)nnz);
-    free(got);
+    {
+        /* The order of entries within a row is the library's choice (spblk: ascending columns;
+           the note line says which this run gave): rows are compared sorted. */
+        int *ptr = from_device(d_ptr2, sizeof(int) * (m + 1)), *col = from_device(d_col2, sizeof(int) * nnz);
+        float *val = from_device(d_val2, sizeof(float) * nnz);
+        int r, p, q, sorted = 1;
+        for (r = 0; r < m; ++r)
+            for (p = ptr[r] + 1; p < ptr[r + 1]; ++p) {
+                int c = col[p];
+                float v = val[p];
+                sorted &= col[p - 1] < c;
+                for (q = p; q > ptr[r] && col[q - 1] > c; --q) col[q] = col[q - 1], val[q] = val[q - 1];
+                col[q] = c, val[q] = v;
+            }
+        printf("note: dense_to_sparse columns ascending within rows: %s\n", sorted ? "yes" : "no");
+        print_int("dense_to_sparse_offsets", ptr, m + 1);
+        print_int("dense_to_sparse_columns", col, (int)nnz);
+        print_f32("dense_to_sparse_values", val, (int)nnz);
+        free(ptr), free(col), free(val);
+    }
     SPARSE(cusparseDestroySpMat(ma));
     SPARSE(cusparseDestroySpMat(mb));
     SPARSE(cusparseDestroyDnMat(dn));

@@ -171,6 +171,7 @@ pub fn all() -> Vec<String> {
     for i in INDICES {
         v.push(format!("spblk_dense_to_sparse_offsets_{i}"));
     }
+    v.extend(["spblk_csr2coo_rows", "spblk_coo2csr_offsets"].map(String::from));
     v.push("spblk_spvv_finish_f32".to_string());
     v.push("spblk_spvv_finish_f64".to_string());
     // kernels/convert/dense.cu: transposes of 2-, 4- and 8-byte words.

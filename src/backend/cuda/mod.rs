@@ -15,8 +15,8 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use super::{
-    Backend, Csr2CscArgs, DenseToSparseArgs, Exec, SddmmArgs, SddmmMethod, SparseToDenseArgs, SpgemmArgs, SpgemmState,
-    SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
+    Backend, Csr2CscArgs, DenseToSparseArgs, Exec, IndexArrays, SddmmArgs, SddmmMethod, SortArgs, SparseToDenseArgs,
+    SpgemmArgs, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
 };
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
@@ -29,6 +29,7 @@ pub mod context;
 mod convert;
 mod dense;
 mod dense_sparse;
+mod index_arrays;
 pub mod kernels;
 mod launch;
 pub mod memory;
@@ -36,6 +37,7 @@ pub mod module;
 mod prims;
 mod rode;
 mod sddmm;
+mod sort;
 mod spgemm;
 mod spgemm_reuse;
 mod spmm;
@@ -309,6 +311,18 @@ impl Backend for CudaBackend {
 
     fn dense_to_sparse_convert(&self, exec: &Exec, args: &DenseToSparseArgs, buffer: *mut c_void) -> Result<()> {
         dense_sparse::convert(&Launcher::new(&self.dev, exec)?, args, buffer)
+    }
+
+    fn index_arrays(&self, exec: &Exec, op: &IndexArrays) -> Result<()> {
+        index_arrays::run(&Launcher::new(&self.dev, exec)?, op)
+    }
+
+    fn sort_buffer_size(&self, args: &SortArgs) -> Result<usize> {
+        Ok(sort::buffer_size(args))
+    }
+
+    fn sort(&self, exec: &Exec, args: &SortArgs, buffer: *mut c_void) -> Result<()> {
+        sort::run(&Launcher::new(&self.dev, exec)?, args, buffer)
     }
 
     fn read_bytes(&self, exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()> {

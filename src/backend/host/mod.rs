@@ -5,8 +5,8 @@
 use std::ffi::c_void;
 
 use super::{
-    Backend, Csr2CscArgs, DenseToSparseArgs, Exec, SddmmArgs, SddmmMethod, SparseToDenseArgs, SpgemmArgs, SpgemmMethod,
-    SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
+    Backend, Csr2CscArgs, DenseToSparseArgs, Exec, IndexArrays, SddmmArgs, SddmmMethod, SortArgs, SparseToDenseArgs,
+    SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
 };
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
@@ -19,6 +19,7 @@ pub mod aspt;
 pub mod convert;
 pub mod dense_sparse;
 pub mod elem;
+pub mod index_arrays;
 pub mod products;
 pub mod spgemm;
 pub mod spvec;
@@ -267,6 +268,22 @@ impl Backend for HostBackend {
         trace::kernel("host:dense_to_sparse_convert");
         // SAFETY: as in sparse_to_dense.
         unsafe { dense_sparse::dense_to_sparse_convert(args) }
+    }
+
+    fn index_arrays(&self, _exec: &Exec, op: &IndexArrays) -> Result<()> {
+        trace::kernel("host:index_arrays");
+        // SAFETY: ops checked sizes and pointers; the host backend works on host memory.
+        unsafe { index_arrays::run(op) }
+    }
+
+    fn sort_buffer_size(&self, _args: &SortArgs) -> Result<usize> {
+        Ok(0)
+    }
+
+    fn sort(&self, _exec: &Exec, args: &SortArgs, _buffer: *mut c_void) -> Result<()> {
+        trace::kernel("host:sort");
+        // SAFETY: as in index_arrays.
+        unsafe { index_arrays::sort(args) }
     }
 
     fn csr2csc_buffer_size(&self, _args: &Csr2CscArgs) -> Result<usize> {
