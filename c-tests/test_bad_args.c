@@ -852,6 +852,32 @@ static spblkStatus_t call_XcoosortByColumn(void *const *p, const uint32_t *e) {
     return spblkXcoosortByColumn(p[0], 4, 4, 6, p[1], p[2], p[3], p[4]);
 }
 
+/* cuSPARSE's logger. The valid calls leave it off (level and mask 0) until ForceDisable. */
+static spblkStatus_t call_LoggerSetCallback(void *const *p, const uint32_t *e) {
+    (void)p, (void)e;
+    return spblkLoggerSetCallback(NULL); /* NULL: back to stderr */
+}
+static spblkStatus_t call_LoggerSetFile(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkLoggerSetFile(p[0]);
+}
+static spblkStatus_t call_LoggerOpenFile(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkLoggerOpenFile(p[0]);
+}
+static spblkStatus_t call_LoggerSetLevel(void *const *p, const uint32_t *e) {
+    (void)p;
+    return spblkLoggerSetLevel((int)e[0]);
+}
+static spblkStatus_t call_LoggerSetMask(void *const *p, const uint32_t *e) {
+    (void)p;
+    return spblkLoggerSetMask((int)e[0]);
+}
+static spblkStatus_t call_LoggerForceDisable(void *const *p, const uint32_t *e) {
+    (void)p, (void)e;
+    return spblkLoggerForceDisable();
+}
+
 /* ---- the table -------------------------------------------------------------------------------- */
 
 static int build_cases(fn_case *t) {
@@ -1218,6 +1244,14 @@ static int build_cases(fn_case *t) {
         .p = {COO_SORT_PTRS, IN("P", F.sort_p, OK, PLAIN), IN("pBuffer", F.sort_buf, sort_null, PLAIN)});
     ROW("spblkXcoosortByColumn", call_XcoosortByColumn,
         .p = {COO_SORT_PTRS, IN("P", F.sort_p, OK, PLAIN), IN("pBuffer", F.sort_buf, sort_null, PLAIN)});
+
+    /* cuSPARSE's logger (level and mask as ints: 99 and -1 are out of range). */
+    ROW("spblkLoggerSetCallback", call_LoggerSetCallback);
+    ROW("spblkLoggerSetFile", call_LoggerSetFile, .p = {IN("file", stderr, IV, PLAIN)});
+    ROW("spblkLoggerOpenFile", call_LoggerOpenFile, .p = {IN("logFile", "/dev/null", IV, PLAIN)});
+    ROW("spblkLoggerSetLevel", call_LoggerSetLevel, .e = {E("level", 0)});
+    ROW("spblkLoggerSetMask", call_LoggerSetMask, .e = {E("mask", 0)});
+    ROW("spblkLoggerForceDisable", call_LoggerForceDisable);
 
     /* Analysis: params may be NULL (the defaults); `info` carries its structSize in. */
     ROW("spblkAnalysisParamsInit", call_AnalysisParamsInit, .p = {OUT("params", F.params)});

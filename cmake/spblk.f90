@@ -237,7 +237,7 @@ module spblk
     function spblkCompatNotSupported(function) bind(C, name="spblkCompatNotSupported")
       import
       integer(c_int32_t) :: spblkCompatNotSupported
-      character(kind=c_char), dimension(*), intent(out) :: function
+      character(kind=c_char), dimension(*), intent(in) :: function
     end function spblkCompatNotSupported
     ! Workspace size for `spblkCsr2cscEx2` (at least 1 byte).
     function spblkCsr2cscEx2_bufferSize(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, cscVal, &
@@ -619,6 +619,41 @@ module spblk
       type(c_ptr), value :: csrSortedRowPtr
       integer(c_int32_t), value :: idxBase
     end function spblkXcoo2csr
+    ! Sends the log lines to `callback` (category, function, message); NULL goes back to stderr.
+    function spblkLoggerSetCallback(callback) bind(C, name="spblkLoggerSetCallback")
+      import
+      integer(c_int32_t) :: spblkLoggerSetCallback
+      type(c_funptr), value :: callback
+    end function spblkLoggerSetCallback
+    ! Writes the log lines to an open C stream, which must stay open while it is the sink.
+    function spblkLoggerSetFile(file) bind(C, name="spblkLoggerSetFile")
+      import
+      integer(c_int32_t) :: spblkLoggerSetFile
+      type(c_ptr), value :: file
+    end function spblkLoggerSetFile
+    ! Appends the log lines to the file at `logFile` (created if needed).
+    function spblkLoggerOpenFile(logFile) bind(C, name="spblkLoggerOpenFile")
+      import
+      integer(c_int32_t) :: spblkLoggerOpenFile
+      character(kind=c_char), dimension(*), intent(in) :: logFile
+    end function spblkLoggerOpenFile
+    ! Turns on categories 1 to `level` (0: off; 1 error, 2 trace, 3 hints, 4 info, 5 API trace).
+    function spblkLoggerSetLevel(level) bind(C, name="spblkLoggerSetLevel")
+      import
+      integer(c_int32_t) :: spblkLoggerSetLevel
+      integer(c_int), value :: level
+    end function spblkLoggerSetLevel
+    ! Turns on the categories whose bits are set (bit 0 error ... bit 4 API trace).
+    function spblkLoggerSetMask(mask) bind(C, name="spblkLoggerSetMask")
+      import
+      integer(c_int32_t) :: spblkLoggerSetMask
+      integer(c_int), value :: mask
+    end function spblkLoggerSetMask
+    ! Turns the logger off for the rest of the process.
+    function spblkLoggerForceDisable() bind(C, name="spblkLoggerForceDisable")
+      import
+      integer(c_int32_t) :: spblkLoggerForceDisable
+    end function spblkLoggerForceDisable
     ! Creates a legacy matrix descriptor: general, zero-based, fill mode LOWER, diagonal
     ! NON_UNIT.
     function spblkCreateMatDescr(descrA) bind(C, name="spblkCreateMatDescr")

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #define SPBLK_VERSION_MAJOR 0
 #define SPBLK_VERSION_MINOR 1
 #define SPBLK_VERSION_PATCH 0
@@ -229,6 +230,12 @@ typedef uint32_t spblkLibraryPropertyType_t;
  * Where alpha and beta live: host memory or the handle's (device) memory.
  */
 typedef uint32_t spblkPointerMode_t;
+
+/**
+ * The logger's callback (`spblkLoggerSetCallback`): category (1 error, 2 trace, 3 hints,
+ * 4 info, 5 API trace), the function, the message.
+ */
+typedef void (*spblkLoggerCallback_t)(int logLevel, const char *functionName, const char *message);
 
 typedef spblkMatDescr *spblkMatDescr_t;
 
@@ -943,6 +950,36 @@ spblkStatus_t spblkXcoo2csr(spblkHandle_t handle,
                             int32_t m,
                             int32_t *csrSortedRowPtr,
                             spblkIndexBase_t idxBase);
+
+/**
+ * Sends the log lines to `callback` (category, function, message); NULL goes back to stderr.
+ */
+spblkStatus_t spblkLoggerSetCallback(spblkLoggerCallback_t callback);
+
+/**
+ * Writes the log lines to an open C stream, which must stay open while it is the sink.
+ */
+spblkStatus_t spblkLoggerSetFile(FILE *file);
+
+/**
+ * Appends the log lines to the file at `logFile` (created if needed).
+ */
+spblkStatus_t spblkLoggerOpenFile(const char *logFile);
+
+/**
+ * Turns on categories 1 to `level` (0: off; 1 error, 2 trace, 3 hints, 4 info, 5 API trace).
+ */
+spblkStatus_t spblkLoggerSetLevel(int level);
+
+/**
+ * Turns on the categories whose bits are set (bit 0 error ... bit 4 API trace).
+ */
+spblkStatus_t spblkLoggerSetMask(int mask);
+
+/**
+ * Turns the logger off for the rest of the process.
+ */
+spblkStatus_t spblkLoggerForceDisable(void);
 
 /**
  * Creates a legacy matrix descriptor: general, zero-based, fill mode LOWER, diagonal NON_UNIT.

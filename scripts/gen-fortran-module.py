@@ -49,7 +49,7 @@ def parse(header):
             doc = " ".join(l.strip().lstrip("*").strip() for l in m.group(1).splitlines()).strip()
             continue
         args = []
-        for p in m.group(4).split(","):
+        for p in ([] if m.group(4).strip() == "void" else m.group(4).split(",")):
             p = " ".join(p.split())
             arg = re.match(r"(.*?)\s*(\w+)$", p)
             args.append((arg.group(1).replace(" *", "*"), arg.group(2)))
@@ -68,7 +68,11 @@ def fortran_arg(function, ctype, name, typedefs):
     if plain.endswith("**") or plain in ("void*", "int32_t*"):  # memory (host or device), or void **out
         return ("type(c_ptr), intent(out)" if plain.endswith("**") else "type(c_ptr), value"), name
     if plain == "char*":
-        return "character(kind=c_char), dimension(*), intent(out)", name
+        return f"character(kind=c_char), dimension(*), intent({'in' if ctype.startswith('const') else 'out'})", name
+    if plain == "FILE*":  # a C stream from the caller's C code
+        return "type(c_ptr), value", name
+    if plain == "spblkLoggerCallback_t":  # bind(C) subroutine(logLevel, functionName, message)
+        return "type(c_funptr), value", name
     scalar = C_TO_FORTRAN
     if plain.endswith("*"):  # a scalar out-parameter (SpGEMM's buffer sizes are in/out)
         base = plain[:-1]

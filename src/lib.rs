@@ -4,7 +4,7 @@
 //!
 //! Dependency direction (checked by `tests/layering.rs`):
 //! `capi` → `ops` → `backend` → {`descr`, `plan`} → `analysis`, and every layer → the leaves
-//! `abi` (the C values), `types`, `error`, `trace`.
+//! `abi` (the C values), `types`, `error`, `trace` (and `logger`, which `trace` feeds).
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod abi;
@@ -13,6 +13,7 @@ pub mod backend;
 pub mod capi;
 pub mod descr;
 pub mod error;
+pub mod logger;
 pub mod numeric;
 pub mod ops;
 pub mod os;

@@ -71,7 +71,7 @@ thread_local! {
 
 /// Whether this thread's calls are recorded (logging on, or a test capturing).
 fn recording() -> bool {
-    config().level > 0 || CAPTURING.with(Cell::get)
+    config().level > 0 || CAPTURING.with(Cell::get) || crate::logger::active()
 }
 
 /// Starts the record of an API call; false when nothing is recorded (or a call is already
@@ -107,9 +107,28 @@ pub fn finish(status: u32, status_name: &str, message: &str) {
             None => eprintln!("{line}"),
         }
     }
+    if crate::logger::active() {
+        deliver(&r, status_name);
+    }
     if CAPTURING.with(Cell::get) {
         CAPTURED.with(|c| c.borrow_mut().push(r));
     }
+}
+
+/// The record to the cuSPARSE-style logger, by category (`crate::logger`).
+fn deliver(r: &Record, status_name: &str) {
+    use crate::logger::log;
+    if !r.message.is_empty() {
+        log(1, r.function, &format!("{status_name}: {}", r.message));
+    }
+    if !r.kernels.is_empty() {
+        let k: Vec<String> = r.kernels.iter().map(|(k, n)| format!("{k} x{n}")).collect();
+        log(2, r.function, &format!("ran {}", k.join(", ")));
+    }
+    if !r.method.is_empty() {
+        log(4, r.function, &format!("method {} ({})", r.method, r.reason));
+    }
+    log(5, r.function, &format_line(r, status_name, 1));
 }
 
 fn format_line(r: &Record, status_name: &str, level: u8) -> String {

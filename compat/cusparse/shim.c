@@ -686,22 +686,22 @@ cusparseStatus_t cusparseHpruneDense2csr_bufferSizeExt(cusparseHandle_t handle, 
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseHpruneDense2csr_bufferSizeExt");
 }
 cusparseStatus_t cusparseLoggerForceDisable(void) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseLoggerForceDisable");
+    return (cusparseStatus_t)spblkLoggerForceDisable();
 }
 cusparseStatus_t cusparseLoggerOpenFile(const char* logFile) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseLoggerOpenFile");
+    return (cusparseStatus_t)spblkLoggerOpenFile((const char*)logFile);
 }
 cusparseStatus_t cusparseLoggerSetCallback(cusparseLoggerCallback_t callback) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseLoggerSetCallback");
+    return (cusparseStatus_t)spblkLoggerSetCallback((spblkLoggerCallback_t)callback);
 }
 cusparseStatus_t cusparseLoggerSetFile(FILE* file) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseLoggerSetFile");
+    return (cusparseStatus_t)spblkLoggerSetFile((FILE*)file);
 }
 cusparseStatus_t cusparseLoggerSetLevel(int level) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseLoggerSetLevel");
+    return (cusparseStatus_t)spblkLoggerSetLevel((int)level);
 }
 cusparseStatus_t cusparseLoggerSetMask(int mask) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseLoggerSetMask");
+    return (cusparseStatus_t)spblkLoggerSetMask((int)mask);
 }
 cusparseStatus_t cusparseRot(cusparseHandle_t handle, const void* c_coeff, const void* s_coeff, cusparseSpVecDescr_t vecX, cusparseDnVecDescr_t vecY) {
     return (cusparseStatus_t)spblkRot((spblkHandle_t)handle, (const void*)c_coeff, (const void*)s_coeff, (spblkSpVecDescr_t)vecX, (spblkDnVecDescr_t)vecY);

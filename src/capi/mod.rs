@@ -16,6 +16,7 @@ pub mod dense;
 pub mod dense_sparse;
 pub mod handle;
 pub mod index_arrays;
+pub mod logger;
 pub mod mat_descr;
 pub mod products;
 pub mod sort;

@@ -3,7 +3,7 @@
 //! C code and `capi` see one set of names while the layers below never import `capi`.
 #![allow(non_camel_case_types)]
 
-use std::ffi::c_void;
+use std::ffi::{c_char, c_int, c_void};
 
 /// Opaque library context (one per `spblkCreate`).
 pub struct spblkContext {
@@ -38,6 +38,16 @@ pub struct spblkSpGEMMDescr {
 pub struct CUstream_st {
     _private: [u8; 0],
 }
+
+/// C's `FILE` (from `<stdio.h>`, which spblk.h includes), for `spblkLoggerSetFile`.
+pub struct FILE {
+    _private: [u8; 0],
+}
+
+/// The logger's callback (`spblkLoggerSetCallback`): category (1 error, 2 trace, 3 hints,
+/// 4 info, 5 API trace), the function, the message.
+pub type spblkLoggerCallback_t =
+    Option<unsafe extern "C" fn(logLevel: c_int, functionName: *const c_char, message: *const c_char)>;
 
 /// Library handle (cuSPARSE: `cusparseHandle_t`).
 pub type spblkHandle_t = *mut spblkContext;

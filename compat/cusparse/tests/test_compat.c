@@ -308,6 +308,22 @@ static void sort_helpers(cusparseHandle_t handle) {
     CHECK_STATUS(cusparseDestroyDnVec(unsorted), CUSPARSE_STATUS_SUCCESS);
 }
 
+/* The logger: a callback at level 1 sees a failing call's message. */
+static int logged = 0;
+static void on_log(int level, const char *function, const char *message) {
+    if (level == 1 && function != NULL && message != NULL && strstr(message, "dnVecDescr") != NULL) ++logged;
+}
+static void logger(void) {
+    float one = 1.0f;
+    CHECK_STATUS(cusparseLoggerSetCallback(on_log), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseLoggerSetLevel(1), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseCreateDnVec(NULL, 1, &one, CUDA_R_32F), CUSPARSE_STATUS_INVALID_VALUE);
+    CHECK(logged == 1);
+    CHECK_STATUS(cusparseLoggerSetLevel(0), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseLoggerSetCallback(NULL), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseLoggerSetLevel(6), CUSPARSE_STATUS_INVALID_VALUE);
+}
+
 int main(void) {
     cusparseHandle_t handle = NULL;
     int version = 0, major = -1, minor = -1, patch = -1;
@@ -354,6 +370,7 @@ int main(void) {
     }
 
     sort_helpers(handle);
+    logger();
 
     /* A function spblk does not implement links, loads and fails clearly. */
     {
