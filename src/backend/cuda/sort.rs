@@ -34,7 +34,8 @@ fn layout(c: &mut Carve, a: &SortArgs) -> Space {
         lines: if offsets { c.take(words) } else { 0 },
         minor: c.take(words),
         major: if offsets { 0 } else { c.take(words) },
-        perm: if a.perm.is_null() { 0 } else { c.take(words) },
+        // Always: `_bufferSizeExt` does not know whether P will be given.
+        perm: c.take(words),
     }
 }
 
@@ -91,6 +92,7 @@ pub fn run(l: &Launcher, a: &SortArgs, buffer: *mut c_void) -> Result<()> {
     let perm = s.sort.vals[done];
     let bytes = n as usize * 4;
     for (array, copy) in [(a.minor as u64, s.minor), (major(a), s.major), (a.perm as u64, s.perm)] {
+        // 0: no such array (CSR/CSC offsets stay; P not given).
         if array != 0 && copy != 0 {
             l.copy(copy, array, bytes)?;
             gather(l, perm, n, copy, array)?;
