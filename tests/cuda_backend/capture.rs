@@ -1,7 +1,7 @@
 //! Every operation that needs no answer on the host, captured into one CUDA graph (issue 13:
-//! "graph-capture safety"): SpMM, SDDMM, Csr2cscEx2, SparseToDense, DenseToSparse_convert
-//! (its analysis blocks, so it runs before), Xcsr2coo, Xcoo2csr, Xcsrsort, and
-//! CreateIdentityPermutation. Each must succeed while the stream is being captured, leave the
+//! "graph-capture safety"): SpMM, SDDMM, SpGEMMreuse_compute (the protocol's earlier steps
+//! block, so they run before), Csr2cscEx2, SparseToDense, DenseToSparse_convert (its analysis
+//! blocks too), Xcsr2coo, Xcoo2csr, Xcsrsort, and CreateIdentityPermutation. Each must succeed while the stream is being captured, leave the
 //! capture valid, and the replayed graph must write what the same calls write on a plain
 //! stream, bit for bit (every kernel is deterministic). The sparse-vector operations and SpMV
 //! have capture tests of their own (spvec.rs, main.rs).
@@ -12,6 +12,7 @@ use spblk::capi::dense_sparse::*;
 use spblk::capi::index_arrays::*;
 use spblk::capi::mat_descr::*;
 use spblk::capi::sort::*;
+use spblk::capi::spgemm::*;
 
 const M: usize = 500;
 const K: usize = 400;
@@ -44,6 +45,44 @@ struct Inputs {
     identity: *mut c_void,
     descr: spblkMatDescr_t,
     buffers: [*mut c_void; 5],
+    /// SpGEMM C = A B (B 400 x 300) after `SpGEMMreuse_copy`: B, C, C's values, the descriptor.
+    gemm: (spblkSpMatDescr_t, spblkSpMatDescr_t, *mut c_void, spblkSpGEMMDescr_t),
+}
+
+/// The SpGEMM reuse protocol up to `reuse_copy` (each earlier step blocks or sizes buffers).
+fn gemm_reuse(
+    side: &mut Side,
+    r: &mut StdRng,
+    a: spblkSpMatDescr_t,
+) -> (spblkSpMatDescr_t, spblkSpMatDescr_t, *mut c_void, spblkSpGEMMDescr_t) {
+    let entries = pattern(r, K, 300, Shape::Uniform(4));
+    let vals = exact_values(r, entries.len());
+    let mb = Sp::new(r, SPBLK_FORMAT_CSR, K, 300, &entries, &vals, SPBLK_INDEX_32I, 0, SPBLK_R_32F).descr(side);
+    let null = std::ptr::null_mut::<c_void>();
+    let c_off = side.put(&vec![0u8; (M + 1) * 4]);
+    let mut mc = std::ptr::null_mut();
+    let (i32i, f32t) = (SPBLK_INDEX_32I, SPBLK_R_32F);
+    ok(spblkCreateCsr(&mut mc, M as i64, 300, 0, c_off, null, null, i32i, i32i, 0, f32t), "create C");
+    let mut d = std::ptr::null_mut();
+    ok(spblkSpGEMM_createDescr(&mut d), "spblkSpGEMM_createDescr");
+    let (h, alg) = (side.handle, SPBLK_SPGEMM_DEFAULT);
+    let mut s1 = 0usize;
+    ok(spblkSpGEMMreuse_workEstimation(h, N, N, a, mb, mc, alg, d, &mut s1, null), "reuse_workEstimation");
+    let buf1 = side.buffer(s1);
+    ok(spblkSpGEMMreuse_workEstimation(h, N, N, a, mb, mc, alg, d, &mut s1, buf1), "reuse_workEstimation");
+    let (mut s2, mut s3, mut s4) = (0usize, 0usize, 0usize);
+    ok(spblkSpGEMMreuse_nnz(h, N, N, a, mb, mc, alg, d, &mut s2, null, &mut s3, null, &mut s4, null), "reuse_nnz");
+    let (b2, b3, b4) = (side.buffer(s2), side.buffer(s3), side.buffer(s4));
+    ok(spblkSpGEMMreuse_nnz(h, N, N, a, mb, mc, alg, d, &mut s2, b2, &mut s3, b3, &mut s4, b4), "reuse_nnz");
+    let (mut rows, mut cols, mut nnz) = (0i64, 0i64, 0i64);
+    ok(spblkSpMatGetSize(mc, &mut rows, &mut cols, &mut nnz), "spblkSpMatGetSize");
+    let c_val = side.put(&vec![0u8; nnz as usize * 4]);
+    ok(spblkCsrSetPointers(mc, c_off, side.put(&vec![0u8; nnz as usize * 4]), c_val), "spblkCsrSetPointers");
+    let mut s5 = 0usize;
+    ok(spblkSpGEMMreuse_copy(h, N, N, a, mb, mc, alg, d, &mut s5, null), "reuse_copy");
+    let buf5 = side.buffer(s5);
+    ok(spblkSpGEMMreuse_copy(h, N, N, a, mb, mc, alg, d, &mut s5, buf5), "reuse_copy");
+    (mb, mc, c_val, d)
 }
 
 /// Builds the inputs and every buffer on `side` (nothing is allocated during the capture).
@@ -128,6 +167,7 @@ fn inputs(side: &mut Side, seed: u64) -> Inputs {
     let sort_buf = side.buffer(size);
     let mut descr = std::ptr::null_mut();
     ok(spblkCreateMatDescr(&mut descr), "spblkCreateMatDescr");
+    let gemm = gemm_reuse(side, &mut r, a);
     side.sync();
     Inputs {
         a,
@@ -152,6 +192,7 @@ fn inputs(side: &mut Side, seed: u64) -> Inputs {
         identity: side.put(&vec![0xEE; nnz * 4]),
         descr,
         buffers: [spmm_buf, sddmm_buf, csr2csc_buf, sort_buf, d2s_buf],
+        gemm,
     }
 }
 
@@ -163,6 +204,10 @@ fn sequence(h: spblkHandle_t, x: &Inputs, (one, half): (*const c_void, *const c_
     vec![
         ("SpMM", spblkSpMM(h, N, N, one, x.a, x.b, half, x.c, f32t, 0, spmm_buf)),
         ("SDDMM", spblkSDDMM(h, N, N, one, x.d1, x.d2, half, x.s, f32t, 0, sddmm_buf)),
+        (
+            "SpGEMMreuse_compute",
+            spblkSpGEMMreuse_compute(h, N, N, one, x.a, x.gemm.0, half, x.gemm.1, f32t, SPBLK_SPGEMM_DEFAULT, x.gemm.3),
+        ),
         (
             "Csr2cscEx2",
             spblkCsr2cscEx2(
@@ -197,7 +242,10 @@ fn sequence(h: spblkHandle_t, x: &Inputs, (one, half): (*const c_void, *const c_
 fn outputs(side: &Side, x: &Inputs) -> Vec<(&'static str, Vec<u8>)> {
     side.sync();
     let n4 = x.nnz * 4;
+    let (mut rows, mut cols, mut c_nnz) = (0i64, 0i64, 0i64);
+    ok(spblkSpMatGetSize(x.gemm.1, &mut rows, &mut cols, &mut c_nnz), "spblkSpMatGetSize");
     vec![
+        ("SpGEMM C", side.get(x.gemm.2, c_nnz as usize * 4)),
         ("SpMM C", side.get(x.c_values, M * 8 * 4)),
         ("SDDMM C", side.get(x.s_values, n4)),
         ("csc offsets", side.get(x.csc[0], (K + 1) * 4)),
@@ -268,8 +316,11 @@ fn operations_without_a_host_answer_are_capturable() {
     ok(spblk::capi::handle::spblkSetStream(side.handle, std::ptr::null_mut()), "spblkSetStream");
     // SAFETY: nothing uses the stream any more.
     unsafe { sys::cuStreamDestroy_v2(stream) };
-    for d in [x.a, x.s, x.back, y.a, y.s, y.back] {
-        spblkDestroySpMat(d);
+    for z in [&x, &y] {
+        spblkSpGEMM_destroyDescr(z.gemm.3);
+        for d in [z.a, z.s, z.back, z.gemm.0, z.gemm.1] {
+            spblkDestroySpMat(d);
+        }
     }
     for d in [x.b, x.c, x.d1, x.d2, x.dense, y.b, y.c, y.d1, y.d2, y.dense] {
         spblk::capi::dense::spblkDestroyDnMat(d);
