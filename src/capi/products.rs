@@ -140,7 +140,8 @@ fn spmm(
     let c = unsafe { dn_mat_ref(matC, "matC")? };
     let batched = a.batch.count > 1;
     ops::batch::spmm_alg(alg, a)?;
-    for (a, b, c) in &ops::batch::spmm(a, b, c)? {
+    for (a, b, c) in ops::batch::spmm(a, b, c)? {
+        let (a, b, c) = (&a, &b, &c);
         let mut args = ops::spmm_args(h.pointer_mode, opA, opB, alpha, a, b, beta, c, computeType, alg)?;
         let needed = ops::spmm_workspace(h.backend.as_ref(), &mut args, alg)?;
         match stage {
@@ -250,7 +251,8 @@ fn sddmm(
     let c = unsafe { sp_mat_ref(matC, "matC")? };
     let batched = c.batch.count > 1;
     ops::batch::sddmm_alg(alg, c)?;
-    for (a, b, c) in &ops::batch::sddmm(a, b, c)? {
+    for (a, b, c) in ops::batch::sddmm(a, b, c)? {
+        let (a, b, c) = (&a, &b, &c);
         let args = ops::sddmm_args(h.pointer_mode, opA, opB, alpha, a, b, beta, c, computeType, alg)?;
         let needed = h.backend.sddmm_buffer_size(&args)?;
         match stage {

@@ -51,17 +51,17 @@ fn dense_output(c: &DnMat, arg: &str) -> Result<()> {
     Ok(())
 }
 
-/// The products of a batched SpMM, as single matrices (one when nothing is batched).
-pub fn spmm(a: &SpMat, b: &DnMat, c: &DnMat) -> Result<Vec<(SpMat, DnMat, DnMat)>> {
+/// The products of a batched SpMM, as single matrices (one when nothing is batched), made
+/// one at a time (bufferSize and preprocess look at the first only).
+pub fn spmm<'a>(a: &'a SpMat, b: &'a DnMat, c: &'a DnMat) -> Result<impl Iterator<Item = (SpMat, DnMat, DnMat)> + 'a> {
     let n = count([("matA", a.batch.count), ("matB", b.batch.count)], ("matC", c.batch.count))?;
     dense_output(c, "matC")?;
     Ok((0..n)
-        .map(|i| (a.batch_item(i.min(a.batch.count - 1)), b.batch_item(i.min(b.batch.count - 1)), c.batch_item(i)))
-        .collect())
+        .map(|i| (a.batch_item(i.min(a.batch.count - 1)), b.batch_item(i.min(b.batch.count - 1)), c.batch_item(i))))
 }
 
-/// The products of a batched SDDMM (one when nothing is batched).
-pub fn sddmm(a: &DnMat, b: &DnMat, c: &SpMat) -> Result<Vec<(DnMat, DnMat, SpMat)>> {
+/// The products of a batched SDDMM (one when nothing is batched), made one at a time.
+pub fn sddmm<'a>(a: &'a DnMat, b: &'a DnMat, c: &'a SpMat) -> Result<impl Iterator<Item = (DnMat, DnMat, SpMat)> + 'a> {
     let n = count([("matA", a.batch.count), ("matB", b.batch.count)], ("matC", c.batch.count))?;
     if n > 1 && c.batch.entries_stride < c.nnz {
         return Err(Error::invalid(
@@ -73,8 +73,7 @@ pub fn sddmm(a: &DnMat, b: &DnMat, c: &SpMat) -> Result<Vec<(DnMat, DnMat, SpMat
         ));
     }
     Ok((0..n)
-        .map(|i| (a.batch_item(i.min(a.batch.count - 1)), b.batch_item(i.min(b.batch.count - 1)), c.batch_item(i)))
-        .collect())
+        .map(|i| (a.batch_item(i.min(a.batch.count - 1)), b.batch_item(i.min(b.batch.count - 1)), c.batch_item(i))))
 }
 
 /// SpMM algorithms that run on a plan cannot take a batched matA.
