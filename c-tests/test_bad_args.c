@@ -1246,12 +1246,12 @@ static int build_cases(fn_case *t) {
         .p = {COO_SORT_PTRS, IN("P", F.sort_p, OK, PLAIN), IN("pBuffer", F.sort_buf, sort_null, PLAIN)});
 
     /* cuSPARSE's logger (level and mask as ints: 99 and -1 are out of range). */
-    ROW("spblkLoggerSetCallback", call_LoggerSetCallback);
+    ROW("spblkLoggerSetCallback", call_LoggerSetCallback, .cleanup = NULL);
     ROW("spblkLoggerSetFile", call_LoggerSetFile, .p = {IN("file", stderr, IV, PLAIN)});
     ROW("spblkLoggerOpenFile", call_LoggerOpenFile, .p = {IN("logFile", "/dev/null", IV, PLAIN)});
     ROW("spblkLoggerSetLevel", call_LoggerSetLevel, .e = {E("level", 0)});
     ROW("spblkLoggerSetMask", call_LoggerSetMask, .e = {E("mask", 0)});
-    ROW("spblkLoggerForceDisable", call_LoggerForceDisable);
+    ROW("spblkLoggerForceDisable", call_LoggerForceDisable, .cleanup = NULL);
 
     /* Analysis: params may be NULL (the defaults); `info` carries its structSize in. */
     ROW("spblkAnalysisParamsInit", call_AnalysisParamsInit, .p = {OUT("params", F.params)});
