@@ -81,6 +81,15 @@ pub fn log(category: u32, function: &str, message: &str) {
     if s.mask & (1 << (category - 1)) == 0 {
         return;
     }
+    if let Sink::Callback(cb) = s.sink {
+        // Called without the lock: a callback may call spblk, whose calls log in turn.
+        drop(s);
+        let f = CString::new(function.replace('\0', " ")).unwrap_or_default();
+        let m = CString::new(message.replace('\0', " ")).unwrap_or_default();
+        // SAFETY: the caller's callback; the strings live across the call.
+        unsafe { cb(category as c_int, f.as_ptr(), m.as_ptr()) };
+        return;
+    }
     const NAMES: [&str; 5] = ["Error", "Trace", "Hint", "Info", "Api"];
     let line = format!("[spblk][{}][{function}] {message}\n", NAMES[category as usize - 1]);
     match &s.sink {
@@ -98,11 +107,6 @@ pub fn log(category: u32, function: &str, message: &str) {
                 fflush(*stream);
             }
         }
-        Sink::Callback(cb) => {
-            let f = CString::new(function.replace('\0', " ")).unwrap_or_default();
-            let m = CString::new(message.replace('\0', " ")).unwrap_or_default();
-            // SAFETY: the caller's callback; the strings live across the call.
-            unsafe { cb(category as c_int, f.as_ptr(), m.as_ptr()) };
-        }
+        Sink::Callback(_) => {}
     }
 }

@@ -20,6 +20,17 @@ unsafe extern "C" fn collect(level: c_int, function: *const c_char, message: *co
     SEEN.lock().unwrap().push((level, f.to_string_lossy().into_owned(), m.to_string_lossy().into_owned()));
 }
 
+/// A callback that calls spblk itself (a failing call, which logs in turn): no deadlock.
+unsafe extern "C" fn reenter(level: c_int, function: *const c_char, message: *const c_char) {
+    thread_local!(static INSIDE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
+    // SAFETY: forwarded.
+    unsafe { collect(level, function, message) };
+    if !INSIDE.with(|i| i.replace(true)) {
+        assert_eq!(spblkGetVersion(std::ptr::null_mut(), std::ptr::null_mut()), SPBLK_STATUS_NOT_INITIALIZED);
+        INSIDE.with(|i| i.set(false));
+    }
+}
+
 fn take() -> Vec<(i32, String, String)> {
     std::mem::take(&mut *SEEN.lock().unwrap())
 }
@@ -100,6 +111,14 @@ fn logger_delivers_categories_to_its_sinks() {
     assert!(seen.iter().any(|s| s.0 == 2 && s.1 == "spblkSpMV" && s.2.starts_with("ran host:")), "{seen:?}");
     assert!(seen.iter().any(|s| s.0 == 4 && s.1 == "spblkSpMV" && s.2.starts_with("method ")), "{seen:?}");
     assert!(seen.iter().all(|s| s.0 == 2 || s.0 == 4), "{seen:?}");
+
+    // A callback that calls spblk: its call is logged too, and nothing deadlocks.
+    assert_eq!(spblkLoggerSetCallback(Some(reenter)), SPBLK_STATUS_SUCCESS);
+    assert_eq!(spblkLoggerSetLevel(1), SPBLK_STATUS_SUCCESS);
+    take();
+    fail_and_succeed();
+    let names: Vec<String> = take().into_iter().map(|s| s.1).collect();
+    assert_eq!(names, ["spblkCreateDnVec", "spblkGetVersion"]);
 
     // A file: lines appended, the callback no longer called.
     let path = std::env::temp_dir().join(format!("spblk-logger-{}.txt", std::process::id()));
