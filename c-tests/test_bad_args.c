@@ -28,7 +28,7 @@ typedef struct {
     spblkStatus_t if_bad;  /* the status when out of range */
 } enum_arg;
 
-#define MAX_PTRS 12
+#define MAX_PTRS 16
 #define MAX_ENUMS 4
 #define MAX_CASES 192 /* rows of the table: one per function of spblk.h */
 typedef struct {
@@ -75,6 +75,10 @@ static struct {
     size_t d2s_size;
     void *perm4, *coo_rows32, *sort_rows, *sort_cols, *sort_p, *sort_buf, *offsets5;
     size_t sort_size;
+    void *geam_off, *geam_col, *geam_val, *geam_dval_a, *geam_dval_c, *geam_buf; /* C = A + A */
+    size_t geam_size;
+    int geam_total;
+    double done;
     spblkMatDescr_t sort_descr; /* zero-based (the setter rows change mat_descr's base) */
     spblkSpMatDescr_t c_reuse;
     void *reuse_arrays[8];
@@ -266,6 +270,24 @@ static void setup(spblkHandle_t h) {
         F.sort_buf = F.sort_size ? dev_alloc(F.sort_size) : NULL;
     }
 
+    /* csrgeam2: C = A + A (A's 32-bit arrays), C's offsets counted here for the fill's rows. */
+    {
+        double dval[6] = {1, 2, 3, 4, 5, 6};
+        F.done = 1.0;
+        F.geam_off = dev_alloc(5 * 4);
+        F.geam_col = dev_alloc(6 * 4);
+        F.geam_val = dev_alloc(6 * 4);
+        F.geam_dval_a = dev_copy(dval, sizeof dval);
+        F.geam_dval_c = dev_alloc(6 * 8);
+        CHECK(spblkScsrgeam2_bufferSizeExt(h, 4, 4, &F.one, F.sort_descr, 6, F.a_arrays.val, F.csr2csc[1],
+                                           F.csr2csc[2], &F.one, F.sort_descr, 6, F.a_arrays.val, F.csr2csc[1],
+                                           F.csr2csc[2], F.sort_descr, NULL, F.geam_off, NULL, &F.geam_size));
+        F.geam_buf = F.geam_size ? dev_alloc(F.geam_size) : NULL;
+        CHECK(spblkXcsrgeam2Nnz(h, 4, 4, F.sort_descr, 6, F.csr2csc[1], F.csr2csc[2], F.sort_descr, 6,
+                                F.csr2csc[1], F.csr2csc[2], F.sort_descr, F.geam_off, &F.geam_total, F.geam_buf));
+        EXPECT(F.geam_total == 6, "spblkXcsrgeam2Nnz: nnz(A + A) = %d, want 6", F.geam_total);
+    }
+
     /* Destroyed objects of each kind, and live objects of another kind. */
     CHECK(spblkCreateWithBackend((spblkHandle_t *)&F.stale[HANDLE], SPBLK_BACKEND_HOST));
     CHECK(spblkCreateCsr((spblkSpMatDescr_t *)&F.stale[SPMAT], 1, 1, 0, NULL, NULL, NULL, I32, I32, BASE0, F32));
@@ -306,6 +328,12 @@ static void teardown(void) {
     dev_free(F.sort_p);
     dev_free(F.offsets5);
     if (F.sort_buf) dev_free(F.sort_buf);
+    dev_free(F.geam_off);
+    dev_free(F.geam_col);
+    dev_free(F.geam_val);
+    dev_free(F.geam_dval_a);
+    dev_free(F.geam_dval_c);
+    if (F.geam_buf) dev_free(F.geam_buf);
     CHECK(spblkDestroyDnMat(F.dense_a));
     CHECK(spblkDestroySpMat(F.d2s_b));
     dev_free(F.dense_a_val);
@@ -852,6 +880,33 @@ static spblkStatus_t call_XcoosortByColumn(void *const *p, const uint32_t *e) {
     return spblkXcoosortByColumn(p[0], 4, 4, 6, p[1], p[2], p[3], p[4]);
 }
 
+/* csrgeam2: p = handle, alpha, descrA, valA, rowPtrA, colIndA, beta, descrB, valB, rowPtrB, colIndB,
+ * descrC, valC, rowPtrC, colIndC, then pBufferSizeInBytes or pBuffer (Nnz: without the values
+ * and scalars, then nnzTotalDevHostPtr and workspace). A and B have 6 entries of 4 x 4. */
+#define GEAM_ARGS(V)                                                                                           \
+    p[0], 4, 4, p[1], p[2], 6, (const V *)p[3], p[4], p[5], p[6], p[7], 6, (const V *)p[8], p[9], p[10], p[11], \
+        p[12], p[13], p[14]
+static spblkStatus_t call_Scsrgeam2_bufferSizeExt(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkScsrgeam2_bufferSizeExt(GEAM_ARGS(float), p[15]);
+}
+static spblkStatus_t call_Dcsrgeam2_bufferSizeExt(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDcsrgeam2_bufferSizeExt(GEAM_ARGS(double), p[15]);
+}
+static spblkStatus_t call_Xcsrgeam2Nnz(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkXcsrgeam2Nnz(p[0], 4, 4, p[1], 6, p[2], p[3], p[4], 6, p[5], p[6], p[7], p[8], p[9], p[10]);
+}
+static spblkStatus_t call_Scsrgeam2(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkScsrgeam2(GEAM_ARGS(float), p[15]);
+}
+static spblkStatus_t call_Dcsrgeam2(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDcsrgeam2(GEAM_ARGS(double), p[15]);
+}
+
 /* cuSPARSE's logger. The valid calls leave it off (level and mask 0) until ForceDisable. */
 static spblkStatus_t call_LoggerSetCallback(void *const *p, const uint32_t *e) {
     (void)p, (void)e;
@@ -1244,6 +1299,45 @@ static int build_cases(fn_case *t) {
         .p = {COO_SORT_PTRS, IN("P", F.sort_p, OK, PLAIN), IN("pBuffer", F.sort_buf, sort_null, PLAIN)});
     ROW("spblkXcoosortByColumn", call_XcoosortByColumn,
         .p = {COO_SORT_PTRS, IN("P", F.sort_p, OK, PLAIN), IN("pBuffer", F.sort_buf, sort_null, PLAIN)});
+
+    /* csrgeam2. The workspace size does not read alpha, beta, the values or C's arrays (C is
+       allocated after the count); the count's total is optional; the fill takes no workspace. */
+    const spblkStatus_t geam_null = F.geam_size ? IV : OK;
+#define GEAM_A(val, alpha_null, val_null)                                                                      \
+    HANDLE_ARG, IN("alpha", &F.one, alpha_null, PLAIN), IN("descrA", F.sort_descr, IV, MATDESCR),            \
+        IN("csrSortedValA", val, val_null, PLAIN), IN("csrSortedRowPtrA", cc[1], IV, PLAIN),                  \
+        IN("csrSortedColIndA", cc[2], IV, PLAIN)
+#define GEAM_B(val, alpha_null, val_null)                                                                      \
+    IN("beta", &F.one, alpha_null, PLAIN), IN("descrB", F.sort_descr, IV, MATDESCR),                         \
+        IN("csrSortedValB", val, val_null, PLAIN), IN("csrSortedRowPtrB", cc[1], IV, PLAIN),                  \
+        IN("csrSortedColIndB", cc[2], IV, PLAIN), IN("descrC", F.sort_descr, IV, MATDESCR)
+#define GEAM_SIZE_PTRS(val)                                                                                    \
+    GEAM_A(val, OK, OK), GEAM_B(val, OK, OK), IN("csrSortedValC", NULL, OK, PLAIN),                           \
+        IN("csrSortedRowPtrC", F.geam_off, OK, PLAIN), IN("csrSortedColIndC", NULL, OK, PLAIN),               \
+        OUT("pBufferSizeInBytes", F.size)
+    ROW("spblkScsrgeam2_bufferSizeExt", call_Scsrgeam2_bufferSizeExt, .p = {GEAM_SIZE_PTRS(cc[0])});
+    ROW("spblkDcsrgeam2_bufferSizeExt", call_Dcsrgeam2_bufferSizeExt, .p = {GEAM_SIZE_PTRS(F.geam_dval_a)});
+    ROW("spblkXcsrgeam2Nnz", call_Xcsrgeam2Nnz,
+        .p = {HANDLE_ARG, IN("descrA", F.sort_descr, IV, MATDESCR), IN("csrSortedRowPtrA", cc[1], IV, PLAIN),
+              IN("csrSortedColIndA", cc[2], IV, PLAIN), IN("descrB", F.sort_descr, IV, MATDESCR),
+              IN("csrSortedRowPtrB", cc[1], IV, PLAIN), IN("csrSortedColIndB", cc[2], IV, PLAIN),
+              IN("descrC", F.sort_descr, IV, MATDESCR), IN("csrSortedRowPtrC", F.geam_off, IV, PLAIN),
+              {"nnzTotalDevHostPtr", &F.geam_total, OK, PLAIN, sizeof F.geam_total},
+              IN("workspace", F.geam_buf, geam_null, PLAIN)});
+#define GEAM_FILL_PTRS(val_a, val_c)                                                                           \
+    GEAM_A(val_a, IV, IV), GEAM_B(val_a, IV, IV), IN("csrSortedValC", val_c, IV, PLAIN),                      \
+        IN("csrSortedRowPtrC", F.geam_off, IV, PLAIN), IN("csrSortedColIndC", F.geam_col, IV, PLAIN),         \
+        IN("pBuffer", F.geam_buf, OK, PLAIN)
+    ROW("spblkScsrgeam2", call_Scsrgeam2, .p = {GEAM_FILL_PTRS(cc[0], F.geam_val)});
+    ROW("spblkDcsrgeam2", call_Dcsrgeam2,
+        .p = {HANDLE_ARG, IN("alpha", &F.done, IV, PLAIN), IN("descrA", F.sort_descr, IV, MATDESCR),
+              IN("csrSortedValA", F.geam_dval_a, IV, PLAIN), IN("csrSortedRowPtrA", cc[1], IV, PLAIN),
+              IN("csrSortedColIndA", cc[2], IV, PLAIN), IN("beta", &F.done, IV, PLAIN),
+              IN("descrB", F.sort_descr, IV, MATDESCR), IN("csrSortedValB", F.geam_dval_a, IV, PLAIN),
+              IN("csrSortedRowPtrB", cc[1], IV, PLAIN), IN("csrSortedColIndB", cc[2], IV, PLAIN),
+              IN("descrC", F.sort_descr, IV, MATDESCR), IN("csrSortedValC", F.geam_dval_c, IV, PLAIN),
+              IN("csrSortedRowPtrC", F.geam_off, IV, PLAIN), IN("csrSortedColIndC", F.geam_col, IV, PLAIN),
+              IN("pBuffer", F.geam_buf, OK, PLAIN)});
 
     /* cuSPARSE's logger (level and mask as ints: 99 and -1 are out of range). */
     ROW("spblkLoggerSetCallback", call_LoggerSetCallback, .cleanup = NULL);

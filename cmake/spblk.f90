@@ -487,6 +487,146 @@ module spblk
       integer(c_int32_t), value :: alg
       type(c_ptr), value :: externalBuffer
     end function spblkDenseToSparse_convert
+    ! Workspace of `spblkXcsrgeam2Nnz` and `spblkScsrgeam2` in bytes. C's columns and values are
+    ! not read (they are allocated after the count).
+    function spblkScsrgeam2_bufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, &
+        csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, &
+        csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, &
+        pBufferSizeInBytes) bind(C, name="spblkScsrgeam2_bufferSizeExt")
+      import
+      integer(c_int32_t) :: spblkScsrgeam2_bufferSizeExt
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      real(c_float), intent(out) :: alpha
+      type(c_ptr), value :: descrA
+      integer(c_int32_t), value :: nnzA
+      real(c_float), intent(out) :: csrSortedValA
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      real(c_float), intent(out) :: beta
+      type(c_ptr), value :: descrB
+      integer(c_int32_t), value :: nnzB
+      real(c_float), intent(out) :: csrSortedValB
+      type(c_ptr), value :: csrSortedRowPtrB
+      type(c_ptr), value :: csrSortedColIndB
+      type(c_ptr), value :: descrC
+      real(c_float), intent(out) :: csrSortedValC
+      type(c_ptr), value :: csrSortedRowPtrC
+      type(c_ptr), value :: csrSortedColIndC
+      integer(c_size_t), intent(inout) :: pBufferSizeInBytes
+    end function spblkScsrgeam2_bufferSizeExt
+    ! Workspace of `spblkXcsrgeam2Nnz` and `spblkDcsrgeam2` in bytes (as the single-precision
+    ! one).
+    function spblkDcsrgeam2_bufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, &
+        csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, &
+        csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, &
+        pBufferSizeInBytes) bind(C, name="spblkDcsrgeam2_bufferSizeExt")
+      import
+      integer(c_int32_t) :: spblkDcsrgeam2_bufferSizeExt
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      real(c_double), intent(out) :: alpha
+      type(c_ptr), value :: descrA
+      integer(c_int32_t), value :: nnzA
+      real(c_double), intent(out) :: csrSortedValA
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      real(c_double), intent(out) :: beta
+      type(c_ptr), value :: descrB
+      integer(c_int32_t), value :: nnzB
+      real(c_double), intent(out) :: csrSortedValB
+      type(c_ptr), value :: csrSortedRowPtrB
+      type(c_ptr), value :: csrSortedColIndB
+      type(c_ptr), value :: descrC
+      real(c_double), intent(out) :: csrSortedValC
+      type(c_ptr), value :: csrSortedRowPtrC
+      type(c_ptr), value :: csrSortedColIndC
+      integer(c_size_t), intent(inout) :: pBufferSizeInBytes
+    end function spblkDcsrgeam2_bufferSizeExt
+    ! C's m + 1 row offsets (counted from descrC's base) for `C = alpha A + beta B`, and, unless
+    ! `nnzTotalDevHostPtr` is NULL, nnz(C) there (host memory in pointer mode host, where the
+    ! call blocks; device memory in pointer mode device).
+    function spblkXcsrgeam2Nnz(handle, m, n, descrA, nnzA, csrSortedRowPtrA, csrSortedColIndA, &
+        descrB, nnzB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedRowPtrC, &
+        nnzTotalDevHostPtr, workspace) bind(C, name="spblkXcsrgeam2Nnz")
+      import
+      integer(c_int32_t) :: spblkXcsrgeam2Nnz
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      type(c_ptr), value :: descrA
+      integer(c_int32_t), value :: nnzA
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      type(c_ptr), value :: descrB
+      integer(c_int32_t), value :: nnzB
+      type(c_ptr), value :: csrSortedRowPtrB
+      type(c_ptr), value :: csrSortedColIndB
+      type(c_ptr), value :: descrC
+      type(c_ptr), value :: csrSortedRowPtrC
+      type(c_ptr), value :: nnzTotalDevHostPtr
+      type(c_ptr), value :: workspace
+    end function spblkXcsrgeam2Nnz
+    ! `C = alpha A + beta B` into the rows C's offsets describe (from `spblkXcsrgeam2Nnz`, or
+    ! known to the caller): C's columns ascending, a column repeated within a row of A or B
+    ! summed into one entry. alpha and beta in host or device memory per the pointer mode.
+    function spblkScsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, &
+        csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, &
+        descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBuffer) bind(C, &
+        name="spblkScsrgeam2")
+      import
+      integer(c_int32_t) :: spblkScsrgeam2
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      real(c_float), intent(out) :: alpha
+      type(c_ptr), value :: descrA
+      integer(c_int32_t), value :: nnzA
+      real(c_float), intent(out) :: csrSortedValA
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      real(c_float), intent(out) :: beta
+      type(c_ptr), value :: descrB
+      integer(c_int32_t), value :: nnzB
+      real(c_float), intent(out) :: csrSortedValB
+      type(c_ptr), value :: csrSortedRowPtrB
+      type(c_ptr), value :: csrSortedColIndB
+      type(c_ptr), value :: descrC
+      real(c_float), intent(out) :: csrSortedValC
+      type(c_ptr), value :: csrSortedRowPtrC
+      type(c_ptr), value :: csrSortedColIndC
+      type(c_ptr), value :: pBuffer
+    end function spblkScsrgeam2
+    ! `C = alpha A + beta B` in double precision (as `spblkScsrgeam2`).
+    function spblkDcsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, &
+        csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, &
+        descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBuffer) bind(C, &
+        name="spblkDcsrgeam2")
+      import
+      integer(c_int32_t) :: spblkDcsrgeam2
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: n
+      real(c_double), intent(out) :: alpha
+      type(c_ptr), value :: descrA
+      integer(c_int32_t), value :: nnzA
+      real(c_double), intent(out) :: csrSortedValA
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      real(c_double), intent(out) :: beta
+      type(c_ptr), value :: descrB
+      integer(c_int32_t), value :: nnzB
+      real(c_double), intent(out) :: csrSortedValB
+      type(c_ptr), value :: csrSortedRowPtrB
+      type(c_ptr), value :: csrSortedColIndB
+      type(c_ptr), value :: descrC
+      real(c_double), intent(out) :: csrSortedValC
+      type(c_ptr), value :: csrSortedRowPtrC
+      type(c_ptr), value :: csrSortedColIndC
+      type(c_ptr), value :: pBuffer
+    end function spblkDcsrgeam2
     ! Creates a handle on the CUDA backend, or on the host backend when the environment variable
     ! `SPBLK_BACKEND=host`. Never falls back silently: without a usable GPU the CUDA backend
     ! fails and `spblkGetLastErrorMessage` says why.

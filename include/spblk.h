@@ -211,6 +211,8 @@ typedef uint32_t spblkSparseToDenseAlg_t;
 
 typedef uint32_t spblkDenseToSparseAlg_t;
 
+typedef spblkMatDescr *spblkMatDescr_t;
+
 /**
  * spblk addition: which implementation runs the calls made with a handle.
  */
@@ -236,8 +238,6 @@ typedef uint32_t spblkPointerMode_t;
  * 4 info, 5 API trace), the function, the message.
  */
 typedef void (*spblkLoggerCallback_t)(int logLevel, const char *functionName, const char *message);
-
-typedef spblkMatDescr *spblkMatDescr_t;
 
 /**
  * The matrix type of a legacy matrix descriptor (`spblkMatDescr_t`).
@@ -851,6 +851,126 @@ spblkStatus_t spblkDenseToSparse_convert(spblkHandle_t handle,
                                          spblkSpMatDescr_t matB,
                                          spblkDenseToSparseAlg_t alg,
                                          void *externalBuffer);
+
+/**
+ * Workspace of `spblkXcsrgeam2Nnz` and `spblkScsrgeam2` in bytes. C's columns and values
+ * are not read (they are allocated after the count).
+ */
+spblkStatus_t spblkScsrgeam2_bufferSizeExt(spblkHandle_t handle,
+                                           int32_t m,
+                                           int32_t n,
+                                           const float *alpha,
+                                           spblkMatDescr_t descrA,
+                                           int32_t nnzA,
+                                           const float *csrSortedValA,
+                                           const int32_t *csrSortedRowPtrA,
+                                           const int32_t *csrSortedColIndA,
+                                           const float *beta,
+                                           spblkMatDescr_t descrB,
+                                           int32_t nnzB,
+                                           const float *csrSortedValB,
+                                           const int32_t *csrSortedRowPtrB,
+                                           const int32_t *csrSortedColIndB,
+                                           spblkMatDescr_t descrC,
+                                           const float *csrSortedValC,
+                                           const int32_t *csrSortedRowPtrC,
+                                           const int32_t *csrSortedColIndC,
+                                           size_t *pBufferSizeInBytes);
+
+/**
+ * Workspace of `spblkXcsrgeam2Nnz` and `spblkDcsrgeam2` in bytes (as the single-precision one).
+ */
+spblkStatus_t spblkDcsrgeam2_bufferSizeExt(spblkHandle_t handle,
+                                           int32_t m,
+                                           int32_t n,
+                                           const double *alpha,
+                                           spblkMatDescr_t descrA,
+                                           int32_t nnzA,
+                                           const double *csrSortedValA,
+                                           const int32_t *csrSortedRowPtrA,
+                                           const int32_t *csrSortedColIndA,
+                                           const double *beta,
+                                           spblkMatDescr_t descrB,
+                                           int32_t nnzB,
+                                           const double *csrSortedValB,
+                                           const int32_t *csrSortedRowPtrB,
+                                           const int32_t *csrSortedColIndB,
+                                           spblkMatDescr_t descrC,
+                                           const double *csrSortedValC,
+                                           const int32_t *csrSortedRowPtrC,
+                                           const int32_t *csrSortedColIndC,
+                                           size_t *pBufferSizeInBytes);
+
+/**
+ * C's m + 1 row offsets (counted from descrC's base) for `C = alpha A + beta B`, and, unless
+ * `nnzTotalDevHostPtr` is NULL, nnz(C) there (host memory in pointer mode host, where the
+ * call blocks; device memory in pointer mode device).
+ */
+spblkStatus_t spblkXcsrgeam2Nnz(spblkHandle_t handle,
+                                int32_t m,
+                                int32_t n,
+                                spblkMatDescr_t descrA,
+                                int32_t nnzA,
+                                const int32_t *csrSortedRowPtrA,
+                                const int32_t *csrSortedColIndA,
+                                spblkMatDescr_t descrB,
+                                int32_t nnzB,
+                                const int32_t *csrSortedRowPtrB,
+                                const int32_t *csrSortedColIndB,
+                                spblkMatDescr_t descrC,
+                                int32_t *csrSortedRowPtrC,
+                                int32_t *nnzTotalDevHostPtr,
+                                void *workspace);
+
+/**
+ * `C = alpha A + beta B` into the rows C's offsets describe (from `spblkXcsrgeam2Nnz`, or
+ * known to the caller): C's columns ascending, a column repeated within a row of A or B
+ * summed into one entry. alpha and beta in host or device memory per the pointer mode.
+ */
+spblkStatus_t spblkScsrgeam2(spblkHandle_t handle,
+                             int32_t m,
+                             int32_t n,
+                             const float *alpha,
+                             spblkMatDescr_t descrA,
+                             int32_t nnzA,
+                             const float *csrSortedValA,
+                             const int32_t *csrSortedRowPtrA,
+                             const int32_t *csrSortedColIndA,
+                             const float *beta,
+                             spblkMatDescr_t descrB,
+                             int32_t nnzB,
+                             const float *csrSortedValB,
+                             const int32_t *csrSortedRowPtrB,
+                             const int32_t *csrSortedColIndB,
+                             spblkMatDescr_t descrC,
+                             float *csrSortedValC,
+                             int32_t *csrSortedRowPtrC,
+                             int32_t *csrSortedColIndC,
+                             void *pBuffer);
+
+/**
+ * `C = alpha A + beta B` in double precision (as `spblkScsrgeam2`).
+ */
+spblkStatus_t spblkDcsrgeam2(spblkHandle_t handle,
+                             int32_t m,
+                             int32_t n,
+                             const double *alpha,
+                             spblkMatDescr_t descrA,
+                             int32_t nnzA,
+                             const double *csrSortedValA,
+                             const int32_t *csrSortedRowPtrA,
+                             const int32_t *csrSortedColIndA,
+                             const double *beta,
+                             spblkMatDescr_t descrB,
+                             int32_t nnzB,
+                             const double *csrSortedValB,
+                             const int32_t *csrSortedRowPtrB,
+                             const int32_t *csrSortedColIndB,
+                             spblkMatDescr_t descrC,
+                             double *csrSortedValC,
+                             int32_t *csrSortedRowPtrC,
+                             int32_t *csrSortedColIndC,
+                             void *pBuffer);
 
 /**
  * Creates a handle on the CUDA backend, or on the host backend when the environment

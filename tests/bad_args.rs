@@ -1481,3 +1481,189 @@ fn legacy_index_helpers() {
     assert_eq!(spblkDestroyMatDescr(descr), OK);
     assert_eq!(spblkDestroy(h), OK);
 }
+
+#[test]
+fn csrgeam2() {
+    use spblk::capi::geam::*;
+    use spblk::capi::mat_descr::*;
+    let h = host_handle();
+    let mut descr: spblkMatDescr_t = null_mut();
+    assert_eq!(spblkCreateMatDescr(&mut descr), OK);
+    // A: 3 x 3 rows {0, 2 | - | 1}; B: rows {2 | 0 | 1, 1}: C has 2 + 1 + 1 entries.
+    let (a_off, a_col, a_val) = ([0i32, 2, 2, 3], [0i32, 2, 1], [1.0f32, 2.0, 3.0]);
+    let (b_off, b_col, b_val) = ([0i32, 1, 2, 4], [2i32, 0, 1, 1], [10.0f32, 20.0, 30.0, 40.0]);
+    let (ap, ac, av) = (a_off.as_ptr(), a_col.as_ptr(), a_val.as_ptr());
+    let (bp, bc, bv) = (b_off.as_ptr(), b_col.as_ptr(), b_val.as_ptr());
+    let (alpha, beta) = (2.0f32, 1.0f32);
+    let mut c_off = [9i32; 4];
+    let (mut c_col, mut c_val) = ([9i32; 4], [9.0f32; 4]);
+    let mut size = 7usize;
+    let ptrs = [
+        (0, NI, "handle"),
+        (2, IV, "descrA"),
+        (4, IV, "csrSortedRowPtrA"),
+        (5, IV, "csrSortedColIndA"),
+        (7, IV, "descrB"),
+        (9, IV, "csrSortedRowPtrB"),
+        (10, IV, "csrSortedColIndB"),
+        (11, IV, "descrC"),
+        (15, IV, "pBufferSizeInBytes"),
+    ];
+    check("spblkScsrgeam2_bufferSizeExt", &ptrs, &[], |m, _| {
+        let (d, z) = (descr, null_mut::<f32>() as *const f32);
+        spblkScsrgeam2_bufferSizeExt(
+            n(m, 0, h),
+            3,
+            3,
+            nc(m, 1, &alpha),
+            n(m, 2, d),
+            3,
+            nc(m, 3, av),
+            nc(m, 4, ap),
+            nc(m, 5, ac),
+            nc(m, 6, &beta),
+            n(m, 7, d),
+            4,
+            nc(m, 8, bv),
+            nc(m, 9, bp),
+            nc(m, 10, bc),
+            n(m, 11, d),
+            z,
+            null_mut::<i32>(),
+            null_mut::<i32>(),
+            n(m, 15, &mut size),
+        )
+    });
+    assert_eq!(size, 0, "the host needs no workspace");
+    let mut total = -1i32;
+    let ptrs = [
+        (0, NI, "handle"),
+        (1, IV, "descrA"),
+        (2, IV, "csrSortedRowPtrA"),
+        (3, IV, "csrSortedColIndA"),
+        (4, IV, "descrB"),
+        (5, IV, "csrSortedRowPtrB"),
+        (6, IV, "csrSortedColIndB"),
+        (7, IV, "descrC"),
+        (8, IV, "csrSortedRowPtrC"),
+    ];
+    check("spblkXcsrgeam2Nnz", &ptrs, &[], |m, _| {
+        let d = descr;
+        let (cp, tp) = (n(m, 8, c_off.as_mut_ptr()), &mut total as *mut i32);
+        spblkXcsrgeam2Nnz(
+            n(m, 0, h),
+            3,
+            3,
+            n(m, 1, d),
+            3,
+            nc(m, 2, ap),
+            nc(m, 3, ac),
+            n(m, 4, d),
+            4,
+            nc(m, 5, bp),
+            nc(m, 6, bc),
+            n(m, 7, d),
+            cp,
+            tp,
+            null_mut(),
+        )
+    });
+    assert_eq!((c_off, total), ([0, 2, 3, 4], 4));
+    // nnzTotalDevHostPtr is optional.
+    let none = null_mut();
+    assert_eq!(
+        spblkXcsrgeam2Nnz(h, 3, 3, descr, 3, ap, ac, descr, 4, bp, bc, descr, c_off.as_mut_ptr(), none, none.cast()),
+        OK
+    );
+    let ptrs = [
+        (0, NI, "handle"),
+        (1, IV, "alpha"),
+        (2, IV, "descrA"),
+        (3, IV, "csrSortedValA"),
+        (4, IV, "csrSortedRowPtrA"),
+        (5, IV, "csrSortedColIndA"),
+        (6, IV, "beta"),
+        (7, IV, "descrB"),
+        (8, IV, "csrSortedValB"),
+        (9, IV, "csrSortedRowPtrB"),
+        (10, IV, "csrSortedColIndB"),
+        (11, IV, "descrC"),
+        (12, IV, "csrSortedValC"),
+        (13, IV, "csrSortedRowPtrC"),
+        (14, IV, "csrSortedColIndC"),
+    ];
+    check("spblkScsrgeam2", &ptrs, &[], |m, _| {
+        let d = descr;
+        spblkScsrgeam2(
+            n(m, 0, h),
+            3,
+            3,
+            nc(m, 1, &alpha),
+            n(m, 2, d),
+            3,
+            nc(m, 3, av),
+            nc(m, 4, ap),
+            nc(m, 5, ac),
+            nc(m, 6, &beta),
+            n(m, 7, d),
+            4,
+            nc(m, 8, bv),
+            nc(m, 9, bp),
+            nc(m, 10, bc),
+            n(m, 11, d),
+            n(m, 12, c_val.as_mut_ptr()),
+            n(m, 13, c_off.as_mut_ptr()),
+            n(m, 14, c_col.as_mut_ptr()),
+            null_mut(),
+        )
+    });
+    // Row 0: 2*1 at 0, 2*2 + 10 at 2; row 1: 20 at 0; row 2: 2*3 + 30 + 40 at 1 (B repeats 1).
+    assert_eq!((c_col, c_val), ([0, 2, 0, 1], [2.0, 14.0, 20.0, 76.0]));
+    // What the host checks: A's columns out of order, C's rows without the room the union needs,
+    // a matrix that is not general, negative sizes; none of them writes C.
+    let unsorted = [2i32, 0, 1];
+    let mut fresh = [9i32; 4];
+    let run_nnz = |cols: *const i32, out: *mut i32, d: spblkMatDescr_t, m: i32| {
+        spblkXcsrgeam2Nnz(h, m, 3, d, 3, ap, cols, descr, 4, bp, bc, descr, out, null_mut(), null_mut())
+    };
+    assert_eq!(run_nnz(unsorted.as_ptr(), fresh.as_mut_ptr(), descr, 3), IV);
+    assert!(last_error().contains("not ascending in row 0"), "{}", last_error());
+    assert_eq!(run_nnz(ac, fresh.as_mut_ptr(), descr, -1), IV);
+    assert!(last_error().contains("'m'"), "{}", last_error());
+    assert_eq!(fresh, [9; 4]);
+    let mut symmetric: spblkMatDescr_t = null_mut();
+    assert_eq!(spblkCreateMatDescr(&mut symmetric), OK);
+    assert_eq!(spblkSetMatType(symmetric, SPBLK_MATRIX_TYPE_SYMMETRIC), OK);
+    assert_eq!(run_nnz(ac, fresh.as_mut_ptr(), symmetric, 3), SPBLK_STATUS_MATRIX_TYPE_NOT_SUPPORTED);
+    assert!(last_error().contains("descrA"), "{}", last_error());
+    let short = [0i32, 1, 2, 3];
+    let mut cols = [9i32; 4];
+    let st = spblkScsrgeam2(
+        h,
+        3,
+        3,
+        &alpha,
+        descr,
+        3,
+        av,
+        ap,
+        ac,
+        &beta,
+        descr,
+        4,
+        bv,
+        bp,
+        bc,
+        descr,
+        c_val.as_mut_ptr(),
+        short.as_ptr() as *mut i32,
+        cols.as_mut_ptr(),
+        null_mut(),
+    );
+    assert_eq!(st, IV);
+    assert!(last_error().contains("csrSortedRowPtrC"), "{}", last_error());
+    assert_eq!(cols, [9; 4]);
+    assert_eq!(spblkDestroyMatDescr(symmetric), OK);
+    assert_eq!(spblkDestroyMatDescr(descr), OK);
+    assert_eq!(spblkDestroy(h), OK);
+}

@@ -403,10 +403,10 @@ cusparseStatus_t cusparseDcsrcolor(cusparseHandle_t handle, int m, int nnz, cusp
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseDcsrcolor");
 }
 cusparseStatus_t cusparseDcsrgeam2(cusparseHandle_t handle, int m, int n, const double* alpha, cusparseMatDescr_t descrA, int nnzA, const double* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, const double* beta, cusparseMatDescr_t descrB, int nnzB, const double* csrSortedValB, const int* csrSortedRowPtrB, const int* csrSortedColIndB, cusparseMatDescr_t descrC, double* csrSortedValC, int* csrSortedRowPtrC, int* csrSortedColIndC, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDcsrgeam2");
+    return (cusparseStatus_t)spblkDcsrgeam2((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (const double*)alpha, (spblkMatDescr_t)descrA, (int32_t)nnzA, (const double*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (const double*)beta, (spblkMatDescr_t)descrB, (int32_t)nnzB, (const double*)csrSortedValB, (const int32_t*)csrSortedRowPtrB, (const int32_t*)csrSortedColIndB, (spblkMatDescr_t)descrC, (double*)csrSortedValC, (int32_t*)csrSortedRowPtrC, (int32_t*)csrSortedColIndC, (void*)pBuffer);
 }
 cusparseStatus_t cusparseDcsrgeam2_bufferSizeExt(cusparseHandle_t handle, int m, int n, const double* alpha, cusparseMatDescr_t descrA, int nnzA, const double* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, const double* beta, cusparseMatDescr_t descrB, int nnzB, const double* csrSortedValB, const int* csrSortedRowPtrB, const int* csrSortedColIndB, cusparseMatDescr_t descrC, const double* csrSortedValC, const int* csrSortedRowPtrC, const int* csrSortedColIndC, size_t* pBufferSizeInBytes) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDcsrgeam2_bufferSizeExt");
+    return (cusparseStatus_t)spblkDcsrgeam2_bufferSizeExt((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (const double*)alpha, (spblkMatDescr_t)descrA, (int32_t)nnzA, (const double*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (const double*)beta, (spblkMatDescr_t)descrB, (int32_t)nnzB, (const double*)csrSortedValB, (const int32_t*)csrSortedRowPtrB, (const int32_t*)csrSortedColIndB, (spblkMatDescr_t)descrC, (const double*)csrSortedValC, (const int32_t*)csrSortedRowPtrC, (const int32_t*)csrSortedColIndC, (size_t*)pBufferSizeInBytes);
 }
 cusparseStatus_t cusparseDcsric02(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, double* csrSortedValA_valM, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csric02Info_t info, cusparseSolvePolicy_t policy, void* pBuffer) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseDcsric02");
@@ -788,10 +788,10 @@ cusparseStatus_t cusparseScsrcolor(cusparseHandle_t handle, int m, int nnz, cusp
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsrcolor");
 }
 cusparseStatus_t cusparseScsrgeam2(cusparseHandle_t handle, int m, int n, const float* alpha, cusparseMatDescr_t descrA, int nnzA, const float* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, const float* beta, cusparseMatDescr_t descrB, int nnzB, const float* csrSortedValB, const int* csrSortedRowPtrB, const int* csrSortedColIndB, cusparseMatDescr_t descrC, float* csrSortedValC, int* csrSortedRowPtrC, int* csrSortedColIndC, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsrgeam2");
+    return (cusparseStatus_t)spblkScsrgeam2((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (const float*)alpha, (spblkMatDescr_t)descrA, (int32_t)nnzA, (const float*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (const float*)beta, (spblkMatDescr_t)descrB, (int32_t)nnzB, (const float*)csrSortedValB, (const int32_t*)csrSortedRowPtrB, (const int32_t*)csrSortedColIndB, (spblkMatDescr_t)descrC, (float*)csrSortedValC, (int32_t*)csrSortedRowPtrC, (int32_t*)csrSortedColIndC, (void*)pBuffer);
 }
 cusparseStatus_t cusparseScsrgeam2_bufferSizeExt(cusparseHandle_t handle, int m, int n, const float* alpha, cusparseMatDescr_t descrA, int nnzA, const float* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, const float* beta, cusparseMatDescr_t descrB, int nnzB, const float* csrSortedValB, const int* csrSortedRowPtrB, const int* csrSortedColIndB, cusparseMatDescr_t descrC, const float* csrSortedValC, const int* csrSortedRowPtrC, const int* csrSortedColIndC, size_t* pBufferSizeInBytes) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsrgeam2_bufferSizeExt");
+    return (cusparseStatus_t)spblkScsrgeam2_bufferSizeExt((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (const float*)alpha, (spblkMatDescr_t)descrA, (int32_t)nnzA, (const float*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (const float*)beta, (spblkMatDescr_t)descrB, (int32_t)nnzB, (const float*)csrSortedValB, (const int32_t*)csrSortedRowPtrB, (const int32_t*)csrSortedColIndB, (spblkMatDescr_t)descrC, (const float*)csrSortedValC, (const int32_t*)csrSortedRowPtrC, (const int32_t*)csrSortedColIndC, (size_t*)pBufferSizeInBytes);
 }
 cusparseStatus_t cusparseScsric02(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, float* csrSortedValA_valM, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csric02Info_t info, cusparseSolvePolicy_t policy, void* pBuffer) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsric02");
@@ -1115,7 +1115,7 @@ cusparseStatus_t cusparseXcsr2gebsrNnz(cusparseHandle_t handle, cusparseDirectio
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcsr2gebsrNnz");
 }
 cusparseStatus_t cusparseXcsrgeam2Nnz(cusparseHandle_t handle, int m, int n, cusparseMatDescr_t descrA, int nnzA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, cusparseMatDescr_t descrB, int nnzB, const int* csrSortedRowPtrB, const int* csrSortedColIndB, cusparseMatDescr_t descrC, int* csrSortedRowPtrC, int* nnzTotalDevHostPtr, void* workspace) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcsrgeam2Nnz");
+    return (cusparseStatus_t)spblkXcsrgeam2Nnz((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (spblkMatDescr_t)descrA, (int32_t)nnzA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkMatDescr_t)descrB, (int32_t)nnzB, (const int32_t*)csrSortedRowPtrB, (const int32_t*)csrSortedColIndB, (spblkMatDescr_t)descrC, (int32_t*)csrSortedRowPtrC, (int32_t*)nnzTotalDevHostPtr, (void*)workspace);
 }
 cusparseStatus_t cusparseXcsric02_zeroPivot(cusparseHandle_t handle, csric02Info_t info, int* position) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcsric02_zeroPivot");

@@ -244,6 +244,45 @@ pub struct SortArgs {
     pub names: (&'static str, &'static str),
 }
 
+/// One operand of `spblk{S,D}csrgeam2`: a CSR matrix with 32-bit indices, columns ascending
+/// within each row (a column repeated in a row is summed into one entry of C).
+#[derive(Debug, Clone, Copy)]
+pub struct GeamOperand {
+    pub nnz: i64,
+    pub offsets: *const i32,
+    pub columns: *const i32,
+    /// NULL for `spblkXcsrgeam2Nnz`, which reads no values.
+    pub values: *const c_void,
+    pub base: i64,
+}
+
+/// `C = alpha A + beta B` on m x n CSR matrices (`spblkXcsrgeam2Nnz`, `spblk{S,D}csrgeam2`):
+/// C's pattern is the union of A's and B's, an entry kept even where its sum is zero.
+/// `c_offsets` (m + 1, with `c_base`) are written by the count and read by the fill, which
+/// writes at most each row's room in C.
+#[derive(Debug, Clone, Copy)]
+pub struct GeamArgs {
+    pub m: i64,
+    pub n: i64,
+    pub a: GeamOperand,
+    pub b: GeamOperand,
+    pub c_offsets: *mut i32,
+    pub c_columns: *mut i32,
+    pub c_values: *mut c_void,
+    pub c_base: i64,
+    /// Where the count writes nnz(C) (NULL: nowhere), in host or backend memory as the
+    /// pointer mode says.
+    pub c_total: *mut i32,
+}
+
+/// The fill's scalars and value type (R_32F or R_64F; alpha and beta of that type).
+#[derive(Debug, Clone, Copy)]
+pub struct GeamValues {
+    pub alpha: ScalarArg,
+    pub beta: ScalarArg,
+    pub value_type: DataType,
+}
+
 /// Per-descriptor SpGEMM state between the protocol's calls, owned by `spblkSpGEMMDescr_t`.
 #[derive(Default)]
 pub struct SpgemmState {
@@ -361,6 +400,14 @@ pub trait Backend: Send + Sync {
     /// Writes B's indices and values: at most B's nnz entries, whatever A holds now (a backend
     /// that can tell reports an A that no longer has B's nnz).
     fn dense_to_sparse_convert(&self, exec: &Exec, args: &DenseToSparseArgs, buffer: *mut c_void) -> Result<()>;
+
+    /// The workspace of `geam_nnz` (the fill needs none).
+    fn geam_buffer_size(&self, args: &GeamArgs) -> Result<usize>;
+    /// Writes C's offsets, and nnz(C) to `c_total` unless it is NULL. Fails, writing nothing,
+    /// when nnz(C) does not fit an `int`.
+    fn geam_nnz(&self, exec: &Exec, args: &GeamArgs, buffer: *mut c_void) -> Result<()>;
+    /// Writes C's columns and values into the rows C's offsets describe.
+    fn geam(&self, exec: &Exec, args: &GeamArgs, values: &GeamValues) -> Result<()>;
 
     fn index_arrays(&self, exec: &Exec, op: &IndexArrays) -> Result<()>;
     fn sort_buffer_size(&self, args: &SortArgs) -> Result<usize>;

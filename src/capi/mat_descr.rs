@@ -18,7 +18,14 @@ pub const SPBLK_MAT_DESCR_INVALID: u32 = 2_147_483_647;
 /// Registry-checked; see `boundary::descr`.
 pub(crate) unsafe fn mat_descr<'a>(p: spblkMatDescr_t) -> Result<&'a mut MatDescr> {
     // SAFETY: forwarded.
-    unsafe { boundary::descr(p as *const c_void, Kind::MatDescr, "descrA") }
+    unsafe { mat_descr_arg(p, "descrA") }
+}
+
+/// # Safety
+/// As [`mat_descr`]; `arg` names the parameter in messages.
+pub(crate) unsafe fn mat_descr_arg<'a>(p: spblkMatDescr_t, arg: &str) -> Result<&'a mut MatDescr> {
+    // SAFETY: forwarded.
+    unsafe { boundary::descr(p as *const c_void, Kind::MatDescr, arg) }
 }
 
 /// Creates a legacy matrix descriptor: general, zero-based, fill mode LOWER, diagonal NON_UNIT.

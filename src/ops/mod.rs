@@ -19,6 +19,7 @@ pub mod analyze;
 pub mod batch;
 pub mod dense_sparse;
 pub mod dispatch;
+pub mod geam;
 pub mod index_arrays;
 pub mod spvec;
 

@@ -10,14 +10,6 @@ use super::*;
 
 const BATCHES: usize = 3;
 
-fn sides(test: &str) -> Vec<Kind> {
-    if gpu(test) {
-        vec![Kind::Host, Kind::Cuda]
-    } else {
-        vec![Kind::Host]
-    }
-}
-
 /// `count` sparse matrices with the same row lengths (so CSR offsets can be shared) and nnz,
 /// laid out with `stride` elements between batches of each array (0: batch 0's arrays only).
 struct SpBatch {

@@ -14,14 +14,6 @@ const TYPES: [spblkDataType_t; 6] = [SPBLK_R_32F, SPBLK_R_64F, SPBLK_R_16F, SPBL
 const FORMATS: [spblkFormat_t; 3] = [SPBLK_FORMAT_CSR, SPBLK_FORMAT_CSC, SPBLK_FORMAT_COO];
 const SHAPES: [(usize, usize); 6] = [(0, 3), (4, 0), (1, 1), (17, 9), (9, 40), (300, 70)];
 
-fn sides(test: &str) -> Vec<Kind> {
-    if gpu(test) {
-        vec![Kind::Host, Kind::Cuda]
-    } else {
-        vec![Kind::Host]
-    }
-}
-
 /// Whether an element is zero: each component's bits zero, the sign bit aside for floating
 /// point (the library's documented rule).
 fn is_zero(e: &[u8], t: spblkDataType_t) -> bool {

@@ -9,14 +9,6 @@ use spblk::capi::index_arrays::*;
 use spblk::capi::mat_descr::*;
 use spblk::capi::sort::*;
 
-fn sides(test: &str) -> Vec<Kind> {
-    if gpu(test) {
-        vec![Kind::Host, Kind::Cuda]
-    } else {
-        vec![Kind::Host]
-    }
-}
-
 fn ints(v: &[i64]) -> Vec<u8> {
     idx_bytes(v, SPBLK_INDEX_32I)
 }

@@ -10,6 +10,7 @@ mod batches;
 mod capture;
 mod dense_sparse;
 mod determinism;
+mod geam;
 mod guest;
 mod index_arrays;
 mod plans;

@@ -10,14 +10,6 @@ use super::*;
 use spblk::capi::sp_vec::*;
 use spblk::capi::spvec_ops::*;
 
-fn sides(test: &str) -> Vec<Kind> {
-    if gpu(test) {
-        vec![Kind::Host, Kind::Cuda]
-    } else {
-        vec![Kind::Host]
-    }
-}
-
 /// Unit roundoff of a value type.
 fn unit(t: spblkDataType_t) -> f64 {
     match t {

@@ -82,6 +82,15 @@ pub fn compute_capability_major() -> i32 {
     major
 }
 
+/// The backends a test compares: the host, and CUDA where a GPU is present.
+pub fn sides(test: &str) -> Vec<Kind> {
+    if gpu(test) {
+        vec![Kind::Host, Kind::Cuda]
+    } else {
+        vec![Kind::Host]
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Kind {
     Host,

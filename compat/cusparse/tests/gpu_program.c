@@ -4,8 +4,8 @@
  * served it and one line of results per operation (integers exactly, sums of values to 9
  * digits), and compare-runs.py checks that the two runs agree. The operations are generic-API
  * calls that spblk implements: SpMV (f32; f64 transposed), SpMM (f32, column-major), SDDMM,
- * strided-batch SpMM and SDDMM, Csr2cscEx2 and SpGEMM (ALG1 protocol), with
- * bufferSize/preprocess as cuSPARSE's samples do.
+ * strided-batch SpMM and SDDMM, Csr2cscEx2, SpGEMM (ALG1 protocol), sparse vectors,
+ * dense<->sparse and the legacy csrgeam2, with bufferSize/preprocess as cuSPARSE's samples do.
  *   cc gpu_program.c -I$CUDA/include -L$CUDA/lib64 -lcusparse -lcudart -ldl -lm */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <cuda_runtime_api.h>
@@ -240,6 +240,48 @@ static void dense_sparse(cusparseHandle_t h, const csr_t *a, int m, int k) {
     CUDA(cudaFree(d_ptr2));
     CUDA(cudaFree(d_col2));
     CUDA(cudaFree(d_val2));
+}
+
+/* The legacy matrix addition: C = 1.5 A - 0.5 B with csrgeam2 (f32, scalars on the host),
+   B random of A's shape; C's offsets, columns and values printed. */
+static void legacy_add(cusparseHandle_t h, const csr_t *a) {
+    csr_t b = random_csr(a->rows, a->cols, 5);
+    const int m = a->rows, n = a->cols;
+    const float alpha = 1.5f, beta = -0.5f;
+    int *da_ptr = to_device(a->ptr, sizeof(int) * (m + 1)), *da_col = to_device(a->col, sizeof(int) * a->nnz);
+    int *db_ptr = to_device(b.ptr, sizeof(int) * (m + 1)), *db_col = to_device(b.col, sizeof(int) * b.nnz);
+    float *da_val = to_device(a->val, sizeof(float) * a->nnz), *db_val = to_device(b.val, sizeof(float) * b.nnz);
+    int *dc_ptr = buffer(sizeof(int) * (m + 1)), *dc_col, *ptr, *col, nnz = -1;
+    float *dc_val, *val;
+    cusparseMatDescr_t d;
+    size_t size = 0;
+    void *buf;
+    SPARSE(cusparseCreateMatDescr(&d));
+    SPARSE(cusparseScsrgeam2_bufferSizeExt(h, m, n, &alpha, d, a->nnz, da_val, da_ptr, da_col, &beta, d, b.nnz,
+                                           db_val, db_ptr, db_col, d, NULL, dc_ptr, NULL, &size));
+    buf = buffer(size);
+    SPARSE(cusparseXcsrgeam2Nnz(h, m, n, d, a->nnz, da_ptr, da_col, d, b.nnz, db_ptr, db_col, d, dc_ptr, &nnz, buf));
+    printf("csrgeam2 nnz %d\n", nnz);
+    dc_col = buffer(sizeof(int) * nnz), dc_val = buffer(sizeof(float) * nnz);
+    SPARSE(cusparseScsrgeam2(h, m, n, &alpha, d, a->nnz, da_val, da_ptr, da_col, &beta, d, b.nnz, db_val, db_ptr,
+                             db_col, d, dc_val, dc_ptr, dc_col, buf));
+    ptr = from_device(dc_ptr, sizeof(int) * (m + 1)), col = from_device(dc_col, sizeof(int) * nnz);
+    val = from_device(dc_val, sizeof(float) * nnz);
+    print_int("csrgeam2_offsets", ptr, m + 1);
+    print_int("csrgeam2_columns", col, nnz);
+    print_f32("csrgeam2_values", val, nnz);
+    SPARSE(cusparseDestroyMatDescr(d));
+    free(ptr), free(col), free(val), free(b.ptr), free(b.col), free(b.val);
+    CUDA(cudaFree(buf));
+    CUDA(cudaFree(da_ptr));
+    CUDA(cudaFree(da_col));
+    CUDA(cudaFree(da_val));
+    CUDA(cudaFree(db_ptr));
+    CUDA(cudaFree(db_col));
+    CUDA(cudaFree(db_val));
+    CUDA(cudaFree(dc_ptr));
+    CUDA(cudaFree(dc_col));
+    CUDA(cudaFree(dc_val));
 }
 
 int main(void) {
@@ -481,6 +523,7 @@ int main(void) {
     }
     sparse_vectors(h);
     dense_sparse(h, &a, m, k);
+    legacy_add(h, &a);
     SPARSE(cusparseDestroySpMat(ma));
     SPARSE(cusparseDestroy(h));
     CUDA(cudaFree(d_ptr));

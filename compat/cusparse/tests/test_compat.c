@@ -308,6 +308,39 @@ static void sort_helpers(cusparseHandle_t handle) {
     CHECK_STATUS(cusparseDestroyDnVec(unsorted), CUSPARSE_STATUS_SUCCESS);
 }
 
+/* The legacy matrix addition C = 2 A - B (f64), B one entry per row at column i % K. */
+static void matrix_add(cusparseHandle_t handle) {
+    const int b_off[M + 1] = {0, 1, 2, 3, 4, 5}, b_col[M] = {0, 1, 2, 3, 0};
+    const double b_val[M] = {1, 1, 1, 1, 1}, alpha = 2.0, beta = -1.0;
+    int c_off[M + 1], c_col[NNZ + M], nnz = -1, i, j, p, union_nnz = 0;
+    double c_val[NNZ + M];
+    size_t size = 1;
+    cusparseMatDescr_t d = NULL;
+    CHECK_STATUS(cusparseCreateMatDescr(&d), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDcsrgeam2_bufferSizeExt(handle, M, K, &alpha, d, NNZ, values, offsets, columns, &beta, d, M,
+                                                 b_val, b_off, b_col, d, NULL, c_off, NULL, &size),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseXcsrgeam2Nnz(handle, M, K, d, NNZ, offsets, columns, d, M, b_off, b_col, d, c_off, &nnz, NULL),
+                 CUSPARSE_STATUS_SUCCESS);
+    for (i = 0; i < M; ++i)
+        for (j = 0; j < K; ++j) union_nnz += dense_a(i, j) != 0.0 || j == i % K;
+    CHECK(nnz == union_nnz && c_off[M] == nnz);
+    CHECK_STATUS(cusparseDcsrgeam2(handle, M, K, &alpha, d, NNZ, values, offsets, columns, &beta, d, M, b_val, b_off,
+                                   b_col, d, c_val, c_off, c_col, NULL),
+                 CUSPARSE_STATUS_SUCCESS);
+    for (i = 0; i < M; ++i)
+        for (p = c_off[i]; p < c_off[i + 1]; ++p) {
+            j = c_col[p];
+            CHECK(p == c_off[i] || c_col[p - 1] < j);
+            CHECK(c_val[p] == 2.0 * dense_a(i, j) - (j == i % K ? 1.0 : 0.0));
+        }
+    /* Only general matrices, as in cuSPARSE. */
+    CHECK_STATUS(cusparseSetMatType(d, CUSPARSE_MATRIX_TYPE_SYMMETRIC), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseXcsrgeam2Nnz(handle, M, K, d, NNZ, offsets, columns, d, M, b_off, b_col, d, c_off, &nnz, NULL),
+                 CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED);
+    CHECK_STATUS(cusparseDestroyMatDescr(d), CUSPARSE_STATUS_SUCCESS);
+}
+
 /* The logger: a callback at level 1 sees a failing call's message. */
 static int logged = 0;
 static void on_log(int level, const char *function, const char *message) {
@@ -370,6 +403,7 @@ int main(void) {
     }
 
     sort_helpers(handle);
+    matrix_add(handle);
     logger();
 
     /* A function spblk does not implement links, loads and fails clearly. */

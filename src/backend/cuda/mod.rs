@@ -15,8 +15,8 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use super::{
-    Backend, Csr2CscArgs, DenseToSparseArgs, Exec, IndexArrays, SddmmArgs, SddmmMethod, SortArgs, SparseToDenseArgs,
-    SpgemmArgs, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
+    Backend, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues, IndexArrays, SddmmArgs, SddmmMethod, SortArgs,
+    SparseToDenseArgs, SpgemmArgs, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
 };
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
@@ -29,6 +29,7 @@ pub mod context;
 mod convert;
 mod dense;
 mod dense_sparse;
+mod geam;
 mod index_arrays;
 pub mod kernels;
 mod launch;
@@ -311,6 +312,18 @@ impl Backend for CudaBackend {
 
     fn dense_to_sparse_convert(&self, exec: &Exec, args: &DenseToSparseArgs, buffer: *mut c_void) -> Result<()> {
         dense_sparse::convert(&Launcher::new(&self.dev, exec)?, args, buffer)
+    }
+
+    fn geam_buffer_size(&self, args: &GeamArgs) -> Result<usize> {
+        Ok(geam::buffer_size(args))
+    }
+
+    fn geam_nnz(&self, exec: &Exec, args: &GeamArgs, buffer: *mut c_void) -> Result<()> {
+        geam::nnz(&Launcher::new(&self.dev, exec)?, args, exec.pointer_mode, buffer)
+    }
+
+    fn geam(&self, exec: &Exec, args: &GeamArgs, values: &GeamValues) -> Result<()> {
+        geam::fill(&Launcher::new(&self.dev, exec)?, args, values)
     }
 
     fn index_arrays(&self, exec: &Exec, op: &IndexArrays) -> Result<()> {

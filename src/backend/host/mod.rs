@@ -5,8 +5,9 @@
 use std::ffi::c_void;
 
 use super::{
-    Backend, Csr2CscArgs, DenseToSparseArgs, Exec, IndexArrays, SddmmArgs, SddmmMethod, SortArgs, SparseToDenseArgs,
-    SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
+    Backend, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues, IndexArrays, SddmmArgs, SddmmMethod, SortArgs,
+    SparseToDenseArgs, SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs,
+    SpvvArgs,
 };
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
@@ -19,6 +20,7 @@ pub mod aspt;
 pub mod convert;
 pub mod dense_sparse;
 pub mod elem;
+pub mod geam;
 pub mod index_arrays;
 pub mod products;
 pub mod spgemm;
@@ -268,6 +270,22 @@ impl Backend for HostBackend {
         trace::kernel("host:dense_to_sparse_convert");
         // SAFETY: as in sparse_to_dense.
         unsafe { dense_sparse::dense_to_sparse_convert(args) }
+    }
+
+    fn geam_buffer_size(&self, _args: &GeamArgs) -> Result<usize> {
+        Ok(0)
+    }
+
+    fn geam_nnz(&self, _exec: &Exec, args: &GeamArgs, _buffer: *mut c_void) -> Result<()> {
+        trace::kernel("host:geam_nnz");
+        // SAFETY: ops checked sizes and pointers; the host backend works on host memory.
+        unsafe { geam::nnz(args) }
+    }
+
+    fn geam(&self, _exec: &Exec, args: &GeamArgs, values: &GeamValues) -> Result<()> {
+        trace::kernel("host:geam");
+        // SAFETY: as in geam_nnz.
+        unsafe { geam::fill(args, values) }
     }
 
     fn index_arrays(&self, _exec: &Exec, op: &IndexArrays) -> Result<()> {
