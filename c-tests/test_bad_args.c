@@ -77,6 +77,7 @@ static struct {
     size_t sort_size;
     void *geam_off, *geam_col, *geam_val, *geam_dval_a, *geam_dval_c, *geam_buf; /* C = A + A */
     size_t geam_size;
+    void *bsr_in_d, *bsr_out_d; /* 8 doubles each: x or B (4 x 2), y or C */
     int geam_total;
     double done;
     spblkMatDescr_t sort_descr; /* zero-based (the setter rows change mat_descr's base) */
@@ -287,6 +288,11 @@ static void setup(spblkHandle_t h) {
                                 F.csr2csc[1], F.csr2csc[2], F.sort_descr, F.geam_off, &F.geam_total, F.geam_buf));
         EXPECT(F.geam_total == 6, "spblkXcsrgeam2Nnz: nnz(A + A) = %d, want 6", F.geam_total);
     }
+    {
+        double ones[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+        F.bsr_in_d = dev_copy(ones, sizeof ones);
+        F.bsr_out_d = dev_copy(ones, sizeof ones);
+    }
 
     /* Destroyed objects of each kind, and live objects of another kind. */
     CHECK(spblkCreateWithBackend((spblkHandle_t *)&F.stale[HANDLE], SPBLK_BACKEND_HOST));
@@ -334,6 +340,8 @@ static void teardown(void) {
     dev_free(F.geam_dval_a);
     dev_free(F.geam_dval_c);
     if (F.geam_buf) dev_free(F.geam_buf);
+    dev_free(F.bsr_in_d);
+    dev_free(F.bsr_out_d);
     CHECK(spblkDestroyDnMat(F.dense_a));
     CHECK(spblkDestroySpMat(F.d2s_b));
     dev_free(F.dense_a_val);
@@ -907,6 +915,22 @@ static spblkStatus_t call_Dcsrgeam2(void *const *p, const uint32_t *e) {
     return spblkDcsrgeam2(GEAM_ARGS(double), p[15]);
 }
 
+/* The BSR products, A as 4 x 4 blocks of 1: p = handle, alpha, descrA, val, rowPtr, colInd, x or
+ * B, beta, y or C; e = dirA, transA(, transB). */
+#define BSR_A(V) p[1], p[2], (const V *)p[3], p[4], p[5], 1
+static spblkStatus_t call_Sbsrmv(void *const *p, const uint32_t *e) {
+    return spblkSbsrmv(p[0], e[0], e[1], 4, 4, 6, BSR_A(float), p[6], p[7], p[8]);
+}
+static spblkStatus_t call_Dbsrmv(void *const *p, const uint32_t *e) {
+    return spblkDbsrmv(p[0], e[0], e[1], 4, 4, 6, BSR_A(double), p[6], p[7], p[8]);
+}
+static spblkStatus_t call_Sbsrmm(void *const *p, const uint32_t *e) {
+    return spblkSbsrmm(p[0], e[0], e[1], e[2], 4, 2, 4, 6, BSR_A(float), p[6], 4, p[7], p[8], 4);
+}
+static spblkStatus_t call_Dbsrmm(void *const *p, const uint32_t *e) {
+    return spblkDbsrmm(p[0], e[0], e[1], e[2], 4, 2, 4, 6, BSR_A(double), p[6], 4, p[7], p[8], 4);
+}
+
 /* cuSPARSE's logger. The valid calls leave it off (level and mask 0) until ForceDisable. */
 static spblkStatus_t call_LoggerSetCallback(void *const *p, const uint32_t *e) {
     (void)p, (void)e;
@@ -1338,6 +1362,21 @@ static int build_cases(fn_case *t) {
               IN("descrC", F.sort_descr, IV, MATDESCR), IN("csrSortedValC", F.geam_dval_c, IV, PLAIN),
               IN("csrSortedRowPtrC", F.geam_off, IV, PLAIN), IN("csrSortedColIndC", F.geam_col, IV, PLAIN),
               IN("pBuffer", F.geam_buf, OK, PLAIN)});
+
+    /* The BSR products. */
+#define BSR_PTRS(val, alpha, in, in_name, out, out_name)                                                       \
+    HANDLE_ARG, IN("alpha", alpha, IV, PLAIN), IN("descrA", F.sort_descr, IV, MATDESCR),                      \
+        IN("bsrSortedValA", val, IV, PLAIN), IN("bsrSortedRowPtrA", cc[1], IV, PLAIN),                        \
+        IN("bsrSortedColIndA", cc[2], IV, PLAIN), IN(in_name, in, IV, PLAIN), IN("beta", alpha, IV, PLAIN),     \
+        IN(out_name, out, IV, PLAIN)
+#define BSR_ENUMS E("dirA", SPBLK_DIRECTION_ROW), E("transA", N)
+    ROW("spblkSbsrmv", call_Sbsrmv, .p = {BSR_PTRS(cc[0], &F.one, F.x_d.val, "x", F.y_d.val, "y")}, .e = {BSR_ENUMS});
+    ROW("spblkDbsrmv", call_Dbsrmv, .p = {BSR_PTRS(F.geam_dval_a, &F.done, F.bsr_in_d, "x", F.bsr_out_d, "y")},
+        .e = {BSR_ENUMS});
+    ROW("spblkSbsrmm", call_Sbsrmm, .p = {BSR_PTRS(cc[0], &F.one, F.b_d.val, "B", F.c_d.val, "C")},
+        .e = {BSR_ENUMS, E("transB", N)});
+    ROW("spblkDbsrmm", call_Dbsrmm, .p = {BSR_PTRS(F.geam_dval_a, &F.done, F.bsr_in_d, "B", F.bsr_out_d, "C")},
+        .e = {BSR_ENUMS, E("transB", N)});
 
     /* cuSPARSE's logger (level and mask as ints: 99 and -1 are out of range). */
     ROW("spblkLoggerSetCallback", call_LoggerSetCallback, .cleanup = NULL);

@@ -102,6 +102,8 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_MATRIX_TYPE_SYMMETRIC = 1
   integer(c_int32_t), parameter :: SPBLK_MATRIX_TYPE_HERMITIAN = 2
   integer(c_int32_t), parameter :: SPBLK_MATRIX_TYPE_TRIANGULAR = 3
+  integer(c_int32_t), parameter :: SPBLK_DIRECTION_ROW = 0
+  integer(c_int32_t), parameter :: SPBLK_DIRECTION_COLUMN = 1
   integer(c_int32_t), parameter :: SPBLK_ACTION_SYMBOLIC = 0
   integer(c_int32_t), parameter :: SPBLK_ACTION_NUMERIC = 1
   integer(c_int32_t), parameter :: SPBLK_CSR2CSC_ALG_DEFAULT = 1
@@ -227,6 +229,101 @@ module spblk
       integer(c_int), intent(out) :: batchCount
       integer(c_int64_t), intent(out) :: batchStride
     end function spblkDnMatGetStridedBatch
+    ! `y = alpha A x + beta y`, A in BSR with 32-bit indices (single precision).
+    function spblkSbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, &
+        bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y) bind(C, name="spblkSbsrmv")
+      import
+      integer(c_int32_t) :: spblkSbsrmv
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: dirA
+      integer(c_int32_t), value :: transA
+      integer(c_int32_t), value :: mb
+      integer(c_int32_t), value :: nb
+      integer(c_int32_t), value :: nnzb
+      real(c_float), intent(out) :: alpha
+      type(c_ptr), value :: descrA
+      real(c_float), intent(out) :: bsrSortedValA
+      type(c_ptr), value :: bsrSortedRowPtrA
+      type(c_ptr), value :: bsrSortedColIndA
+      integer(c_int32_t), value :: blockDim
+      real(c_float), intent(out) :: x
+      real(c_float), intent(out) :: beta
+      real(c_float), intent(out) :: y
+    end function spblkSbsrmv
+    ! `y = alpha A x + beta y` in double precision (as `spblkSbsrmv`).
+    function spblkDbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, &
+        bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y) bind(C, name="spblkDbsrmv")
+      import
+      integer(c_int32_t) :: spblkDbsrmv
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: dirA
+      integer(c_int32_t), value :: transA
+      integer(c_int32_t), value :: mb
+      integer(c_int32_t), value :: nb
+      integer(c_int32_t), value :: nnzb
+      real(c_double), intent(out) :: alpha
+      type(c_ptr), value :: descrA
+      real(c_double), intent(out) :: bsrSortedValA
+      type(c_ptr), value :: bsrSortedRowPtrA
+      type(c_ptr), value :: bsrSortedColIndA
+      integer(c_int32_t), value :: blockDim
+      real(c_double), intent(out) :: x
+      real(c_double), intent(out) :: beta
+      real(c_double), intent(out) :: y
+    end function spblkDbsrmv
+    ! `C = alpha A op(B) + beta C`, A in BSR (mb x kb blocks), op(B) (kb blockSize) x n and C
+    ! (mb blockSize) x n column-major with leading dimensions ldb and ldc (single precision).
+    function spblkSbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, &
+        bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, B, ldb, beta, C, ldc) bind(C, &
+        name="spblkSbsrmm")
+      import
+      integer(c_int32_t) :: spblkSbsrmm
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: dirA
+      integer(c_int32_t), value :: transA
+      integer(c_int32_t), value :: transB
+      integer(c_int32_t), value :: mb
+      integer(c_int32_t), value :: n
+      integer(c_int32_t), value :: kb
+      integer(c_int32_t), value :: nnzb
+      real(c_float), intent(out) :: alpha
+      type(c_ptr), value :: descrA
+      real(c_float), intent(out) :: bsrSortedValA
+      type(c_ptr), value :: bsrSortedRowPtrA
+      type(c_ptr), value :: bsrSortedColIndA
+      integer(c_int32_t), value :: blockSize
+      real(c_float), intent(out) :: B
+      integer(c_int32_t), value :: ldb
+      real(c_float), intent(out) :: beta
+      real(c_float), intent(out) :: C
+      integer(c_int32_t), value :: ldc
+    end function spblkSbsrmm
+    ! `C = alpha A op(B) + beta C` in double precision (as `spblkSbsrmm`).
+    function spblkDbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, &
+        bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, B, ldb, beta, C, ldc) bind(C, &
+        name="spblkDbsrmm")
+      import
+      integer(c_int32_t) :: spblkDbsrmm
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: dirA
+      integer(c_int32_t), value :: transA
+      integer(c_int32_t), value :: transB
+      integer(c_int32_t), value :: mb
+      integer(c_int32_t), value :: n
+      integer(c_int32_t), value :: kb
+      integer(c_int32_t), value :: nnzb
+      real(c_double), intent(out) :: alpha
+      type(c_ptr), value :: descrA
+      real(c_double), intent(out) :: bsrSortedValA
+      type(c_ptr), value :: bsrSortedRowPtrA
+      type(c_ptr), value :: bsrSortedColIndA
+      integer(c_int32_t), value :: blockSize
+      real(c_double), intent(out) :: B
+      integer(c_int32_t), value :: ldb
+      real(c_double), intent(out) :: beta
+      real(c_double), intent(out) :: C
+      integer(c_int32_t), value :: ldc
+    end function spblkDbsrmm
     ! For the cuSPARSE compatibility library: reports that `function`, a cuSPARSE function name
     ! ("cusparse" followed by letters, digits and underscores, at most 128 bytes), is not
     ! implemented by spblk. Records "<function>: not implemented by spblk" as this thread's last

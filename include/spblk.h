@@ -191,6 +191,15 @@ typedef spblkDnMatDescr *spblkDnMatDescr_t;
 typedef const spblkDnMatDescr *spblkConstDnMatDescr_t;
 
 /**
+ * How the legacy BSR calls store each block: row by row or column by column.
+ */
+typedef uint32_t spblkDirection_t;
+
+typedef uint32_t spblkOperation_t;
+
+typedef spblkMatDescr *spblkMatDescr_t;
+
+/**
  * Value types, numbered as CUDA's `cudaDataType`.
  */
 typedef uint32_t spblkDataType_t;
@@ -210,8 +219,6 @@ typedef const spblkDnVecDescr *spblkConstDnVecDescr_t;
 typedef uint32_t spblkSparseToDenseAlg_t;
 
 typedef uint32_t spblkDenseToSparseAlg_t;
-
-typedef spblkMatDescr *spblkMatDescr_t;
 
 /**
  * spblk addition: which implementation runs the calls made with a handle.
@@ -247,8 +254,6 @@ typedef uint32_t spblkMatrixType_t;
 typedef uint32_t spblkFillMode_t;
 
 typedef uint32_t spblkDiagType_t;
-
-typedef uint32_t spblkOperation_t;
 
 /**
  * SpMV algorithms. spblk runs the default and every cuSPARSE CSR and COO value with its
@@ -515,6 +520,10 @@ typedef uint32_t spblkSpGEMMAlg_t;
 
 #define SPBLK_MATRIX_TYPE_TRIANGULAR 3
 
+#define SPBLK_DIRECTION_ROW 0
+
+#define SPBLK_DIRECTION_COLUMN 1
+
 #define SPBLK_ACTION_SYMBOLIC 0
 
 #define SPBLK_ACTION_NUMERIC 1
@@ -635,6 +644,91 @@ spblkStatus_t spblkDnMatSetStridedBatch(spblkDnMatDescr_t dnMatDescr,
 spblkStatus_t spblkDnMatGetStridedBatch(spblkConstDnMatDescr_t dnMatDescr,
                                         int *batchCount,
                                         int64_t *batchStride);
+
+/**
+ * `y = alpha A x + beta y`, A in BSR with 32-bit indices (single precision).
+ */
+spblkStatus_t spblkSbsrmv(spblkHandle_t handle,
+                          spblkDirection_t dirA,
+                          spblkOperation_t transA,
+                          int32_t mb,
+                          int32_t nb,
+                          int32_t nnzb,
+                          const float *alpha,
+                          spblkMatDescr_t descrA,
+                          const float *bsrSortedValA,
+                          const int32_t *bsrSortedRowPtrA,
+                          const int32_t *bsrSortedColIndA,
+                          int32_t blockDim,
+                          const float *x,
+                          const float *beta,
+                          float *y);
+
+/**
+ * `y = alpha A x + beta y` in double precision (as `spblkSbsrmv`).
+ */
+spblkStatus_t spblkDbsrmv(spblkHandle_t handle,
+                          spblkDirection_t dirA,
+                          spblkOperation_t transA,
+                          int32_t mb,
+                          int32_t nb,
+                          int32_t nnzb,
+                          const double *alpha,
+                          spblkMatDescr_t descrA,
+                          const double *bsrSortedValA,
+                          const int32_t *bsrSortedRowPtrA,
+                          const int32_t *bsrSortedColIndA,
+                          int32_t blockDim,
+                          const double *x,
+                          const double *beta,
+                          double *y);
+
+/**
+ * `C = alpha A op(B) + beta C`, A in BSR (mb x kb blocks), op(B) (kb blockSize) x n and C
+ * (mb blockSize) x n column-major with leading dimensions ldb and ldc (single precision).
+ */
+spblkStatus_t spblkSbsrmm(spblkHandle_t handle,
+                          spblkDirection_t dirA,
+                          spblkOperation_t transA,
+                          spblkOperation_t transB,
+                          int32_t mb,
+                          int32_t n,
+                          int32_t kb,
+                          int32_t nnzb,
+                          const float *alpha,
+                          spblkMatDescr_t descrA,
+                          const float *bsrSortedValA,
+                          const int32_t *bsrSortedRowPtrA,
+                          const int32_t *bsrSortedColIndA,
+                          int32_t blockSize,
+                          const float *B,
+                          int32_t ldb,
+                          const float *beta,
+                          float *C,
+                          int32_t ldc);
+
+/**
+ * `C = alpha A op(B) + beta C` in double precision (as `spblkSbsrmm`).
+ */
+spblkStatus_t spblkDbsrmm(spblkHandle_t handle,
+                          spblkDirection_t dirA,
+                          spblkOperation_t transA,
+                          spblkOperation_t transB,
+                          int32_t mb,
+                          int32_t n,
+                          int32_t kb,
+                          int32_t nnzb,
+                          const double *alpha,
+                          spblkMatDescr_t descrA,
+                          const double *bsrSortedValA,
+                          const int32_t *bsrSortedRowPtrA,
+                          const int32_t *bsrSortedColIndA,
+                          int32_t blockSize,
+                          const double *B,
+                          int32_t ldb,
+                          const double *beta,
+                          double *C,
+                          int32_t ldc);
 
 /**
  * For the cuSPARSE compatibility library: reports that `function`, a cuSPARSE function name

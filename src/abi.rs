@@ -177,6 +177,10 @@ pub const SPBLK_MATRIX_TYPE_GENERAL: spblkMatrixType_t = 0;
 pub const SPBLK_MATRIX_TYPE_SYMMETRIC: spblkMatrixType_t = 1;
 pub const SPBLK_MATRIX_TYPE_HERMITIAN: spblkMatrixType_t = 2;
 pub const SPBLK_MATRIX_TYPE_TRIANGULAR: spblkMatrixType_t = 3;
+/// How the legacy BSR calls store each block: row by row or column by column.
+pub type spblkDirection_t = u32;
+pub const SPBLK_DIRECTION_ROW: spblkDirection_t = 0;
+pub const SPBLK_DIRECTION_COLUMN: spblkDirection_t = 1;
 
 pub type spblkAction_t = u32;
 pub const SPBLK_ACTION_SYMBOLIC: spblkAction_t = 0;

@@ -74,6 +74,7 @@ c_enum!(SpMatAttribute: spblkSpMatAttribute_t {
 });
 c_enum!(FillMode: spblkFillMode_t { Lower = SPBLK_FILL_MODE_LOWER, Upper = SPBLK_FILL_MODE_UPPER });
 c_enum!(DiagType: spblkDiagType_t { NonUnit = SPBLK_DIAG_TYPE_NON_UNIT, Unit = SPBLK_DIAG_TYPE_UNIT });
+c_enum!(Direction: spblkDirection_t { Row = SPBLK_DIRECTION_ROW, Column = SPBLK_DIRECTION_COLUMN });
 c_enum!(MatrixType: spblkMatrixType_t {
     General = SPBLK_MATRIX_TYPE_GENERAL,
     Symmetric = SPBLK_MATRIX_TYPE_SYMMETRIC,

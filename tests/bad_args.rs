@@ -1667,3 +1667,124 @@ fn csrgeam2() {
     assert_eq!(spblkDestroyMatDescr(descr), OK);
     assert_eq!(spblkDestroy(h), OK);
 }
+
+#[test]
+fn bsr_products() {
+    use spblk::capi::bsr::*;
+    use spblk::capi::mat_descr::*;
+    let h = host_handle();
+    let mut descr: spblkMatDescr_t = null_mut();
+    assert_eq!(spblkCreateMatDescr(&mut descr), OK);
+    // A: 2 x 2 blocks of 2 x 2, blocks (0, 0) and (1, 1), stored row by row: [[1, 2], [3, 4]], [[5, 6], [7, 8]].
+    let (off, col, val) = ([0i32, 1, 2], [0i32, 1], [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
+    let (op, cp, vp) = (off.as_ptr(), col.as_ptr(), val.as_ptr());
+    let x = [1.0f32, 1.0, 1.0, 2.0];
+    let mut y = [9.0f32; 4];
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    let ptrs = [
+        (0, NI, "handle"),
+        (1, IV, "alpha"),
+        (2, IV, "descrA"),
+        (3, IV, "bsrSortedValA"),
+        (4, IV, "bsrSortedRowPtrA"),
+        (5, IV, "bsrSortedColIndA"),
+        (6, IV, "x"),
+        (7, IV, "beta"),
+        (8, IV, "y"),
+    ];
+    let enums = [(9, "dirA"), (10, "transA")];
+    check("spblkSbsrmv", &ptrs, &enums, |m, b| {
+        spblkSbsrmv(
+            n(m, 0, h),
+            e(b, 9, SPBLK_DIRECTION_ROW),
+            e(b, 10, SPBLK_OPERATION_NON_TRANSPOSE),
+            2,
+            2,
+            2,
+            nc(m, 1, &alpha),
+            n(m, 2, descr),
+            nc(m, 3, vp),
+            nc(m, 4, op),
+            nc(m, 5, cp),
+            2,
+            nc(m, 6, x.as_ptr()),
+            nc(m, 7, &beta),
+            n(m, 8, y.as_mut_ptr()),
+        )
+    });
+    assert_eq!(y, [3.0, 7.0, 17.0, 23.0]);
+    let mut c = [9.0f32; 8];
+    let b = [1.0f32, 1.0, 1.0, 2.0, 0.0, 1.0, 0.0, 0.0];
+    let ptrs = [
+        (0, NI, "handle"),
+        (1, IV, "alpha"),
+        (2, IV, "descrA"),
+        (3, IV, "bsrSortedValA"),
+        (4, IV, "bsrSortedRowPtrA"),
+        (5, IV, "bsrSortedColIndA"),
+        (6, IV, "B"),
+        (7, IV, "beta"),
+        (8, IV, "C"),
+    ];
+    let enums = [(9, "dirA"), (10, "transA"), (11, "transB")];
+    check("spblkSbsrmm", &ptrs, &enums, |m, bad| {
+        spblkSbsrmm(
+            n(m, 0, h),
+            e(bad, 9, SPBLK_DIRECTION_COLUMN),
+            e(bad, 10, SPBLK_OPERATION_NON_TRANSPOSE),
+            e(bad, 11, SPBLK_OPERATION_NON_TRANSPOSE),
+            2,
+            2,
+            2,
+            2,
+            nc(m, 1, &alpha),
+            n(m, 2, descr),
+            nc(m, 3, vp),
+            nc(m, 4, op),
+            nc(m, 5, cp),
+            2,
+            nc(m, 6, b.as_ptr()),
+            4,
+            nc(m, 7, &beta),
+            n(m, 8, c.as_mut_ptr()),
+            4,
+        )
+    });
+    // Blocks stored column by column: [[1, 3], [2, 4]], [[5, 7], [6, 8]]; B's columns x and e2.
+    assert_eq!(c, [4.0, 6.0, 19.0, 22.0, 3.0, 4.0, 0.0, 0.0]);
+    // What ops checks beyond pointers: transposed A, too small ldb, block size 0; the host: an
+    // offset array that does not end at nnzb.
+    let st = spblkSbsrmv(
+        h,
+        0,
+        SPBLK_OPERATION_TRANSPOSE,
+        2,
+        2,
+        2,
+        &alpha,
+        descr,
+        vp,
+        op,
+        cp,
+        2,
+        x.as_ptr(),
+        &beta,
+        y.as_mut_ptr(),
+    );
+    assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED);
+    assert!(last_error().contains("transA"), "{}", last_error());
+    let st = spblkSbsrmm(h, 0, 0, 0, 2, 2, 2, 2, &alpha, descr, vp, op, cp, 2, b.as_ptr(), 3, &beta, c.as_mut_ptr(), 4);
+    assert_eq!(st, IV);
+    assert!(last_error().contains("'ldb'"), "{}", last_error());
+    let st = spblkSbsrmv(h, 0, 0, 2, 2, 2, &alpha, descr, vp, op, cp, 0, x.as_ptr(), &beta, y.as_mut_ptr());
+    assert_eq!(st, IV);
+    assert!(last_error().contains("'blockDim'"), "{}", last_error());
+    let short = [0i32, 1, 1];
+    let before = y;
+    let st = spblkSbsrmv(h, 0, 0, 2, 2, 2, &alpha, descr, vp, short.as_ptr(), cp, 2, x.as_ptr(), &beta, y.as_mut_ptr());
+    assert_eq!(st, IV);
+    assert!(last_error().contains("bsrSortedRowPtrA"), "{}", last_error());
+    assert_eq!(y, before, "nothing written on failure");
+    assert_eq!(spblkDestroyMatDescr(descr), OK);
+    assert_eq!(spblkDestroy(h), OK);
+}

@@ -358,10 +358,10 @@ cusparseStatus_t cusparseDbsrilu02_numericBoost(cusparseHandle_t handle, bsrilu0
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseDbsrilu02_numericBoost");
 }
 cusparseStatus_t cusparseDbsrmm(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, cusparseOperation_t transB, int mb, int n, int kb, int nnzb, const double* alpha, cusparseMatDescr_t descrA, const double* bsrSortedValA, const int* bsrSortedRowPtrA, const int* bsrSortedColIndA, int blockSize, const double* B, int ldb, const double* beta, double* C, int ldc) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDbsrmm");
+    return (cusparseStatus_t)spblkDbsrmm((spblkHandle_t)handle, (spblkDirection_t)dirA, (spblkOperation_t)transA, (spblkOperation_t)transB, (int32_t)mb, (int32_t)n, (int32_t)kb, (int32_t)nnzb, (const double*)alpha, (spblkMatDescr_t)descrA, (const double*)bsrSortedValA, (const int32_t*)bsrSortedRowPtrA, (const int32_t*)bsrSortedColIndA, (int32_t)blockSize, (const double*)B, (int32_t)ldb, (const double*)beta, (double*)C, (int32_t)ldc);
 }
 cusparseStatus_t cusparseDbsrmv(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, int mb, int nb, int nnzb, const double* alpha, cusparseMatDescr_t descrA, const double* bsrSortedValA, const int* bsrSortedRowPtrA, const int* bsrSortedColIndA, int blockDim, const double* x, const double* beta, double* y) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDbsrmv");
+    return (cusparseStatus_t)spblkDbsrmv((spblkHandle_t)handle, (spblkDirection_t)dirA, (spblkOperation_t)transA, (int32_t)mb, (int32_t)nb, (int32_t)nnzb, (const double*)alpha, (spblkMatDescr_t)descrA, (const double*)bsrSortedValA, (const int32_t*)bsrSortedRowPtrA, (const int32_t*)bsrSortedColIndA, (int32_t)blockDim, (const double*)x, (const double*)beta, (double*)y);
 }
 cusparseStatus_t cusparseDbsrsm2_analysis(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, cusparseOperation_t transXY, int mb, int n, int nnzb, cusparseMatDescr_t descrA, const double* bsrSortedVal, const int* bsrSortedRowPtr, const int* bsrSortedColInd, int blockSize, bsrsm2Info_t info, cusparseSolvePolicy_t policy, void* pBuffer) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseDbsrsm2_analysis");
@@ -740,10 +740,10 @@ cusparseStatus_t cusparseSbsrilu02_numericBoost(cusparseHandle_t handle, bsrilu0
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseSbsrilu02_numericBoost");
 }
 cusparseStatus_t cusparseSbsrmm(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, cusparseOperation_t transB, int mb, int n, int kb, int nnzb, const float* alpha, cusparseMatDescr_t descrA, const float* bsrSortedValA, const int* bsrSortedRowPtrA, const int* bsrSortedColIndA, int blockSize, const float* B, int ldb, const float* beta, float* C, int ldc) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSbsrmm");
+    return (cusparseStatus_t)spblkSbsrmm((spblkHandle_t)handle, (spblkDirection_t)dirA, (spblkOperation_t)transA, (spblkOperation_t)transB, (int32_t)mb, (int32_t)n, (int32_t)kb, (int32_t)nnzb, (const float*)alpha, (spblkMatDescr_t)descrA, (const float*)bsrSortedValA, (const int32_t*)bsrSortedRowPtrA, (const int32_t*)bsrSortedColIndA, (int32_t)blockSize, (const float*)B, (int32_t)ldb, (const float*)beta, (float*)C, (int32_t)ldc);
 }
 cusparseStatus_t cusparseSbsrmv(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, int mb, int nb, int nnzb, const float* alpha, cusparseMatDescr_t descrA, const float* bsrSortedValA, const int* bsrSortedRowPtrA, const int* bsrSortedColIndA, int blockDim, const float* x, const float* beta, float* y) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSbsrmv");
+    return (cusparseStatus_t)spblkSbsrmv((spblkHandle_t)handle, (spblkDirection_t)dirA, (spblkOperation_t)transA, (int32_t)mb, (int32_t)nb, (int32_t)nnzb, (const float*)alpha, (spblkMatDescr_t)descrA, (const float*)bsrSortedValA, (const int32_t*)bsrSortedRowPtrA, (const int32_t*)bsrSortedColIndA, (int32_t)blockDim, (const float*)x, (const float*)beta, (float*)y);
 }
 cusparseStatus_t cusparseSbsrsm2_analysis(cusparseHandle_t handle, cusparseDirection_t dirA, cusparseOperation_t transA, cusparseOperation_t transXY, int mb, int n, int nnzb, cusparseMatDescr_t descrA, const float* bsrSortedVal, const int* bsrSortedRowPtr, const int* bsrSortedColInd, int blockSize, bsrsm2Info_t info, cusparseSolvePolicy_t policy, void* pBuffer) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseSbsrsm2_analysis");

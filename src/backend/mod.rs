@@ -283,6 +283,39 @@ pub struct GeamValues {
     pub value_type: DataType,
 }
 
+/// A BSR matrix with 32-bit indices as the legacy calls pass it: `mb` x `kb` blocks of
+/// `block` x `block` values, each block stored row by row or (`column_major_blocks`) column by
+/// column, `nnzb` blocks in all.
+#[derive(Debug, Clone, Copy)]
+pub struct Bsr32 {
+    pub mb: i64,
+    pub kb: i64,
+    pub nnzb: i64,
+    pub block: i64,
+    pub offsets: *const i32,
+    pub columns: *const i32,
+    pub values: *const c_void,
+    pub base: i64,
+    pub column_major_blocks: bool,
+}
+
+/// `C = alpha A op(B) + beta C` with A in BSR (`spblk{S,D}bsrmm`; `spblk{S,D}bsrmv` is the
+/// case n = 1, B = x, C = y). B and C are column-major: op(B) is (kb block) x n, stored
+/// k x n (`b_transposed` false) or n x k; C is (mb block) x n. Real f32 or f64 throughout.
+#[derive(Debug, Clone, Copy)]
+pub struct BsrProductArgs {
+    pub a: Bsr32,
+    pub n: i64,
+    pub b: *const c_void,
+    pub ldb: i64,
+    pub b_transposed: bool,
+    pub c: *mut c_void,
+    pub ldc: i64,
+    pub alpha: ScalarArg,
+    pub beta: ScalarArg,
+    pub value_type: DataType,
+}
+
 /// Per-descriptor SpGEMM state between the protocol's calls, owned by `spblkSpGEMMDescr_t`.
 #[derive(Default)]
 pub struct SpgemmState {
@@ -400,6 +433,9 @@ pub trait Backend: Send + Sync {
     /// Writes B's indices and values: at most B's nnz entries, whatever A holds now (a backend
     /// that can tell reports an A that no longer has B's nnz).
     fn dense_to_sparse_convert(&self, exec: &Exec, args: &DenseToSparseArgs, buffer: *mut c_void) -> Result<()>;
+
+    /// `C = alpha A op(B) + beta C`, A in BSR (no workspace).
+    fn bsr_product(&self, exec: &Exec, args: &BsrProductArgs) -> Result<()>;
 
     /// The workspace of `geam_nnz` (the fill needs none).
     fn geam_buffer_size(&self, args: &GeamArgs) -> Result<usize>;

@@ -10,6 +10,7 @@
 pub mod analyze;
 pub mod batch;
 pub mod boundary;
+pub mod bsr;
 pub mod compat;
 pub mod convert;
 pub mod dense;

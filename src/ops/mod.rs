@@ -17,6 +17,7 @@ use crate::types::{
 
 pub mod analyze;
 pub mod batch;
+pub mod bsr;
 pub mod dense_sparse;
 pub mod dispatch;
 pub mod geam;

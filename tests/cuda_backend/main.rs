@@ -7,6 +7,7 @@
 #![cfg(feature = "cuda")]
 
 mod batches;
+mod bsr;
 mod capture;
 mod dense_sparse;
 mod determinism;

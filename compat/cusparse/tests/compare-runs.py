@@ -15,7 +15,7 @@ def results(path):
         m = re.match(r"^(\w+) n=(\d+) (.*)$", line.strip())
         if m:
             out[m.group(1)] = (int(m.group(2)), dict(kv.split("=") for kv in m.group(3).split()))
-        elif line.startswith(("spgemm size", "cusparseGetVersion", "dense_to_sparse size", "sparse_to_dense padding")):
+        elif line.startswith(("spgemm size", "cusparseGetVersion", "dense_to_sparse size", "sparse_to_dense padding", "csrgeam2 nnz")):
             out[line.split()[0] + " " + line.split()[1]] = (0, {"line": line.strip()})
     return out
 

@@ -5,7 +5,8 @@
  * digits), and compare-runs.py checks that the two runs agree. The operations are generic-API
  * calls that spblk implements: SpMV (f32; f64 transposed), SpMM (f32, column-major), SDDMM,
  * strided-batch SpMM and SDDMM, Csr2cscEx2, SpGEMM (ALG1 protocol), sparse vectors,
- * dense<->sparse and the legacy csrgeam2, with bufferSize/preprocess as cuSPARSE's samples do.
+ * dense<->sparse and the legacy csrgeam2, bsrmv and bsrmm, with bufferSize/preprocess as
+ * cuSPARSE's samples do.
  *   cc gpu_program.c -I$CUDA/include -L$CUDA/lib64 -lcusparse -lcudart -ldl -lm */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <cuda_runtime_api.h>
@@ -284,6 +285,53 @@ static void legacy_add(cusparseHandle_t h, const csr_t *a) {
     CUDA(cudaFree(dc_val));
 }
 
+/* The legacy BSR products: A = a random CSR pattern of 300 x 200 blocks of 3 x 3 (columns as
+   block columns), bsrmv (f32, blocks by row) and bsrmm (f64, blocks by column, op(B) = Bᵀ). */
+static void legacy_bsr(cusparseHandle_t h) {
+    const int mb = 300, kb = 200, bs = 3, n = 5, m = mb * bs, k = kb * bs, ldb = n + 2, ldc = m + 1;
+    csr_t p = random_csr(mb, kb, 6);
+    const int values = p.nnz * bs * bs;
+    float *val = malloc(sizeof(float) * values), *x = malloc(sizeof(float) * k), *y;
+    double *dval = malloc(sizeof(double) * values), *b = malloc(sizeof(double) * ldb * k), *c;
+    const float alpha = 1.25f, beta = 0.0f;
+    const double dalpha = -0.75, dbeta = 0.5;
+    int i;
+    int *d_ptr, *d_col;
+    float *d_val, *d_x, *d_y;
+    double *d_dval, *d_b, *d_c;
+    cusparseMatDescr_t d;
+    for (i = 0; i < values; ++i) val[i] = (float)uniform(), dval[i] = uniform();
+    for (i = 0; i < k; ++i) x[i] = (float)uniform();
+    for (i = 0; i < ldb * k; ++i) b[i] = uniform();
+    c = malloc(sizeof(double) * ldc * n);
+    for (i = 0; i < ldc * n; ++i) c[i] = uniform();
+    d_ptr = to_device(p.ptr, sizeof(int) * (mb + 1)), d_col = to_device(p.col, sizeof(int) * p.nnz);
+    d_val = to_device(val, sizeof(float) * values), d_x = to_device(x, sizeof(float) * k);
+    d_y = buffer(sizeof(float) * m);
+    d_dval = to_device(dval, sizeof(double) * values), d_b = to_device(b, sizeof(double) * ldb * k);
+    d_c = to_device(c, sizeof(double) * ldc * n);
+    SPARSE(cusparseCreateMatDescr(&d));
+    SPARSE(cusparseSbsrmv(h, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, kb, p.nnz, &alpha, d, d_val,
+                          d_ptr, d_col, bs, d_x, &beta, d_y));
+    SPARSE(cusparseDbsrmm(h, CUSPARSE_DIRECTION_COLUMN, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_TRANSPOSE,
+                          mb, n, kb, p.nnz, &dalpha, d, d_dval, d_ptr, d_col, bs, d_b, ldb, &dbeta, d_c, ldc));
+    y = from_device(d_y, sizeof(float) * m);
+    free(c);
+    c = from_device(d_c, sizeof(double) * ldc * n);
+    print_f32("bsrmv", y, m);
+    print_f64("bsrmm", c, ldc * n);
+    SPARSE(cusparseDestroyMatDescr(d));
+    free(val), free(x), free(y), free(dval), free(b), free(c), free(p.ptr), free(p.col), free(p.val);
+    CUDA(cudaFree(d_ptr));
+    CUDA(cudaFree(d_col));
+    CUDA(cudaFree(d_val));
+    CUDA(cudaFree(d_x));
+    CUDA(cudaFree(d_y));
+    CUDA(cudaFree(d_dval));
+    CUDA(cudaFree(d_b));
+    CUDA(cudaFree(d_c));
+}
+
 int main(void) {
     const int m = 3000, k = 2000, n = 16;
     csr_t a = random_csr(m, k, 9), b = random_csr(k, 1500, 6);
@@ -524,6 +572,7 @@ int main(void) {
     sparse_vectors(h);
     dense_sparse(h, &a, m, k);
     legacy_add(h, &a);
+    legacy_bsr(h);
     SPARSE(cusparseDestroySpMat(ma));
     SPARSE(cusparseDestroy(h));
     CUDA(cudaFree(d_ptr));

@@ -341,6 +341,23 @@ static void matrix_add(cusparseHandle_t handle) {
     CHECK_STATUS(cusparseDestroyMatDescr(d), CUSPARSE_STATUS_SUCCESS);
 }
 
+/* The legacy BSR product with blocks of 1 x 1 (A itself): y = A x with bsrmv (f64). */
+static void bsr_product(cusparseHandle_t handle) {
+    const double x[K] = {1, -2, 3, 0.5}, one = 1.0, zero = 0.0;
+    double y[M], want;
+    int i, j;
+    cusparseMatDescr_t d = NULL;
+    CHECK_STATUS(cusparseCreateMatDescr(&d), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseDbsrmv(handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, M, K, NNZ, &one, d,
+                                values, offsets, columns, 1, x, &zero, y),
+                 CUSPARSE_STATUS_SUCCESS);
+    for (i = 0; i < M; ++i) {
+        for (want = 0, j = 0; j < K; ++j) want += dense_a(i, j) * x[j];
+        CHECK(y[i] == want);
+    }
+    CHECK_STATUS(cusparseDestroyMatDescr(d), CUSPARSE_STATUS_SUCCESS);
+}
+
 /* The logger: a callback at level 1 sees a failing call's message. */
 static int logged = 0;
 static void on_log(int level, const char *function, const char *message) {
@@ -404,6 +421,7 @@ int main(void) {
 
     sort_helpers(handle);
     matrix_add(handle);
+    bsr_product(handle);
     logger();
 
     /* A function spblk does not implement links, loads and fails clearly. */

@@ -172,6 +172,8 @@ pub fn all() -> Vec<String> {
         v.push(format!("spblk_dense_to_sparse_offsets_{i}"));
     }
     v.extend(["spblk_csr2coo_rows", "spblk_coo2csr_offsets"].map(String::from));
+    // kernels/spmm/bsr.cu.
+    v.extend(["spblk_bsrmm_rows_f32", "spblk_bsrmm_rows_f64"].map(String::from));
     // kernels/geam/merge.cu.
     v.extend(
         ["spblk_geam_count", "spblk_geam_offsets", "spblk_geam_fill_f32", "spblk_geam_fill_f64"].map(String::from),

@@ -15,8 +15,9 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use super::{
-    Backend, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues, IndexArrays, SddmmArgs, SddmmMethod, SortArgs,
-    SparseToDenseArgs, SpgemmArgs, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
+    Backend, BsrProductArgs, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues, IndexArrays, SddmmArgs,
+    SddmmMethod, SortArgs, SparseToDenseArgs, SpgemmArgs, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod,
+    SpvecArgs, SpvvArgs,
 };
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
@@ -25,6 +26,7 @@ use crate::plan::{AsptPlan, RodePlan, VbrArrays};
 use crate::types::{BackendKind, Operation};
 
 mod aspt;
+mod bsr;
 pub mod context;
 mod convert;
 mod dense;
@@ -312,6 +314,10 @@ impl Backend for CudaBackend {
 
     fn dense_to_sparse_convert(&self, exec: &Exec, args: &DenseToSparseArgs, buffer: *mut c_void) -> Result<()> {
         dense_sparse::convert(&Launcher::new(&self.dev, exec)?, args, buffer)
+    }
+
+    fn bsr_product(&self, exec: &Exec, args: &BsrProductArgs) -> Result<()> {
+        bsr::product(&Launcher::new(&self.dev, exec)?, args)
     }
 
     fn geam_buffer_size(&self, args: &GeamArgs) -> Result<usize> {

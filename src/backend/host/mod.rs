@@ -5,9 +5,9 @@
 use std::ffi::c_void;
 
 use super::{
-    Backend, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues, IndexArrays, SddmmArgs, SddmmMethod, SortArgs,
-    SparseToDenseArgs, SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs,
-    SpvvArgs,
+    Backend, BsrProductArgs, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues, IndexArrays, SddmmArgs,
+    SddmmMethod, SortArgs, SparseToDenseArgs, SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs,
+    SpmvMethod, SpvecArgs, SpvvArgs,
 };
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
@@ -17,6 +17,7 @@ use crate::types::{BackendKind, IndexType, Operation};
 use crate::{with_index_type, with_precision};
 
 pub mod aspt;
+pub mod bsr;
 pub mod convert;
 pub mod dense_sparse;
 pub mod elem;
@@ -270,6 +271,12 @@ impl Backend for HostBackend {
         trace::kernel("host:dense_to_sparse_convert");
         // SAFETY: as in sparse_to_dense.
         unsafe { dense_sparse::dense_to_sparse_convert(args) }
+    }
+
+    fn bsr_product(&self, _exec: &Exec, args: &BsrProductArgs) -> Result<()> {
+        trace::kernel("host:bsr_product");
+        // SAFETY: ops checked sizes and pointers; the host backend works on host memory.
+        unsafe { bsr::product(args) }
     }
 
     fn geam_buffer_size(&self, _args: &GeamArgs) -> Result<usize> {
