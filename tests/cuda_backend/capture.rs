@@ -1,14 +1,17 @@
 //! Every operation that needs no answer on the host, captured into one CUDA graph (issue 13:
 //! "graph-capture safety"): SpMM, SDDMM, SpGEMMreuse_compute (the protocol's earlier steps
 //! block, so they run before), Csr2cscEx2, SparseToDense, DenseToSparse_convert (its analysis
-//! blocks too), Xcsr2coo, Xcoo2csr, Xcsrsort, and CreateIdentityPermutation. Each must succeed while the stream is being captured, leave the
-//! capture valid, and the replayed graph must write what the same calls write on a plain
+//! blocks too), Xcsr2coo, Xcoo2csr, Xcsrsort, CreateIdentityPermutation, the legacy
+//! Xcsrgeam2Nnz (no total asked) and Scsrgeam2, Sbsrmv and Sbsrmm. Each must succeed while the
+//! stream is being captured, leave the capture valid, and the replayed graph must write what the same calls write on a plain
 //! stream, bit for bit (every kernel is deterministic). The sparse-vector operations and SpMV
 //! have capture tests of their own (spvec.rs, main.rs).
 
 use super::*;
 use cudarc::driver::sys;
+use spblk::capi::bsr::*;
 use spblk::capi::dense_sparse::*;
+use spblk::capi::geam::*;
 use spblk::capi::index_arrays::*;
 use spblk::capi::mat_descr::*;
 use spblk::capi::sort::*;
@@ -23,6 +26,12 @@ struct Inputs {
     a_arrays: [*mut c_void; 3],
     nnz: usize,
     b: spblkDnMatDescr_t,
+    /// B's values (400 x 8, column-major): also bsrmv's x (its first column) and bsrmm's B.
+    b_values: *mut c_void,
+    /// A + A by csrgeam2: C's offsets, columns, values and the workspace.
+    geam: [*mut c_void; 4],
+    /// bsrmv's y (500) and bsrmm's C (500 x 8), A read as BSR with blocks of 1.
+    bsr_out: [*mut c_void; 2],
     /// SpMM's output, 500 x 8.
     c: spblkDnMatDescr_t,
     c_values: *mut c_void,
@@ -95,7 +104,8 @@ fn inputs(side: &mut Side, seed: u64) -> Inputs {
     let a_arrays = [side.put(&sp.a), side.put(&sp.b), side.put(&sp.v)];
     let a = sp.descr_at(a_arrays[0], a_arrays[1], a_arrays[2]);
     let b_dn = Dn::random(&mut r, K, 8, SPBLK_ORDER_COL, SPBLK_R_32F, true);
-    let b = b_dn.descr(side.put(&b_dn.data));
+    let b_values = side.put(&b_dn.data);
+    let b = b_dn.descr(b_values);
     let c_dn = Dn::random(&mut r, M, 8, SPBLK_ORDER_COL, SPBLK_R_32F, true);
     let c_values = side.put(&c_dn.data);
     let c = c_dn.descr(c_values);
@@ -168,12 +178,42 @@ fn inputs(side: &mut Side, seed: u64) -> Inputs {
     let mut descr = std::ptr::null_mut();
     ok(spblkCreateMatDescr(&mut descr), "spblkCreateMatDescr");
     let gemm = gemm_reuse(side, &mut r, a);
+    let geam_out = [side.put(&vec![0xEE; (M + 1) * 4]), side.put(&vec![0xEE; nnz * 4]), side.put(&vec![0xEE; nnz * 4])];
+    let (one32, null_f) = (1.0f32, std::ptr::null::<f32>());
+    let st = spblkScsrgeam2_bufferSizeExt(
+        h,
+        m,
+        k,
+        &one32,
+        descr,
+        z,
+        null_f,
+        ptr,
+        col,
+        &one32,
+        descr,
+        z,
+        null_f,
+        ptr,
+        col,
+        descr,
+        null_f,
+        geam_out[0] as *const i32,
+        std::ptr::null(),
+        &mut size,
+    );
+    ok(st, "spblkScsrgeam2_bufferSizeExt");
+    let geam = [geam_out[0], geam_out[1], geam_out[2], side.buffer(size)];
+    let bsr_out = [side.put(&vec![0xEE; M * 4]), side.put(&vec![0xEE; M * 8 * 4])];
     side.sync();
     Inputs {
         a,
         a_arrays,
         nnz,
         b,
+        b_values,
+        geam,
+        bsr_out,
         c,
         c_values,
         d1,
@@ -201,6 +241,7 @@ fn sequence(h: spblkHandle_t, x: &Inputs, (one, half): (*const c_void, *const c_
     let (m, k, z, f32t) = (M as i32, K as i32, x.nnz as i32, SPBLK_R_32F);
     let (ptr, col) = (x.a_arrays[0] as *const i32, x.a_arrays[1] as *const i32);
     let [spmm_buf, sddmm_buf, csr2csc_buf, sort_buf, d2s_buf] = x.buffers;
+    let (d, a_val, geam_off) = (x.descr, x.a_arrays[2] as *const f32, x.geam[0] as *mut i32);
     vec![
         ("SpMM", spblkSpMM(h, N, N, one, x.a, x.b, half, x.c, f32t, 0, spmm_buf)),
         ("SDDMM", spblkSDDMM(h, N, N, one, x.d1, x.d2, half, x.s, f32t, 0, sddmm_buf)),
@@ -235,6 +276,79 @@ fn sequence(h: spblkHandle_t, x: &Inputs, (one, half): (*const c_void, *const c_
         ("CreateIdentityPermutation", spblkCreateIdentityPermutation(h, z, x.identity as *mut i32)),
         ("CreateIdentityPermutation P", spblkCreateIdentityPermutation(h, z, x.perm as *mut i32)),
         ("Xcsrsort", spblkXcsrsort(h, m, k, z, x.descr, ptr, x.shuffled as *mut i32, x.perm as *mut i32, sort_buf)),
+        (
+            "Xcsrgeam2Nnz",
+            spblkXcsrgeam2Nnz(h, m, k, d, z, ptr, col, d, z, ptr, col, d, geam_off, std::ptr::null_mut(), x.geam[3]),
+        ),
+        (
+            "Scsrgeam2",
+            spblkScsrgeam2(
+                h,
+                m,
+                k,
+                one.cast(),
+                d,
+                z,
+                a_val,
+                ptr,
+                col,
+                half.cast(),
+                d,
+                z,
+                a_val,
+                ptr,
+                col,
+                d,
+                x.geam[2].cast(),
+                geam_off,
+                x.geam[1].cast(),
+                x.geam[3],
+            ),
+        ),
+        (
+            "Sbsrmv",
+            spblkSbsrmv(
+                h,
+                0,
+                N,
+                m,
+                k,
+                z,
+                one.cast(),
+                d,
+                a_val,
+                ptr,
+                col,
+                1,
+                x.b_values.cast(),
+                half.cast(),
+                x.bsr_out[0].cast(),
+            ),
+        ),
+        (
+            "Sbsrmm",
+            spblkSbsrmm(
+                h,
+                1,
+                N,
+                N,
+                m,
+                8,
+                k,
+                z,
+                one.cast(),
+                d,
+                a_val,
+                ptr,
+                col,
+                1,
+                x.b_values.cast(),
+                k,
+                half.cast(),
+                x.bsr_out[1].cast(),
+                m,
+            ),
+        ),
     ]
 }
 
@@ -259,6 +373,11 @@ fn outputs(side: &Side, x: &Inputs) -> Vec<(&'static str, Vec<u8>)> {
         ("identity", side.get(x.identity, n4)),
         ("sorted columns", side.get(x.shuffled, n4)),
         ("P", side.get(x.perm, n4)),
+        ("geam offsets", side.get(x.geam[0], (M + 1) * 4)),
+        ("geam columns", side.get(x.geam[1], n4)),
+        ("geam values", side.get(x.geam[2], n4)),
+        ("bsrmv y", side.get(x.bsr_out[0], M * 4)),
+        ("bsrmm C", side.get(x.bsr_out[1], M * 8 * 4)),
     ]
 }
 
