@@ -29,7 +29,7 @@ typedef struct {
 } enum_arg;
 
 #define MAX_PTRS 16
-#define MAX_ENUMS 4
+#define MAX_ENUMS 5
 #define MAX_CASES 192 /* rows of the table: one per function of spblk.h */
 typedef struct {
     const char *function;
@@ -78,6 +78,8 @@ static struct {
     void *geam_off, *geam_col, *geam_val, *geam_dval_a, *geam_dval_c, *geam_buf; /* C = A + A */
     size_t geam_size;
     void *bsr_in_d, *bsr_out_d; /* 8 doubles each: x or B (4 x 2), y or C */
+    spblkSpMatDescr_t bsr, bell; /* A as BSR with blocks of 1; a 4 x 4 Blocked-ELL with blocks of 2 */
+    int64_t block, ell_cols;
     int geam_total;
     double done;
     spblkMatDescr_t sort_descr; /* zero-based (the setter rows change mat_descr's base) */
@@ -293,6 +295,9 @@ static void setup(spblkHandle_t h) {
         F.bsr_in_d = dev_copy(ones, sizeof ones);
         F.bsr_out_d = dev_copy(ones, sizeof ones);
     }
+    CHECK(spblkCreateBsr(&F.bsr, 4, 4, 6, 1, 1, F.a_arrays.major, F.a_arrays.minor, F.a_arrays.val, I32, I32, BASE0,
+                         F32, SPBLK_ORDER_ROW));
+    CHECK(spblkCreateBlockedEll(&F.bell, 4, 4, 2, 2, F.a_arrays.minor, F.c_d.val, I32, BASE0, F32));
 
     /* Destroyed objects of each kind, and live objects of another kind. */
     CHECK(spblkCreateWithBackend((spblkHandle_t *)&F.stale[HANDLE], SPBLK_BACKEND_HOST));
@@ -341,6 +346,8 @@ static void teardown(void) {
     dev_free(F.geam_dval_c);
     if (F.geam_buf) dev_free(F.geam_buf);
     dev_free(F.bsr_in_d);
+    CHECK(spblkDestroySpMat(F.bsr));
+    CHECK(spblkDestroySpMat(F.bell));
     dev_free(F.bsr_out_d);
     CHECK(spblkDestroyDnMat(F.dense_a));
     CHECK(spblkDestroySpMat(F.d2s_b));
@@ -696,6 +703,38 @@ static spblkStatus_t call_ConstDnVecGet(void *const *p, const uint32_t *e) {
     return spblkConstDnVecGet(p[0], p[1], p[2], p[3]);
 }
 /* One batch with valid strides: the shared objects stay single matrices. */
+/* The blocked formats: A's arrays as BSR with blocks of 1, a 4 x 4 Blocked-ELL with blocks of 2
+ * and 2 ELL columns, a Sliced-ELL with slices of 2 rows and 6 slots. */
+static spblkStatus_t call_CreateBsr(void *const *p, const uint32_t *e) {
+    return spblkCreateBsr(p[0], 4, 4, 6, 1, 1, p[1], p[2], p[3], e[0], e[1], e[2], e[3], e[4]);
+}
+static spblkStatus_t call_CreateConstBsr(void *const *p, const uint32_t *e) {
+    return spblkCreateConstBsr(p[0], 4, 4, 6, 1, 1, p[1], p[2], p[3], e[0], e[1], e[2], e[3], e[4]);
+}
+static spblkStatus_t call_CreateBlockedEll(void *const *p, const uint32_t *e) {
+    return spblkCreateBlockedEll(p[0], 4, 4, 2, 2, p[1], p[2], e[0], e[1], e[2]);
+}
+static spblkStatus_t call_CreateConstBlockedEll(void *const *p, const uint32_t *e) {
+    return spblkCreateConstBlockedEll(p[0], 4, 4, 2, 2, p[1], p[2], e[0], e[1], e[2]);
+}
+static spblkStatus_t call_CreateSlicedEll(void *const *p, const uint32_t *e) {
+    return spblkCreateSlicedEll(p[0], 4, 4, 6, 6, 2, p[1], p[2], p[3], e[0], e[1], e[2], e[3]);
+}
+static spblkStatus_t call_CreateConstSlicedEll(void *const *p, const uint32_t *e) {
+    return spblkCreateConstSlicedEll(p[0], 4, 4, 6, 6, 2, p[1], p[2], p[3], e[0], e[1], e[2], e[3]);
+}
+static spblkStatus_t call_BlockedEllGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkBlockedEllGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9]);
+}
+static spblkStatus_t call_ConstBlockedEllGet(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkConstBlockedEllGet(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9]);
+}
+static spblkStatus_t call_BsrSetStridedBatch(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkBsrSetStridedBatch(p[0], 2, 5, 6, 6);
+}
 static spblkStatus_t call_CsrSetStridedBatch(void *const *p, const uint32_t *e) {
     (void)e;
     return spblkCsrSetStridedBatch(p[0], 1, 5, 6);
@@ -1097,6 +1136,38 @@ static int build_cases(fn_case *t) {
         .e = {E("cooIdxType", I32), E("idxBase", BASE0), E("valueType", F32)},
         .cleanup = destroy_spmat);
     ROW("spblkDestroySpMat", call_DestroySpMat, .p = {IN("spMatDescr", FRESH, OK, SPMAT)});
+#define BSR_CREATE_ENUMS                                                                                       \
+    {E("bsrRowOffsetsType", I32), E("bsrColIndType", I32), E("idxBase", BASE0), E("valueType", F32),             \
+     E("order", SPBLK_ORDER_ROW)}
+#define BSR_CREATE_PTRS(out)                                                                                   \
+    {OUT("spMatDescr", out), IN("bsrRowOffsets", a_off, IV, PLAIN), IN("bsrColInd", a_col, IV, PLAIN),           \
+     IN("bsrValues", a_val, IV, PLAIN)}
+    ROW("spblkCreateBsr", call_CreateBsr, .p = BSR_CREATE_PTRS(F.out_spmat), .e = BSR_CREATE_ENUMS,
+        .cleanup = destroy_spmat);
+    ROW("spblkCreateConstBsr", call_CreateConstBsr, .p = BSR_CREATE_PTRS(F.out_const_spmat), .e = BSR_CREATE_ENUMS,
+        .cleanup = destroy_spmat);
+#define ELL_CREATE_PTRS(out)                                                                                   \
+    {OUT("spMatDescr", out), IN("ellColInd", a_col, IV, PLAIN), IN("ellValue", F.c_d.val, IV, PLAIN)}
+#define ELL_CREATE_ENUMS {E("ellIdxType", I32), E("idxBase", BASE0), E("valueType", F32)}
+    ROW("spblkCreateBlockedEll", call_CreateBlockedEll, .p = ELL_CREATE_PTRS(F.out_spmat), .e = ELL_CREATE_ENUMS,
+        .cleanup = destroy_spmat);
+    ROW("spblkCreateConstBlockedEll", call_CreateConstBlockedEll, .p = ELL_CREATE_PTRS(F.out_const_spmat),
+        .e = ELL_CREATE_ENUMS, .cleanup = destroy_spmat);
+#define SELL_CREATE_PTRS(out)                                                                                  \
+    {OUT("spMatDescr", out), IN("sellSliceOffsets", a_off, IV, PLAIN), IN("sellColInd", a_col, IV, PLAIN),       \
+     IN("sellValues", a_val, IV, PLAIN)}
+#define SELL_CREATE_ENUMS                                                                                      \
+    {E("sellSliceOffsetsType", I32), E("sellColIndType", I32), E("idxBase", BASE0), E("valueType", F32)}
+    ROW("spblkCreateSlicedEll", call_CreateSlicedEll, .p = SELL_CREATE_PTRS(F.out_spmat), .e = SELL_CREATE_ENUMS,
+        .cleanup = destroy_spmat);
+    ROW("spblkCreateConstSlicedEll", call_CreateConstSlicedEll, .p = SELL_CREATE_PTRS(F.out_const_spmat),
+        .e = SELL_CREATE_ENUMS, .cleanup = destroy_spmat);
+#define ELL_GET_PTRS                                                                                           \
+    IN("spMatDescr", F.bell, IV, SPMAT), OUT("rows", F.rows), OUT("cols", F.cols), OUT("ellBlockSize", F.block),  \
+        OUT("ellCols", F.ell_cols), OUT("ellColInd", F.values), OUT("ellValue", F.values),                        \
+        OUT("ellIdxType", F.itype), OUT("idxBase", F.base), OUT("valueType", F.vtype)
+    ROW("spblkBlockedEllGet", call_BlockedEllGet, .p = {ELL_GET_PTRS});
+    ROW("spblkConstBlockedEllGet", call_ConstBlockedEllGet, .p = {ELL_GET_PTRS});
     ROW("spblkSpMatGetSize", call_SpMatGetSize,
         .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("rows", F.rows), OUT("cols", F.cols), OUT("nnz", F.nnz)});
     ROW("spblkSpMatGetFormat", call_SpMatGetFormat, .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("format", F.format)});
@@ -1233,6 +1304,7 @@ static int build_cases(fn_case *t) {
     ROW("spblkGetMatDiagType", call_GetMatDiagType, .p = {IN("descrA", F.mat_descr, IV, MATDESCR)});
     ROW("spblkGetMatIndexBase", call_GetMatIndexBase, .p = {IN("descrA", F.mat_descr, IV, MATDESCR)});
     ROW("spblkCsrSetStridedBatch", call_CsrSetStridedBatch, .p = {IN("spMatDescr", F.a, IV, SPMAT)});
+    ROW("spblkBsrSetStridedBatch", call_BsrSetStridedBatch, .p = {IN("spMatDescr", F.bsr, IV, SPMAT)});
     ROW("spblkCooSetStridedBatch", call_CooSetStridedBatch, .p = {IN("spMatDescr", F.coo, IV, SPMAT)});
     ROW("spblkSpMatGetStridedBatch", call_SpMatGetStridedBatch,
         .p = {IN("spMatDescr", F.a, IV, SPMAT), OUT("batchCount", F.batch_count)});

@@ -202,6 +202,19 @@ module spblk
       integer(c_int), value :: batchCount
       integer(c_int64_t), value :: batchStride
     end function spblkCooSetStridedBatch
+    ! Makes a BSR descriptor a batch: batch i's block-row offsets start `i * offsetsBatchStride`
+    ! elements after batch 0's, its block columns `i * columnsBatchStride`, its values `i *
+    ! ValuesBatchStride` (0: shared).
+    function spblkBsrSetStridedBatch(spMatDescr, batchCount, offsetsBatchStride, &
+        columnsBatchStride, ValuesBatchStride) bind(C, name="spblkBsrSetStridedBatch")
+      import
+      integer(c_int32_t) :: spblkBsrSetStridedBatch
+      type(c_ptr), value :: spMatDescr
+      integer(c_int), value :: batchCount
+      integer(c_int64_t), value :: offsetsBatchStride
+      integer(c_int64_t), value :: columnsBatchStride
+      integer(c_int64_t), value :: ValuesBatchStride
+    end function spblkBsrSetStridedBatch
     ! The number of batches of a sparse matrix (1 unless set).
     function spblkSpMatGetStridedBatch(spMatDescr, batchCount) bind(C, &
         name="spblkSpMatGetStridedBatch")
@@ -1423,6 +1436,158 @@ module spblk
       type(c_ptr), value :: cooColumns
       type(c_ptr), value :: cooValues
     end function spblkCooSetPointers
+    ! Creates a BSR descriptor: `brows` x `bcols` blocks of `rowBlockSize` x `colBlockSize`
+    ! values (square, as cuSPARSE requires), `bnnz` of them; `bsrRowOffsets` has brows + 1
+    ! entries, `bsrColInd` bnnz, `bsrValues` bnnz blocks, each row- or column-major (`order`).
+    function spblkCreateBsr(spMatDescr, brows, bcols, bnnz, rowBlockSize, colBlockSize, &
+        bsrRowOffsets, bsrColInd, bsrValues, bsrRowOffsetsType, bsrColIndType, idxBase, valueType, &
+        order) bind(C, name="spblkCreateBsr")
+      import
+      integer(c_int32_t) :: spblkCreateBsr
+      type(c_ptr), intent(out) :: spMatDescr
+      integer(c_int64_t), value :: brows
+      integer(c_int64_t), value :: bcols
+      integer(c_int64_t), value :: bnnz
+      integer(c_int64_t), value :: rowBlockSize
+      integer(c_int64_t), value :: colBlockSize
+      type(c_ptr), value :: bsrRowOffsets
+      type(c_ptr), value :: bsrColInd
+      type(c_ptr), value :: bsrValues
+      integer(c_int32_t), value :: bsrRowOffsetsType
+      integer(c_int32_t), value :: bsrColIndType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+      integer(c_int32_t), value :: order
+    end function spblkCreateBsr
+    ! `spblkCreateBsr` for read-only data.
+    function spblkCreateConstBsr(spMatDescr, brows, bcols, bnnz, rowBlockDim, colBlockDim, &
+        bsrRowOffsets, bsrColInd, bsrValues, bsrRowOffsetsType, bsrColIndType, idxBase, valueType, &
+        order) bind(C, name="spblkCreateConstBsr")
+      import
+      integer(c_int32_t) :: spblkCreateConstBsr
+      type(c_ptr), intent(out) :: spMatDescr
+      integer(c_int64_t), value :: brows
+      integer(c_int64_t), value :: bcols
+      integer(c_int64_t), value :: bnnz
+      integer(c_int64_t), value :: rowBlockDim
+      integer(c_int64_t), value :: colBlockDim
+      type(c_ptr), value :: bsrRowOffsets
+      type(c_ptr), value :: bsrColInd
+      type(c_ptr), value :: bsrValues
+      integer(c_int32_t), value :: bsrRowOffsetsType
+      integer(c_int32_t), value :: bsrColIndType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+      integer(c_int32_t), value :: order
+    end function spblkCreateConstBsr
+    ! Creates a Blocked-ELL descriptor: `rows` x `cols`, each `ellBlockSize`-row block row
+    ! holding `ellCols / ellBlockSize` blocks; `ellColInd` their block columns (-1: none),
+    ! `ellValue` the `rows` x `ellCols` values row-major.
+    function spblkCreateBlockedEll(spMatDescr, rows, cols, ellBlockSize, ellCols, ellColInd, &
+        ellValue, ellIdxType, idxBase, valueType) bind(C, name="spblkCreateBlockedEll")
+      import
+      integer(c_int32_t) :: spblkCreateBlockedEll
+      type(c_ptr), intent(out) :: spMatDescr
+      integer(c_int64_t), value :: rows
+      integer(c_int64_t), value :: cols
+      integer(c_int64_t), value :: ellBlockSize
+      integer(c_int64_t), value :: ellCols
+      type(c_ptr), value :: ellColInd
+      type(c_ptr), value :: ellValue
+      integer(c_int32_t), value :: ellIdxType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateBlockedEll
+    ! `spblkCreateBlockedEll` for read-only data.
+    function spblkCreateConstBlockedEll(spMatDescr, rows, cols, ellBlockSize, ellCols, ellColInd, &
+        ellValue, ellIdxType, idxBase, valueType) bind(C, name="spblkCreateConstBlockedEll")
+      import
+      integer(c_int32_t) :: spblkCreateConstBlockedEll
+      type(c_ptr), intent(out) :: spMatDescr
+      integer(c_int64_t), value :: rows
+      integer(c_int64_t), value :: cols
+      integer(c_int64_t), value :: ellBlockSize
+      integer(c_int64_t), value :: ellCols
+      type(c_ptr), value :: ellColInd
+      type(c_ptr), value :: ellValue
+      integer(c_int32_t), value :: ellIdxType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateConstBlockedEll
+    ! Creates a Sliced-ELL descriptor: slices of `sliceSize` rows, `sellSliceOffsets` (one per
+    ! slice, + 1) into the `sellValuesSize` slots of `sellColInd` and `sellValues`, each slice
+    ! column-major, padding slots with column -1; `nnz` counts the other slots.
+    function spblkCreateSlicedEll(spMatDescr, rows, cols, nnz, sellValuesSize, sliceSize, &
+        sellSliceOffsets, sellColInd, sellValues, sellSliceOffsetsType, sellColIndType, idxBase, &
+        valueType) bind(C, name="spblkCreateSlicedEll")
+      import
+      integer(c_int32_t) :: spblkCreateSlicedEll
+      type(c_ptr), intent(out) :: spMatDescr
+      integer(c_int64_t), value :: rows
+      integer(c_int64_t), value :: cols
+      integer(c_int64_t), value :: nnz
+      integer(c_int64_t), value :: sellValuesSize
+      integer(c_int64_t), value :: sliceSize
+      type(c_ptr), value :: sellSliceOffsets
+      type(c_ptr), value :: sellColInd
+      type(c_ptr), value :: sellValues
+      integer(c_int32_t), value :: sellSliceOffsetsType
+      integer(c_int32_t), value :: sellColIndType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateSlicedEll
+    ! `spblkCreateSlicedEll` for read-only data.
+    function spblkCreateConstSlicedEll(spMatDescr, rows, cols, nnz, sellValuesSize, sliceSize, &
+        sellSliceOffsets, sellColInd, sellValues, sellSliceOffsetsType, sellColIndType, idxBase, &
+        valueType) bind(C, name="spblkCreateConstSlicedEll")
+      import
+      integer(c_int32_t) :: spblkCreateConstSlicedEll
+      type(c_ptr), intent(out) :: spMatDescr
+      integer(c_int64_t), value :: rows
+      integer(c_int64_t), value :: cols
+      integer(c_int64_t), value :: nnz
+      integer(c_int64_t), value :: sellValuesSize
+      integer(c_int64_t), value :: sliceSize
+      type(c_ptr), value :: sellSliceOffsets
+      type(c_ptr), value :: sellColInd
+      type(c_ptr), value :: sellValues
+      integer(c_int32_t), value :: sellSliceOffsetsType
+      integer(c_int32_t), value :: sellColIndType
+      integer(c_int32_t), value :: idxBase
+      integer(c_int32_t), value :: valueType
+    end function spblkCreateConstSlicedEll
+    ! Reads everything a Blocked-ELL descriptor holds.
+    function spblkBlockedEllGet(spMatDescr, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, &
+        ellIdxType, idxBase, valueType) bind(C, name="spblkBlockedEllGet")
+      import
+      integer(c_int32_t) :: spblkBlockedEllGet
+      type(c_ptr), value :: spMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: ellBlockSize
+      integer(c_int64_t), intent(out) :: ellCols
+      type(c_ptr), intent(out) :: ellColInd
+      type(c_ptr), intent(out) :: ellValue
+      integer(c_int32_t), intent(out) :: ellIdxType
+      integer(c_int32_t), intent(out) :: idxBase
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkBlockedEllGet
+    ! `spblkBlockedEllGet` for a read-only descriptor.
+    function spblkConstBlockedEllGet(spMatDescr, rows, cols, ellBlockSize, ellCols, ellColInd, &
+        ellValue, ellIdxType, idxBase, valueType) bind(C, name="spblkConstBlockedEllGet")
+      import
+      integer(c_int32_t) :: spblkConstBlockedEllGet
+      type(c_ptr), value :: spMatDescr
+      integer(c_int64_t), intent(out) :: rows
+      integer(c_int64_t), intent(out) :: cols
+      integer(c_int64_t), intent(out) :: ellBlockSize
+      integer(c_int64_t), intent(out) :: ellCols
+      type(c_ptr), intent(out) :: ellColInd
+      type(c_ptr), intent(out) :: ellValue
+      integer(c_int32_t), intent(out) :: ellIdxType
+      integer(c_int32_t), intent(out) :: idxBase
+      integer(c_int32_t), intent(out) :: valueType
+    end function spblkConstBlockedEllGet
     ! Reads everything a CSR descriptor holds.
     function spblkCsrGet(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, &
         csrRowOffsetsType, csrColIndType, idxBase, valueType) bind(C, name="spblkCsrGet")

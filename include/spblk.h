@@ -626,6 +626,17 @@ spblkStatus_t spblkCooSetStridedBatch(spblkSpMatDescr_t spMatDescr,
                                       int64_t batchStride);
 
 /**
+ * Makes a BSR descriptor a batch: batch i's block-row offsets start
+ * `i * offsetsBatchStride` elements after batch 0's, its block columns
+ * `i * columnsBatchStride`, its values `i * ValuesBatchStride` (0: shared).
+ */
+spblkStatus_t spblkBsrSetStridedBatch(spblkSpMatDescr_t spMatDescr,
+                                      int batchCount,
+                                      int64_t offsetsBatchStride,
+                                      int64_t columnsBatchStride,
+                                      int64_t ValuesBatchStride);
+
+/**
  * The number of batches of a sparse matrix (1 unless set).
  */
 spblkStatus_t spblkSpMatGetStridedBatch(spblkConstSpMatDescr_t spMatDescr, int *batchCount);
@@ -1642,6 +1653,138 @@ spblkStatus_t spblkCooSetPointers(spblkSpMatDescr_t spMatDescr,
                                   void *cooRows,
                                   void *cooColumns,
                                   void *cooValues);
+
+/**
+ * Creates a BSR descriptor: `brows` x `bcols` blocks of `rowBlockSize` x `colBlockSize`
+ * values (square, as cuSPARSE requires), `bnnz` of them; `bsrRowOffsets` has brows + 1
+ * entries, `bsrColInd` bnnz, `bsrValues` bnnz blocks, each row- or column-major (`order`).
+ */
+spblkStatus_t spblkCreateBsr(spblkSpMatDescr_t *spMatDescr,
+                             int64_t brows,
+                             int64_t bcols,
+                             int64_t bnnz,
+                             int64_t rowBlockSize,
+                             int64_t colBlockSize,
+                             void *bsrRowOffsets,
+                             void *bsrColInd,
+                             void *bsrValues,
+                             spblkIndexType_t bsrRowOffsetsType,
+                             spblkIndexType_t bsrColIndType,
+                             spblkIndexBase_t idxBase,
+                             spblkDataType_t valueType,
+                             spblkOrder_t order);
+
+/**
+ * `spblkCreateBsr` for read-only data.
+ */
+spblkStatus_t spblkCreateConstBsr(spblkConstSpMatDescr_t *spMatDescr,
+                                  int64_t brows,
+                                  int64_t bcols,
+                                  int64_t bnnz,
+                                  int64_t rowBlockDim,
+                                  int64_t colBlockDim,
+                                  const void *bsrRowOffsets,
+                                  const void *bsrColInd,
+                                  const void *bsrValues,
+                                  spblkIndexType_t bsrRowOffsetsType,
+                                  spblkIndexType_t bsrColIndType,
+                                  spblkIndexBase_t idxBase,
+                                  spblkDataType_t valueType,
+                                  spblkOrder_t order);
+
+/**
+ * Creates a Blocked-ELL descriptor: `rows` x `cols`, each `ellBlockSize`-row block row holding
+ * `ellCols / ellBlockSize` blocks; `ellColInd` their block columns (-1: none), `ellValue` the
+ * `rows` x `ellCols` values row-major.
+ */
+spblkStatus_t spblkCreateBlockedEll(spblkSpMatDescr_t *spMatDescr,
+                                    int64_t rows,
+                                    int64_t cols,
+                                    int64_t ellBlockSize,
+                                    int64_t ellCols,
+                                    void *ellColInd,
+                                    void *ellValue,
+                                    spblkIndexType_t ellIdxType,
+                                    spblkIndexBase_t idxBase,
+                                    spblkDataType_t valueType);
+
+/**
+ * `spblkCreateBlockedEll` for read-only data.
+ */
+spblkStatus_t spblkCreateConstBlockedEll(spblkConstSpMatDescr_t *spMatDescr,
+                                         int64_t rows,
+                                         int64_t cols,
+                                         int64_t ellBlockSize,
+                                         int64_t ellCols,
+                                         const void *ellColInd,
+                                         const void *ellValue,
+                                         spblkIndexType_t ellIdxType,
+                                         spblkIndexBase_t idxBase,
+                                         spblkDataType_t valueType);
+
+/**
+ * Creates a Sliced-ELL descriptor: slices of `sliceSize` rows, `sellSliceOffsets` (one per
+ * slice, + 1) into the `sellValuesSize` slots of `sellColInd` and `sellValues`, each slice
+ * column-major, padding slots with column -1; `nnz` counts the other slots.
+ */
+spblkStatus_t spblkCreateSlicedEll(spblkSpMatDescr_t *spMatDescr,
+                                   int64_t rows,
+                                   int64_t cols,
+                                   int64_t nnz,
+                                   int64_t sellValuesSize,
+                                   int64_t sliceSize,
+                                   void *sellSliceOffsets,
+                                   void *sellColInd,
+                                   void *sellValues,
+                                   spblkIndexType_t sellSliceOffsetsType,
+                                   spblkIndexType_t sellColIndType,
+                                   spblkIndexBase_t idxBase,
+                                   spblkDataType_t valueType);
+
+/**
+ * `spblkCreateSlicedEll` for read-only data.
+ */
+spblkStatus_t spblkCreateConstSlicedEll(spblkConstSpMatDescr_t *spMatDescr,
+                                        int64_t rows,
+                                        int64_t cols,
+                                        int64_t nnz,
+                                        int64_t sellValuesSize,
+                                        int64_t sliceSize,
+                                        const void *sellSliceOffsets,
+                                        const void *sellColInd,
+                                        const void *sellValues,
+                                        spblkIndexType_t sellSliceOffsetsType,
+                                        spblkIndexType_t sellColIndType,
+                                        spblkIndexBase_t idxBase,
+                                        spblkDataType_t valueType);
+
+/**
+ * Reads everything a Blocked-ELL descriptor holds.
+ */
+spblkStatus_t spblkBlockedEllGet(spblkSpMatDescr_t spMatDescr,
+                                 int64_t *rows,
+                                 int64_t *cols,
+                                 int64_t *ellBlockSize,
+                                 int64_t *ellCols,
+                                 void **ellColInd,
+                                 void **ellValue,
+                                 spblkIndexType_t *ellIdxType,
+                                 spblkIndexBase_t *idxBase,
+                                 spblkDataType_t *valueType);
+
+/**
+ * `spblkBlockedEllGet` for a read-only descriptor.
+ */
+spblkStatus_t spblkConstBlockedEllGet(spblkConstSpMatDescr_t spMatDescr,
+                                      int64_t *rows,
+                                      int64_t *cols,
+                                      int64_t *ellBlockSize,
+                                      int64_t *ellCols,
+                                      const void **ellColInd,
+                                      const void **ellValue,
+                                      spblkIndexType_t *ellIdxType,
+                                      spblkIndexBase_t *idxBase,
+                                      spblkDataType_t *valueType);
 
 /**
  * Reads everything a CSR descriptor holds.

@@ -19,6 +19,17 @@ pub enum SparsePattern {
     Csc { col_offsets: *mut c_void, row_ind: *mut c_void },
     /// Both arrays have nnz entries.
     Coo { row_ind: *mut c_void, col_ind: *mut c_void },
+    /// Square blocks of `block` x `block` values (`rows / block` block rows): `row_offsets` has
+    /// block rows + 1 entries, `col_ind` one block column per block (nnz / block² of them);
+    /// the values block after block, each block row- or column-major (`order`).
+    Bsr { row_offsets: *mut c_void, col_ind: *mut c_void, block: i64, order: Order },
+    /// Blocked-ELL: `col_ind` holds `rows / block` x `ell_cols / block` block columns (-1: no
+    /// block there), the values `rows` x `ell_cols`, row-major (nnz = rows · ell_cols).
+    BlockedEll { col_ind: *mut c_void, block: i64, ell_cols: i64 },
+    /// Sliced-ELL: slices of `slice_size` rows; `slice_offsets` (slices + 1) index the
+    /// `values_size` slots of `col_ind` and the values, column-major within a slice (-1:
+    /// padding). nnz counts the slots that are not padding.
+    SlicedEll { slice_offsets: *mut c_void, col_ind: *mut c_void, slice_size: i64, values_size: i64 },
 }
 
 /// A strided batch of sparse matrices (`spblkCsrSetStridedBatch`, `spblkCooSetStridedBatch`):
@@ -29,13 +40,15 @@ pub struct SpBatch {
     pub count: i32,
     /// CSR: the row offsets; COO: the row indices.
     pub first_stride: i64,
-    /// CSR and COO: the column indices and the values.
+    /// CSR and COO: the column indices and the values; BSR: the block columns.
     pub entries_stride: i64,
+    /// The values (CSR and COO: `entries_stride`).
+    pub values_stride: i64,
 }
 
 impl Default for SpBatch {
     fn default() -> Self {
-        SpBatch { count: 1, first_stride: 0, entries_stride: 0 }
+        SpBatch { count: 1, first_stride: 0, entries_stride: 0, values_stride: 0 }
     }
 }
 
@@ -95,6 +108,23 @@ impl SpMat {
             SparsePattern::Csr { .. } => Format::Csr,
             SparsePattern::Csc { .. } => Format::Csc,
             SparsePattern::Coo { .. } => Format::Coo,
+            SparsePattern::Bsr { .. } => Format::Bsr,
+            SparsePattern::BlockedEll { .. } => Format::BlockedEll,
+            SparsePattern::SlicedEll { .. } => Format::SlicedEll,
+        }
+    }
+
+    /// NOT_SUPPORTED for an operation that does not take this matrix's format (the checks in
+    /// `ops` stop it first; backends keep their matches exhaustive with it).
+    pub fn unsupported(&self, what: &str) -> crate::error::Error {
+        crate::error::Error::not_supported(format!("{what} does not take {} matrices", self.format().name()))
+    }
+
+    /// The elements the values array holds (padding included).
+    pub fn stored_values(&self) -> i64 {
+        match self.pattern {
+            SparsePattern::SlicedEll { values_size, .. } => values_size,
+            _ => self.nnz,
         }
     }
 
@@ -106,21 +136,27 @@ impl SpMat {
             return self.clone();
         }
         let i = i as i64;
-        let (first, second) = match self.pattern {
-            SparsePattern::Csr { row_offsets, col_ind } => (row_offsets, col_ind),
-            SparsePattern::Csc { col_offsets, row_ind } => (col_offsets, row_ind),
-            SparsePattern::Coo { row_ind, col_ind } => (row_ind, col_ind),
-        };
-        let first = advance(first, i * self.batch.first_stride, self.offsets_type.size());
-        let second = advance(second, i * self.batch.entries_stride, self.indices_type.size());
+        let first = |p| advance(p, i * self.batch.first_stride, self.offsets_type.size());
+        let second = |p| advance(p, i * self.batch.entries_stride, self.indices_type.size());
+        // Only CSR, COO and BSR take batches (their SetStridedBatch functions).
         let pattern = match self.pattern {
-            SparsePattern::Csr { .. } => SparsePattern::Csr { row_offsets: first, col_ind: second },
-            SparsePattern::Csc { .. } => SparsePattern::Csc { col_offsets: first, row_ind: second },
-            SparsePattern::Coo { .. } => SparsePattern::Coo { row_ind: first, col_ind: second },
+            SparsePattern::Csr { row_offsets, col_ind } => {
+                SparsePattern::Csr { row_offsets: first(row_offsets), col_ind: second(col_ind) }
+            }
+            SparsePattern::Csc { col_offsets, row_ind } => {
+                SparsePattern::Csc { col_offsets: first(col_offsets), row_ind: second(row_ind) }
+            }
+            SparsePattern::Coo { row_ind, col_ind } => {
+                SparsePattern::Coo { row_ind: first(row_ind), col_ind: second(col_ind) }
+            }
+            SparsePattern::Bsr { row_offsets, col_ind, block, order } => {
+                SparsePattern::Bsr { row_offsets: first(row_offsets), col_ind: second(col_ind), block, order }
+            }
+            p @ (SparsePattern::BlockedEll { .. } | SparsePattern::SlicedEll { .. }) => p,
         };
         SpMat {
             pattern,
-            values: advance(self.values, i * self.batch.entries_stride, self.value_type.size()),
+            values: advance(self.values, i * self.batch.values_stride, self.value_type.size()),
             batch: SpBatch::default(),
             plans: Arc::new(PlanSlot::default()),
             ..self.clone()
@@ -142,10 +178,18 @@ impl SpMat {
             self.rows,
             self.cols
         );
-        let (off_name, idx_name, minor) = match self.pattern {
-            SparsePattern::Csr { .. } => ("csrRowOffsetsType", "csrColIndType", self.cols),
-            SparsePattern::Csc { .. } => ("cscColOffsetsType", "cscRowIndType", self.rows),
-            SparsePattern::Coo { .. } => ("cooIdxType", "cooIdxType", self.rows.max(self.cols)),
+        // The largest count an offset holds, and the bound of the indices.
+        let (off_name, idx_name, offsets_reach, minor) = match self.pattern {
+            SparsePattern::Csr { .. } => ("csrRowOffsetsType", "csrColIndType", self.nnz, self.cols),
+            SparsePattern::Csc { .. } => ("cscColOffsetsType", "cscRowIndType", self.nnz, self.rows),
+            SparsePattern::Coo { .. } => ("cooIdxType", "cooIdxType", self.nnz, self.rows.max(self.cols)),
+            SparsePattern::Bsr { block, .. } => {
+                ("bsrRowOffsetsType", "bsrColIndType", self.nnz / (block * block).max(1), self.cols / block.max(1))
+            }
+            SparsePattern::BlockedEll { block, .. } => ("ellIdxType", "ellIdxType", 0, self.cols / block.max(1)),
+            SparsePattern::SlicedEll { values_size, .. } => {
+                ("sellSliceOffsetsType", "sellColIndType", values_size, self.cols)
+            }
         };
         ensure!(
             self.offsets_type != IndexType::U16 && self.indices_type != IndexType::U16,
@@ -154,11 +198,9 @@ impl SpMat {
         );
         let base = self.base.offset();
         ensure!(
-            self.nnz + base <= self.offsets_type.max_value(),
+            offsets_reach + base <= self.offsets_type.max_value(),
             off_name,
-            "cannot hold nnz = {} with index base {}",
-            self.nnz,
-            base
+            "cannot hold offsets up to {offsets_reach} with index base {base}"
         );
         ensure!(
             minor + base <= self.indices_type.max_value() || minor == 0,
@@ -180,6 +222,13 @@ impl SpMat {
                 (col_offsets, row_ind, "cscColOffsets", "cscRowInd", self.cols > 0)
             }
             SparsePattern::Coo { row_ind, col_ind } => (row_ind, col_ind, "cooRowInd", "cooColInd", self.nnz > 0),
+            SparsePattern::Bsr { row_offsets, col_ind, .. } => {
+                (row_offsets, col_ind, "bsrRowOffsets", "bsrColInd", self.rows > 0)
+            }
+            SparsePattern::BlockedEll { col_ind, .. } => (col_ind, col_ind, "ellColInd", "ellColInd", self.nnz > 0),
+            SparsePattern::SlicedEll { slice_offsets, col_ind, .. } => {
+                (slice_offsets, col_ind, "sellSliceOffsets", "sellColInd", self.rows > 0)
+            }
         };
         ensure!(!a.is_null() || !a_needed, arg, "has a NULL {an} array");
         ensure!(!b.is_null() || self.nnz == 0, arg, "has a NULL {bn} array with nnz = {}", self.nnz);

@@ -1788,3 +1788,181 @@ fn bsr_products() {
     assert_eq!(spblkDestroyMatDescr(descr), OK);
     assert_eq!(spblkDestroy(h), OK);
 }
+
+#[test]
+fn blocked_format_descriptors() {
+    use spblk::capi::batch::*;
+    use spblk::capi::sp_mat_blocked::*;
+    let (i32i, f32t) = (SPBLK_INDEX_32I, SPBLK_R_32F);
+    let (mut off, mut col, mut val) = ([0i32; 4], [0i32; 5], [0f32; 64]);
+    let (op, cp, vp) =
+        (off.as_mut_ptr().cast::<c_void>(), col.as_mut_ptr().cast::<c_void>(), val.as_mut_ptr().cast::<c_void>());
+    // BSR: 3 x 4 blocks of 2 x 2, 5 blocks (NVIDIA's sizes: 6 x 8, nnz 20).
+    let mut m: spblkSpMatDescr_t = null_mut();
+    let ptrs = [(0, IV, "spMatDescr"), (1, IV, "bsrRowOffsets"), (2, IV, "bsrColInd"), (3, IV, "bsrValues")];
+    let enums = [(4, "bsrRowOffsetsType"), (5, "bsrColIndType"), (6, "idxBase"), (7, "valueType"), (8, "order")];
+    check("spblkCreateBsr", &ptrs, &enums, |mk, b| {
+        if !m.is_null() {
+            spblkDestroySpMat(m);
+            m = null_mut();
+        }
+        let (t0, t1) = (e(b, 4, i32i), e(b, 5, i32i));
+        let (base, vt, order) = (e(b, 6, 0), e(b, 7, f32t), e(b, 8, SPBLK_ORDER_ROW));
+        spblkCreateBsr(
+            n(mk, 0, &mut m),
+            3,
+            4,
+            5,
+            2,
+            2,
+            n(mk, 1, op),
+            n(mk, 2, cp),
+            n(mk, 3, vp),
+            t0,
+            t1,
+            base,
+            vt,
+            order,
+        )
+    });
+    let (mut rows, mut cols, mut nnz) = (0i64, 0i64, 0i64);
+    assert_eq!(spblkSpMatGetSize(m, &mut rows, &mut cols, &mut nnz), OK);
+    assert_eq!((rows, cols, nnz), (6, 8, 20), "NVIDIA's sizes");
+    let mut fmt = 0;
+    assert_eq!(spblkSpMatGetFormat(m, &mut fmt), OK);
+    assert_eq!(fmt, SPBLK_FORMAT_BSR);
+    // Batches: strides of at least brows + 1, bnnz and bnnz * 4 (or 0).
+    assert_eq!(spblkBsrSetStridedBatch(m, 2, 3, 5, 20), IV);
+    assert!(last_error().contains("offsetsBatchStride"), "{}", last_error());
+    assert_eq!(spblkBsrSetStridedBatch(m, 2, 4, 5, 19), IV);
+    assert!(last_error().contains("ValuesBatchStride"), "{}", last_error());
+    assert_eq!(spblkBsrSetStridedBatch(null_mut(), 2, 4, 5, 20), IV);
+    assert_eq!(spblkBsrSetStridedBatch(m, 2, 4, 5, 20), OK);
+    let mut count = 0;
+    assert_eq!(spblkSpMatGetStridedBatch(m, &mut count), OK);
+    assert_eq!(count, 2);
+    assert_eq!(spblkCsrSetStridedBatch(m, 2, 4, 5), IV, "a CSR setter on BSR");
+    // What cuSPARSE refuses: rectangular blocks, mixed index types (NOT_SUPPORTED), too many blocks.
+    let mut other: spblkSpMatDescr_t = null_mut();
+    let st = spblkCreateBsr(&mut other, 3, 4, 5, 2, 3, op, cp, vp, i32i, i32i, 0, f32t, SPBLK_ORDER_ROW);
+    assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED);
+    let st = spblkCreateBsr(&mut other, 3, 4, 5, 2, 2, op, cp, vp, i32i, SPBLK_INDEX_64I, 0, f32t, SPBLK_ORDER_ROW);
+    assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED);
+    let st = spblkCreateBsr(&mut other, 3, 4, 13, 2, 2, op, cp, vp, i32i, i32i, 0, f32t, SPBLK_ORDER_ROW);
+    assert_eq!(st, IV);
+    assert!(other.is_null(), "nothing written on failure");
+    assert_eq!(spblkDestroySpMat(m), OK);
+    // Blocked-ELL: 8 x 12, blocks of 4, 8 ELL columns (nnz: the 64 stored values).
+    let mut m: spblkSpMatDescr_t = null_mut();
+    let ptrs = [(0, IV, "spMatDescr"), (1, IV, "ellColInd"), (2, IV, "ellValue")];
+    check("spblkCreateBlockedEll", &ptrs, &[(3, "ellIdxType"), (4, "idxBase"), (5, "valueType")], |mk, b| {
+        if !m.is_null() {
+            spblkDestroySpMat(m);
+            m = null_mut();
+        }
+        let (it, base, vt) = (e(b, 3, i32i), e(b, 4, 0), e(b, 5, f32t));
+        spblkCreateBlockedEll(n(mk, 0, &mut m), 8, 12, 4, 8, n(mk, 1, cp), n(mk, 2, vp), it, base, vt)
+    });
+    assert_eq!(spblkSpMatGetSize(m, &mut rows, &mut cols, &mut nnz), OK);
+    assert_eq!((rows, cols, nnz), (8, 12, 64));
+    let (mut block, mut ell_cols) = (0i64, 0i64);
+    let (mut ci, mut v): (*mut c_void, *mut c_void) = (null_mut(), null_mut());
+    let (mut it, mut base, mut vt) = (9u32, 9u32, 99u32);
+    let ptrs = [
+        (0, IV, "spMatDescr"),
+        (1, IV, "rows"),
+        (2, IV, "cols"),
+        (3, IV, "ellBlockSize"),
+        (4, IV, "ellCols"),
+        (5, IV, "ellColInd"),
+        (6, IV, "ellValue"),
+        (7, IV, "ellIdxType"),
+        (8, IV, "idxBase"),
+        (9, IV, "valueType"),
+    ];
+    check("spblkBlockedEllGet", &ptrs, &[], |mk, _| {
+        spblkBlockedEllGet(
+            n(mk, 0, m),
+            n(mk, 1, &mut rows),
+            n(mk, 2, &mut cols),
+            n(mk, 3, &mut block),
+            n(mk, 4, &mut ell_cols),
+            n(mk, 5, &mut ci),
+            n(mk, 6, &mut v),
+            n(mk, 7, &mut it),
+            n(mk, 8, &mut base),
+            n(mk, 9, &mut vt),
+        )
+    });
+    assert_eq!((rows, cols, block, ell_cols, ci, v, it, base, vt), (8, 12, 4, 8, cp, vp, i32i, 0, f32t));
+    for (r, c, bs, ec, what) in [(10, 12, 4, 8, "'rows'"), (8, 12, 4, 6, "'ellCols'"), (8, 12, 4, 16, "'ellCols'")] {
+        assert_eq!(spblkCreateBlockedEll(&mut other, r, c, bs, ec, cp, vp, i32i, 0, f32t), IV);
+        assert!(last_error().contains(what), "{}", last_error());
+    }
+    // The CSR getter refuses it, and so does every operation.
+    let mut cp2: *mut c_void = null_mut();
+    let (mut r2, mut c2, mut z2, mut t2) = (0i64, 0i64, 0i64, 0u32);
+    let st =
+        spblkCsrGet(m, &mut r2, &mut c2, &mut z2, &mut cp2, &mut cp2, &mut cp2, &mut t2, &mut t2, &mut t2, &mut t2);
+    assert_eq!(st, IV);
+    let h = host_handle();
+    let (x, mut y) = ([1f32; 12], [0f32; 8]);
+    let (mut vx, mut vy) = (null_mut(), null_mut());
+    assert_eq!(spblkCreateDnVec(&mut vx, 12, x.as_ptr() as *mut c_void, f32t), OK);
+    assert_eq!(spblkCreateDnVec(&mut vy, 8, y.as_mut_ptr().cast(), f32t), OK);
+    let (one, zero) = (1f32, 0f32);
+    let st = spblkSpMV(h, 0, (&one as *const f32).cast(), m, vx, (&zero as *const f32).cast(), vy, f32t, 0, null_mut());
+    assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED);
+    assert!(last_error().contains("BlockedEll") || last_error().contains("Blocked-ELL"), "{}", last_error());
+    assert_eq!(spblkDestroyDnVec(vx), OK);
+    assert_eq!(spblkDestroyDnVec(vy), OK);
+    assert_eq!(spblkDestroySpMat(m), OK);
+    // Sliced-ELL: 5 x 7, 9 entries in 12 slots, slices of 2 rows.
+    let mut m: spblkSpMatDescr_t = null_mut();
+    let ptrs = [(0, IV, "spMatDescr"), (1, IV, "sellSliceOffsets"), (2, IV, "sellColInd"), (3, IV, "sellValues")];
+    let enums = [(4, "sellSliceOffsetsType"), (5, "sellColIndType"), (6, "idxBase"), (7, "valueType")];
+    check("spblkCreateSlicedEll", &ptrs, &enums, |mk, b| {
+        if !m.is_null() {
+            spblkDestroySpMat(m);
+            m = null_mut();
+        }
+        let (t0, t1, base, vt) = (e(b, 4, i32i), e(b, 5, i32i), e(b, 6, 0), e(b, 7, f32t));
+        spblkCreateSlicedEll(
+            n(mk, 0, &mut m),
+            5,
+            7,
+            9,
+            12,
+            2,
+            n(mk, 1, op),
+            n(mk, 2, cp),
+            n(mk, 3, vp),
+            t0,
+            t1,
+            base,
+            vt,
+        )
+    });
+    assert_eq!(spblkSpMatGetSize(m, &mut rows, &mut cols, &mut nnz), OK);
+    assert_eq!((rows, cols, nnz), (5, 7, 9));
+    assert_eq!(spblkCreateSlicedEll(&mut other, 5, 7, 13, 12, 2, op, cp, vp, i32i, i32i, 0, f32t), IV);
+    assert!(last_error().contains("'nnz'"), "{}", last_error());
+    assert_eq!(
+        spblkBlockedEllGet(
+            m,
+            &mut rows,
+            &mut cols,
+            &mut block,
+            &mut ell_cols,
+            &mut ci,
+            &mut v,
+            &mut it,
+            &mut base,
+            &mut vt
+        ),
+        IV
+    );
+    assert!(other.is_null());
+    assert_eq!(spblkDestroySpMat(m), OK);
+    assert_eq!(spblkDestroy(h), OK);
+}

@@ -16,10 +16,10 @@ cusparseStatus_t cusparseAxpby(cusparseHandle_t handle, const void* alpha, cuspa
     return (cusparseStatus_t)spblkAxpby((spblkHandle_t)handle, (const void*)alpha, (spblkConstSpVecDescr_t)vecX, (const void*)beta, (spblkDnVecDescr_t)vecY);
 }
 cusparseStatus_t cusparseBlockedEllGet(cusparseSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols, int64_t* ellBlockSize, int64_t* ellCols, void** ellColInd, void** ellValue, cusparseIndexType_t* ellIdxType, cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseBlockedEllGet");
+    return (cusparseStatus_t)spblkBlockedEllGet((spblkSpMatDescr_t)spMatDescr, (int64_t*)rows, (int64_t*)cols, (int64_t*)ellBlockSize, (int64_t*)ellCols, (void**)ellColInd, (void**)ellValue, (spblkIndexType_t*)ellIdxType, (spblkIndexBase_t*)idxBase, (spblkDataType_t*)valueType);
 }
 cusparseStatus_t cusparseBsrSetStridedBatch(cusparseSpMatDescr_t spMatDescr, int batchCount, int64_t offsetsBatchStride, int64_t columnsBatchStride, int64_t ValuesBatchStride) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseBsrSetStridedBatch");
+    return (cusparseStatus_t)spblkBsrSetStridedBatch((spblkSpMatDescr_t)spMatDescr, (int)batchCount, (int64_t)offsetsBatchStride, (int64_t)columnsBatchStride, (int64_t)ValuesBatchStride);
 }
 cusparseStatus_t cusparseCbsr2csr(cusparseHandle_t handle, cusparseDirection_t dirA, int mb, int nb, cusparseMatDescr_t descrA, const cuComplex* bsrSortedValA, const int* bsrSortedRowPtrA, const int* bsrSortedColIndA, int blockDim, cusparseMatDescr_t descrC, cuComplex* csrSortedValC, int* csrSortedRowPtrC, int* csrSortedColIndC) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseCbsr2csr");
@@ -181,7 +181,7 @@ cusparseStatus_t cusparseCnnz_compress(cusparseHandle_t handle, int m, cusparseM
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseCnnz_compress");
 }
 cusparseStatus_t cusparseConstBlockedEllGet(cusparseConstSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols, int64_t* ellBlockSize, int64_t* ellCols, const void** ellColInd, const void** ellValue, cusparseIndexType_t* ellIdxType, cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseConstBlockedEllGet");
+    return (cusparseStatus_t)spblkConstBlockedEllGet((spblkConstSpMatDescr_t)spMatDescr, (int64_t*)rows, (int64_t*)cols, (int64_t*)ellBlockSize, (int64_t*)ellCols, (const void**)ellColInd, (const void**)ellValue, (spblkIndexType_t*)ellIdxType, (spblkIndexBase_t*)idxBase, (spblkDataType_t*)valueType);
 }
 cusparseStatus_t cusparseConstCooGet(cusparseConstSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols, int64_t* nnz, const void** cooRowInd, const void** cooColInd, const void** cooValues, cusparseIndexType_t* idxType, cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
     return (cusparseStatus_t)spblkConstCooGet((spblkConstSpMatDescr_t)spMatDescr, (int64_t*)rows, (int64_t*)cols, (int64_t*)nnz, (const void**)cooRowInd, (const void**)cooColInd, (const void**)cooValues, (spblkIndexType_t*)idxType, (spblkIndexBase_t*)idxBase, (spblkDataType_t*)valueType);
@@ -226,10 +226,10 @@ cusparseStatus_t cusparseCreate(cusparseHandle_t* handle) {
     return (cusparseStatus_t)spblkCreate((spblkHandle_t*)handle);
 }
 cusparseStatus_t cusparseCreateBlockedEll(cusparseSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols, int64_t ellBlockSize, int64_t ellCols, void* ellColInd, void* ellValue, cusparseIndexType_t ellIdxType, cusparseIndexBase_t idxBase, cudaDataType valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateBlockedEll");
+    return (cusparseStatus_t)spblkCreateBlockedEll((spblkSpMatDescr_t*)spMatDescr, (int64_t)rows, (int64_t)cols, (int64_t)ellBlockSize, (int64_t)ellCols, (void*)ellColInd, (void*)ellValue, (spblkIndexType_t)ellIdxType, (spblkIndexBase_t)idxBase, (spblkDataType_t)valueType);
 }
 cusparseStatus_t cusparseCreateBsr(cusparseSpMatDescr_t* spMatDescr, int64_t brows, int64_t bcols, int64_t bnnz, int64_t rowBlockSize, int64_t colBlockSize, void* bsrRowOffsets, void* bsrColInd, void* bsrValues, cusparseIndexType_t bsrRowOffsetsType, cusparseIndexType_t bsrColIndType, cusparseIndexBase_t idxBase, cudaDataType valueType, cusparseOrder_t order) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateBsr");
+    return (cusparseStatus_t)spblkCreateBsr((spblkSpMatDescr_t*)spMatDescr, (int64_t)brows, (int64_t)bcols, (int64_t)bnnz, (int64_t)rowBlockSize, (int64_t)colBlockSize, (void*)bsrRowOffsets, (void*)bsrColInd, (void*)bsrValues, (spblkIndexType_t)bsrRowOffsetsType, (spblkIndexType_t)bsrColIndType, (spblkIndexBase_t)idxBase, (spblkDataType_t)valueType, (spblkOrder_t)order);
 }
 cusparseStatus_t cusparseCreateBsric02Info(bsric02Info_t* info) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateBsric02Info");
@@ -247,10 +247,10 @@ cusparseStatus_t cusparseCreateColorInfo(cusparseColorInfo_t* info) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateColorInfo");
 }
 cusparseStatus_t cusparseCreateConstBlockedEll(cusparseConstSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols, int64_t ellBlockSize, int64_t ellCols, const void* ellColInd, const void* ellValue, cusparseIndexType_t ellIdxType, cusparseIndexBase_t idxBase, cudaDataType valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateConstBlockedEll");
+    return (cusparseStatus_t)spblkCreateConstBlockedEll((spblkConstSpMatDescr_t*)spMatDescr, (int64_t)rows, (int64_t)cols, (int64_t)ellBlockSize, (int64_t)ellCols, (const void*)ellColInd, (const void*)ellValue, (spblkIndexType_t)ellIdxType, (spblkIndexBase_t)idxBase, (spblkDataType_t)valueType);
 }
 cusparseStatus_t cusparseCreateConstBsr(cusparseConstSpMatDescr_t* spMatDescr, int64_t brows, int64_t bcols, int64_t bnnz, int64_t rowBlockDim, int64_t colBlockDim, const void* bsrRowOffsets, const void* bsrColInd, const void* bsrValues, cusparseIndexType_t bsrRowOffsetsType, cusparseIndexType_t bsrColIndType, cusparseIndexBase_t idxBase, cudaDataType valueType, cusparseOrder_t order) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateConstBsr");
+    return (cusparseStatus_t)spblkCreateConstBsr((spblkConstSpMatDescr_t*)spMatDescr, (int64_t)brows, (int64_t)bcols, (int64_t)bnnz, (int64_t)rowBlockDim, (int64_t)colBlockDim, (const void*)bsrRowOffsets, (const void*)bsrColInd, (const void*)bsrValues, (spblkIndexType_t)bsrRowOffsetsType, (spblkIndexType_t)bsrColIndType, (spblkIndexBase_t)idxBase, (spblkDataType_t)valueType, (spblkOrder_t)order);
 }
 cusparseStatus_t cusparseCreateConstCoo(cusparseConstSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols, int64_t nnz, const void* cooRowInd, const void* cooColInd, const void* cooValues, cusparseIndexType_t cooIdxType, cusparseIndexBase_t idxBase, cudaDataType valueType) {
     return (cusparseStatus_t)spblkCreateConstCoo((spblkConstSpMatDescr_t*)spMatDescr, (int64_t)rows, (int64_t)cols, (int64_t)nnz, (const void*)cooRowInd, (const void*)cooColInd, (const void*)cooValues, (spblkIndexType_t)cooIdxType, (spblkIndexBase_t)idxBase, (spblkDataType_t)valueType);
@@ -268,7 +268,7 @@ cusparseStatus_t cusparseCreateConstDnVec(cusparseConstDnVecDescr_t* dnVecDescr,
     return (cusparseStatus_t)spblkCreateConstDnVec((spblkConstDnVecDescr_t*)dnVecDescr, (int64_t)size, (const void*)values, (spblkDataType_t)valueType);
 }
 cusparseStatus_t cusparseCreateConstSlicedEll(cusparseConstSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols, int64_t nnz, int64_t sellValuesSize, int64_t sliceSize, const void* sellSliceOffsets, const void* sellColInd, const void* sellValues, cusparseIndexType_t sellSliceOffsetsType, cusparseIndexType_t sellColIndType, cusparseIndexBase_t idxBase, cudaDataType valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateConstSlicedEll");
+    return (cusparseStatus_t)spblkCreateConstSlicedEll((spblkConstSpMatDescr_t*)spMatDescr, (int64_t)rows, (int64_t)cols, (int64_t)nnz, (int64_t)sellValuesSize, (int64_t)sliceSize, (const void*)sellSliceOffsets, (const void*)sellColInd, (const void*)sellValues, (spblkIndexType_t)sellSliceOffsetsType, (spblkIndexType_t)sellColIndType, (spblkIndexBase_t)idxBase, (spblkDataType_t)valueType);
 }
 cusparseStatus_t cusparseCreateConstSpVec(cusparseConstSpVecDescr_t* spVecDescr, int64_t size, int64_t nnz, const void* indices, const void* values, cusparseIndexType_t idxType, cusparseIndexBase_t idxBase, cudaDataType valueType) {
     return (cusparseStatus_t)spblkCreateConstSpVec((spblkConstSpVecDescr_t*)spVecDescr, (int64_t)size, (int64_t)nnz, (const void*)indices, (const void*)values, (spblkIndexType_t)idxType, (spblkIndexBase_t)idxBase, (spblkDataType_t)valueType);
@@ -307,7 +307,7 @@ cusparseStatus_t cusparseCreatePruneInfo(pruneInfo_t* info) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreatePruneInfo");
 }
 cusparseStatus_t cusparseCreateSlicedEll(cusparseSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols, int64_t nnz, int64_t sellValuesSize, int64_t sliceSize, void* sellSliceOffsets, void* sellColInd, void* sellValues, cusparseIndexType_t sellSliceOffsetsType, cusparseIndexType_t sellColIndType, cusparseIndexBase_t idxBase, cudaDataType valueType) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateSlicedEll");
+    return (cusparseStatus_t)spblkCreateSlicedEll((spblkSpMatDescr_t*)spMatDescr, (int64_t)rows, (int64_t)cols, (int64_t)nnz, (int64_t)sellValuesSize, (int64_t)sliceSize, (void*)sellSliceOffsets, (void*)sellColInd, (void*)sellValues, (spblkIndexType_t)sellSliceOffsetsType, (spblkIndexType_t)sellColIndType, (spblkIndexBase_t)idxBase, (spblkDataType_t)valueType);
 }
 cusparseStatus_t cusparseCreateSpVec(cusparseSpVecDescr_t* spVecDescr, int64_t size, int64_t nnz, void* indices, void* values, cusparseIndexType_t idxType, cusparseIndexBase_t idxBase, cudaDataType valueType) {
     return (cusparseStatus_t)spblkCreateSpVec((spblkSpVecDescr_t*)spVecDescr, (int64_t)size, (int64_t)nnz, (void*)indices, (void*)values, (spblkIndexType_t)idxType, (spblkIndexBase_t)idxBase, (spblkDataType_t)valueType);

@@ -53,6 +53,7 @@ pub extern "C" fn spblkCsrSetStridedBatch(
                 count: count(batchCount)?,
                 first_stride: stride(offsetsBatchStride, rows + 1, "offsetsBatchStride", "rows + 1")?,
                 entries_stride: stride(columnsValuesBatchStride, nnz, "columnsValuesBatchStride", "nnz")?,
+                values_stride: columnsValuesBatchStride,
             })
         })
     })
@@ -69,7 +70,36 @@ pub extern "C" fn spblkCooSetStridedBatch(
     entry("spblkCooSetStridedBatch", || {
         set_sparse(spMatDescr, Format::Coo, |_, nnz| {
             let s = stride(batchStride, nnz, "batchStride", "nnz")?;
-            Ok(SpBatch { count: count(batchCount)?, first_stride: s, entries_stride: s })
+            Ok(SpBatch { count: count(batchCount)?, first_stride: s, entries_stride: s, values_stride: s })
+        })
+    })
+}
+
+/// Makes a BSR descriptor a batch: batch i's block-row offsets start
+/// `i * offsetsBatchStride` elements after batch 0's, its block columns
+/// `i * columnsBatchStride`, its values `i * ValuesBatchStride` (0: shared).
+#[no_mangle]
+pub extern "C" fn spblkBsrSetStridedBatch(
+    spMatDescr: spblkSpMatDescr_t,
+    batchCount: c_int,
+    offsetsBatchStride: i64,
+    columnsBatchStride: i64,
+    ValuesBatchStride: i64,
+) -> spblkStatus_t {
+    entry("spblkBsrSetStridedBatch", || {
+        // SAFETY: registry-checked.
+        let block = match unsafe { sp_mat(spMatDescr, "spMatDescr")? }.pattern {
+            crate::descr::SparsePattern::Bsr { block, .. } => block,
+            _ => 1,
+        };
+        set_sparse(spMatDescr, Format::Bsr, |rows, nnz| {
+            let (brows, bnnz) = (rows / block, nnz / (block * block));
+            Ok(SpBatch {
+                count: count(batchCount)?,
+                first_stride: stride(offsetsBatchStride, brows + 1, "offsetsBatchStride", "brows + 1")?,
+                entries_stride: stride(columnsBatchStride, bnnz, "columnsBatchStride", "bnnz")?,
+                values_stride: stride(ValuesBatchStride, nnz, "ValuesBatchStride", "bnnz * block²")?,
+            })
         })
     })
 }

@@ -23,6 +23,7 @@ pub mod mat_descr;
 pub mod products;
 pub mod sort;
 pub mod sp_mat;
+pub mod sp_mat_blocked;
 pub mod sp_mat_get;
 pub mod sp_vec;
 pub mod spgemm;

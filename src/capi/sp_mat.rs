@@ -53,10 +53,11 @@ fn create(
     };
     m.validate_shape()?;
     if m.nnz > 0 {
-        let (idx_name, idx) = match pattern {
-            SparsePattern::Csr { col_ind, .. } => ("csrColInd", col_ind),
-            SparsePattern::Csc { row_ind, .. } => ("cscRowInd", row_ind),
-            SparsePattern::Coo { col_ind, .. } => ("cooColInd", col_ind),
+        let (idx_name, idx, values_name) = match pattern {
+            SparsePattern::Csr { col_ind, .. } => ("csrColInd", col_ind, "csrValues"),
+            SparsePattern::Csc { row_ind, .. } => ("cscRowInd", row_ind, "cscValues"),
+            SparsePattern::Coo { col_ind, .. } => ("cooColInd", col_ind, "cooValues"),
+            _ => return Err(Error::internal("the blocked formats are created in sp_mat_blocked.rs")),
         };
         if idx.is_null() {
             return Err(Error::invalid(idx_name, format!("is NULL with nnz = {nnz}")));
@@ -67,16 +68,16 @@ fn create(
             }
         }
         if values.is_null() {
-            let name = match pattern {
-                SparsePattern::Csr { .. } => "csrValues",
-                SparsePattern::Csc { .. } => "cscValues",
-                SparsePattern::Coo { .. } => "cooValues",
-            };
-            return Err(Error::invalid(name, format!("is NULL with nnz = {nnz}")));
+            return Err(Error::invalid(values_name, format!("is NULL with nnz = {nnz}")));
         }
     }
+    register(descr, m)
+}
+
+/// Registers a checked descriptor and hands it to C (`descr` checked non-NULL by the caller).
+pub(crate) fn register(descr: *mut spblkSpMatDescr_t, m: SpMat) -> Result<()> {
     let p = boundary::register(m, Kind::SpMat) as spblkSpMatDescr_t;
-    // SAFETY: checked non-NULL.
+    // SAFETY: checked non-NULL by the caller.
     unsafe { write(descr, p) };
     Ok(())
 }
@@ -465,6 +466,7 @@ fn set_pointers(m: &mut SpMat, pattern: SparsePattern, values: *mut c_void, name
         SparsePattern::Csr { row_offsets, col_ind } => (row_offsets, col_ind, m.rows > 0),
         SparsePattern::Csc { col_offsets, row_ind } => (col_offsets, row_ind, m.cols > 0),
         SparsePattern::Coo { row_ind, col_ind } => (row_ind, col_ind, m.nnz > 0),
+        _ => return Err(Error::internal("the blocked formats have no *SetPointers")),
     };
     if std::mem::discriminant(&pattern) != std::mem::discriminant(&m.pattern) {
         return Err(Error::invalid("spMatDescr", format!("is {:?}, which these pointers do not fit", m.format())));

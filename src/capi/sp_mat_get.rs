@@ -34,6 +34,7 @@ fn get(descr: spblkConstSpMatDescr_t, format: Format, o: Outs, names: [&str; 5])
         SparsePattern::Csr { row_offsets, col_ind } => (row_offsets, col_ind),
         SparsePattern::Csc { col_offsets, row_ind } => (col_offsets, row_ind),
         SparsePattern::Coo { row_ind, col_ind } => (row_ind, col_ind),
+        _ => return Err(Error::internal("the blocked formats have getters of their own")),
     };
     out(o.rows, "rows")?;
     out(o.cols, "cols")?;

@@ -84,6 +84,7 @@ pub fn dense_to_sparse_args<'a>(
                 SparsePattern::Csr { row_offsets, .. } => (row_offsets, "csrRowOffsets", b.rows),
                 SparsePattern::Csc { col_offsets, .. } => (col_offsets, "cscColOffsets", b.cols),
                 SparsePattern::Coo { .. } => (std::ptr::null_mut(), "", 0),
+                _ => return Err(b.unsupported("DenseToSparse")),
             };
             ensure!(!offsets.is_null() || lines == 0, "matB", "has a NULL {name} array (the analysis writes it)");
         }

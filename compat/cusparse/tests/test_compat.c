@@ -358,6 +358,44 @@ static void bsr_product(cusparseHandle_t handle) {
     CHECK_STATUS(cusparseDestroyMatDescr(d), CUSPARSE_STATUS_SUCCESS);
 }
 
+/* The blocked formats' descriptors: sizes as NVIDIA reports them (BSR, Sliced-ELL), the
+   Blocked-ELL getter, and an operation that does not take the format refusing it clearly. */
+static void blocked_formats(void) {
+    int off[3] = {0, 1, 2}, col[2] = {0, 1}, ell_col[2] = {0, -1}, count = 0;
+    float val[8] = {0};
+    int64_t rows = 0, cols = 0, nnz = 0, block = 0, ell_cols = 0;
+    void *ci = NULL, *v = NULL;
+    cusparseIndexType_t it;
+    cusparseIndexBase_t base;
+    cudaDataType vt;
+    cusparseSpMatDescr_t m = NULL;
+    CHECK_STATUS(cusparseCreateBsr(&m, 2, 2, 2, 2, 2, off, col, val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F, CUSPARSE_ORDER_ROW),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSpMatGetSize(m, &rows, &cols, &nnz), CUSPARSE_STATUS_SUCCESS);
+    CHECK(rows == 4 && cols == 4 && nnz == 8);
+    CHECK_STATUS(cusparseBsrSetStridedBatch(m, 3, 3, 2, 8), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSpMatGetStridedBatch(m, &count), CUSPARSE_STATUS_SUCCESS);
+    CHECK(count == 3);
+    CHECK_STATUS(cusparseDestroySpMat(m), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseCreateBlockedEll(&m, 4, 4, 2, 2, ell_col, val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ONE,
+                                          CUDA_R_32F),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseBlockedEllGet(m, &rows, &cols, &block, &ell_cols, &ci, &v, &it, &base, &vt),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK(rows == 4 && cols == 4 && block == 2 && ell_cols == 2 && ci == (void *)ell_col && v == (void *)val);
+    CHECK(it == CUSPARSE_INDEX_32I && base == CUSPARSE_INDEX_BASE_ONE && vt == CUDA_R_32F);
+    CHECK_STATUS(cusparseDestroySpMat(m), CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseCreateSlicedEll(&m, 4, 4, 3, 4, 2, off, col, val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                         CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F),
+                 CUSPARSE_STATUS_SUCCESS);
+    CHECK_STATUS(cusparseSpMatGetSize(m, &rows, &cols, &nnz), CUSPARSE_STATUS_SUCCESS);
+    CHECK(rows == 4 && cols == 4 && nnz == 3);
+    CHECK_STATUS(cusparseBlockedEllGet(m, &rows, &cols, &block, &ell_cols, &ci, &v, &it, &base, &vt),
+                 CUSPARSE_STATUS_INVALID_VALUE);
+    CHECK_STATUS(cusparseDestroySpMat(m), CUSPARSE_STATUS_SUCCESS);
+}
+
 /* The logger: a callback at level 1 sees a failing call's message. */
 static int logged = 0;
 static void on_log(int level, const char *function, const char *message) {
@@ -422,6 +460,7 @@ int main(void) {
     sort_helpers(handle);
     matrix_add(handle);
     bsr_product(handle);
+    blocked_formats();
     logger();
 
     /* A function spblk does not implement links, loads and fails clearly. */

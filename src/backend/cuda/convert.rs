@@ -195,8 +195,9 @@ pub struct Csr {
     pub ity: IndexType,
 }
 
-/// How CSR of op(A) is obtained: as stored, or converted from `Source`.
-fn op_source(a: &SpMat, op: Operation, elem_bytes: i32) -> std::result::Result<Csr, Source> {
+/// How CSR of op(A) is obtained: as stored (`Ok`), or converted from `Source` (`Err`); an
+/// error for the formats the conversion does not take.
+fn op_source(a: &SpMat, op: Operation, elem_bytes: i32) -> Result<std::result::Result<Csr, Source>> {
     let t = op.is_transposed();
     let nnz = a.nnz as u64;
     let direct = |rows, ptr: *mut std::ffi::c_void, col: *mut std::ffi::c_void| Csr {
@@ -220,7 +221,7 @@ fn op_source(a: &SpMat, op: Operation, elem_bytes: i32) -> std::result::Result<C
         elem_bytes,
         new_rows: 0,
     };
-    match (a.pattern, t) {
+    Ok(match (a.pattern, t) {
         (SparsePattern::Csr { row_offsets, col_ind }, false) => Ok(direct(a.rows, row_offsets, col_ind)),
         (SparsePattern::Csc { col_offsets, row_ind }, true) => Ok(direct(a.cols, col_offsets, row_ind)),
         (SparsePattern::Csr { row_offsets, col_ind }, true) => {
@@ -241,7 +242,8 @@ fn op_source(a: &SpMat, op: Operation, elem_bytes: i32) -> std::result::Result<C
             (src.key_idx, src.other, src.new_rows) = (col_ind as u64, row_ind as u64, a.cols as u64);
             Err(src)
         }
-    }
+        _ => return Err(a.unsupported("this operation")),
+    })
 }
 
 /// CSR of op(A) for one call. As stored (CSR with N, CSC with T); else, with an operand plan,
@@ -256,7 +258,7 @@ pub fn csr_of_op(
     elem_bytes: i32,
     plan: Option<&OperandPlan>,
 ) -> Result<Csr> {
-    let src = match op_source(a, op, elem_bytes) {
+    let src = match op_source(a, op, elem_bytes)? {
         Ok(csr) => return Ok(csr),
         Err(src) => src,
     };
@@ -297,7 +299,7 @@ pub fn csr_of_op(
 /// itself when it is stored that way, else of the operand plan's converted pattern; `None` when
 /// A must be converted and no plan holds the conversion.
 pub fn pattern_of_op(a: &SpMat, op: Operation, plan: Option<&OperandPlan>) -> Option<(i64, u64, i64)> {
-    match op_source(a, op, 0) {
+    match op_source(a, op, 0).ok()? {
         Ok(csr) => Some((csr.rows, csr.ptr, csr.base)),
         Err(_) => plan.and_then(|p| p.converted.as_ref()).map(|c| (c.rows, c.row_ptr.addr, 0)),
     }
@@ -315,7 +317,7 @@ pub fn build_operand_plan(
 ) -> Result<OperandPlan> {
     let ity = a.indices_type;
     let isz = ity.size();
-    let (converted, rows, ptr) = match op_source(a, op, 0) {
+    let (converted, rows, ptr) = match op_source(a, op, 0)? {
         Ok(csr) => (None, csr.rows, csr.ptr),
         Err(src) => {
             limits(src.nnz, src.new_rows, "matA")?;

@@ -97,6 +97,7 @@ pub fn analysis(l: &Launcher, args: &DenseToSparseArgs, buffer: *mut std::ffi::c
         SparsePattern::Csr { row_offsets, .. } => row_offsets,
         SparsePattern::Csc { col_offsets, .. } => col_offsets,
         SparsePattern::Coo { .. } => return Ok(nnz),
+        _ => return Err(b.unsupported("DenseToSparse")),
     };
     if lines > 0 {
         l.launch(
@@ -122,6 +123,7 @@ pub fn convert(l: &Launcher, args: &DenseToSparseArgs, buffer: *mut std::ffi::c_
         SparsePattern::Csr { col_ind, .. } => (0, col_ind as u64),
         SparsePattern::Csc { row_ind, .. } => (0, row_ind as u64),
         SparsePattern::Coo { row_ind, col_ind } => (row_ind as u64, col_ind as u64),
+        _ => return Err(b.unsupported("DenseToSparse")),
     };
     let (w, mask) = word(args.a.value_type);
     l.launch(
@@ -208,5 +210,6 @@ pub fn sparse_to_dense(l: &Launcher, args: &SparseToDenseArgs) -> Result<()> {
                 .i64(rs)
                 .i64(cs),
         ),
+        _ => Err(a.unsupported("SparseToDense")),
     }
 }

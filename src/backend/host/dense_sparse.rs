@@ -79,6 +79,7 @@ unsafe fn positions<I: Index>(a: &crate::descr::SpMat, what: &str) -> Result<Vec
             }
             Ok(out)
         }
+        _ => Err(a.unsupported("SparseToDense")),
     }
 }
 
@@ -134,6 +135,7 @@ pub unsafe fn dense_to_sparse_analysis(args: &DenseToSparseArgs) -> Result<i64> 
         SparsePattern::Csr { row_offsets, .. } => row_offsets,
         SparsePattern::Csc { col_offsets, .. } => col_offsets,
         SparsePattern::Coo { .. } => return Ok(nnz),
+        _ => return Err(b.unsupported("DenseToSparse")),
     };
     let (n_lines, _, _) = lines(args);
     if n_lines == 0 {
@@ -171,6 +173,7 @@ pub unsafe fn dense_to_sparse_convert(args: &DenseToSparseArgs) -> Result<()> {
         SparsePattern::Csr { col_ind, .. } => (std::ptr::null_mut(), col_ind),
         SparsePattern::Csc { row_ind, .. } => (std::ptr::null_mut(), row_ind),
         SparsePattern::Coo { row_ind, col_ind } => (row_ind, col_ind),
+        _ => return Err(b.unsupported("DenseToSparse")),
     };
     let bv = unsafe { user_array::<u8>(b.values, nnz * e, "matB")? };
     with_index_type!(b.indices_type, I => {

@@ -163,6 +163,7 @@ pub unsafe fn convert_pattern<I: Index>(a: &SpMat, op: Operation, what: &str) ->
                 counting_sort(rows, cols, ri, ci, base)
             }))
         }
+        _ => Err(a.unsupported("this operation")),
     }
 }
 
@@ -188,7 +189,7 @@ pub unsafe fn stored_offsets<'a, I: Index>(a: &'a SpMat, what: &str) -> Result<&
     let (offsets, indices, major, minor) = match a.pattern {
         SparsePattern::Csr { row_offsets, col_ind } => (row_offsets, col_ind, a.rows, a.cols),
         SparsePattern::Csc { col_offsets, row_ind } => (col_offsets, row_ind, a.cols, a.rows),
-        SparsePattern::Coo { .. } => return Err(Error::internal("COO has no stored rows")),
+        _ => return Err(Error::internal("only CSR and CSC have stored rows")),
     };
     let major = major as usize;
     // SAFETY: the caller guarantees the declared sizes.
