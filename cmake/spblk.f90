@@ -66,6 +66,7 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_SPMV_CSR_ALG2 = 3
   integer(c_int32_t), parameter :: SPBLK_SPMV_COO_ALG2 = 4
   integer(c_int32_t), parameter :: SPBLK_SPMV_SELL_ALG1 = 5
+  integer(c_int32_t), parameter :: SPBLK_SPMV_BSR_ALG1 = 6
   integer(c_int32_t), parameter :: SPBLK_SPMV_ALG_CSR_SCALAR = 100
   integer(c_int32_t), parameter :: SPBLK_SPMV_ALG_CSR_VECTOR = 101
   integer(c_int32_t), parameter :: SPBLK_SPMV_ALG_CSR_ROWS = 102

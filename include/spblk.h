@@ -397,6 +397,8 @@ typedef uint32_t spblkSpGEMMAlg_t;
 
 #define SPBLK_SPMV_SELL_ALG1 5
 
+#define SPBLK_SPMV_BSR_ALG1 6
+
 /**
  * spblk addition: one thread per row (the textbook "CSR scalar" kernel; a baseline). CSR or
  * CSC matrices (`SPBLK_STATUS_NOT_SUPPORTED` for COO).

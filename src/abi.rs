@@ -84,6 +84,7 @@ pub const SPBLK_SPMV_CSR_ALG1: spblkSpMVAlg_t = 2;
 pub const SPBLK_SPMV_CSR_ALG2: spblkSpMVAlg_t = 3;
 pub const SPBLK_SPMV_COO_ALG2: spblkSpMVAlg_t = 4;
 pub const SPBLK_SPMV_SELL_ALG1: spblkSpMVAlg_t = 5;
+pub const SPBLK_SPMV_BSR_ALG1: spblkSpMVAlg_t = 6;
 /// spblk addition: one thread per row (the textbook "CSR scalar" kernel; a baseline). CSR or
 /// CSC matrices (`SPBLK_STATUS_NOT_SUPPORTED` for COO).
 pub const SPBLK_SPMV_ALG_CSR_SCALAR: spblkSpMVAlg_t = 100;

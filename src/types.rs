@@ -95,6 +95,7 @@ c_enum!(
         CsrAlg2 = SPBLK_SPMV_CSR_ALG2,
         CooAlg2 = SPBLK_SPMV_COO_ALG2,
         SellAlg1 = SPBLK_SPMV_SELL_ALG1,
+        BsrAlg1 = SPBLK_SPMV_BSR_ALG1,
         CsrScalar = SPBLK_SPMV_ALG_CSR_SCALAR,
         CsrVector = SPBLK_SPMV_ALG_CSR_VECTOR,
         CsrRows = SPBLK_SPMV_ALG_CSR_ROWS,

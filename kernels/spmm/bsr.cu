@@ -1,16 +1,19 @@
-// The legacy BSR products spblk{S,D}bsrmm and spblk{S,D}bsrmv (n = 1): C = alpha A op(B) +
-// beta C, A in BSR with 32-bit indices, B and C column-major. One thread per element of C,
-// consecutive threads down a column of C (coalesced writes; threads of one block row read the
-// same elements of B). Each element sums its block row's blocks in storage order and each
-// block's columns in order, every product and addition rounded (no FMA), as the host backend
-// does. Offsets are clamped to nnzb and out-of-range block columns skipped: input the host
-// backend would reject never reaches memory outside the arrays.
+// Products with a BSR matrix: C = alpha A op(B) + beta C, for the legacy spblk{S,D}bsrmm and
+// bsrmv and for SpMM and SpMV (n = 1) on BSR descriptors. B and C are addressed by element
+// strides (rs, cs), so either storage order and op(B) = Bᵀ are one kernel. One thread per
+// element of C, consecutive threads down a column of C (threads of one block row read the same
+// elements of B). Each element sums its block row's blocks in storage order and each block's
+// columns in order, every product and addition rounded in the compute type (no FMA), as the
+// host backend does. Offsets are clamped to nnzb and out-of-range block columns skipped: input
+// the host backend would reject never reaches memory outside the arrays.
 #include "common/types.cuh"
 
-template <class T>
-__device__ void bsrmm_rows(i64 mb, i64 kb, i64 nnzb, i64 bs, const int* ptr, const int* col, const T* val, i64 base,
-                           int col_major_blocks, i64 n, const T* B, i64 ldb, int b_trans, T* C, i64 ldc,
-                           const T* alpha_dev, T alpha_h, const T* beta_dev, T beta_h) {
+template <class In, class Out, class I>
+__device__ void bsr_rows(i64 mb, i64 kb, i64 nnzb, i64 bs, const I* ptr, const I* col, const In* val, i64 base,
+                         int col_major_blocks, i64 n, const In* B, i64 b_rs, i64 b_cs, Out* C, i64 c_rs, i64 c_cs,
+                         const typename ComputeOf<In>::type* alpha_dev, typename ComputeOf<In>::type alpha_h,
+                         const typename ComputeOf<In>::type* beta_dev, typename ComputeOf<In>::type beta_h) {
+    typedef typename ComputeOf<In>::type T;
     const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
     const i64 m = mb * bs;
     GRID_STRIDE(t, (u64)(m * n)) {
@@ -23,27 +26,26 @@ __device__ void bsrmm_rows(i64 mb, i64 kb, i64 nnzb, i64 bs, const int* ptr, con
         for (i64 k = k0; k < k1; ++k) {
             const i64 bc = (i64)col[k] - base;
             if (bc < 0 || bc >= kb) continue;
-            const T* blk = val + k * bs * bs + ii * row_step;
-            for (i64 j = 0; j < bs; ++j) {
-                const i64 row_b = bc * bs + j;
-                const T x = b_trans ? B[c + row_b * ldb] : B[row_b + c * ldb];
-                acc = add_rn(acc, mul_rn(blk[j * col_step], x));
-            }
+            const In* blk = val + k * bs * bs + ii * row_step;
+            const In* x = B + bc * bs * b_rs + c * b_cs;
+            for (i64 j = 0; j < bs; ++j) acc = add_rn(acc, mul_rn(to_compute(blk[j * col_step]), to_compute(x[j * b_rs])));
         }
+        Out* dst = C + i * c_rs + c * c_cs;
         T out = mul_rn(alpha, acc);
-        if (beta != T(0)) out = add_rn(out, mul_rn(beta, C[i + c * ldc]));
-        C[i + c * ldc] = out;
+        if (beta != T(0)) out = add_rn(out, mul_rn(beta, to_compute(*dst)));
+        *dst = Store<Out>::from(out);
     }
 }
 
-#define BSRMM_ROWS(T, tag)                                                                                    \
-    extern "C" __global__ void __launch_bounds__(256) spblk_bsrmm_rows_##tag(                                 \
-        i64 mb, i64 kb, i64 nnzb, i64 bs, const int* ptr, const int* col, const T* val, i64 base,              \
-        int col_major_blocks, i64 n, const T* B, i64 ldb, int b_trans, T* C, i64 ldc, const T* alpha_dev,       \
-        T alpha_h, const T* beta_dev, T beta_h) {                                                            \
-        bsrmm_rows<T>(mb, kb, nnzb, bs, ptr, col, val, base, col_major_blocks, n, B, ldb, b_trans, C, ldc,     \
-                      alpha_dev, alpha_h, beta_dev, beta_h);                                                 \
+#define BSR_ROWS(In, Out, tin, tout, I, tidx)                                                                  \
+    extern "C" __global__ void __launch_bounds__(256) spblk_bsrmm_rows_##tin##_##tout##_##tidx(               \
+        i64 mb, i64 kb, i64 nnzb, i64 bs, const I* ptr, const I* col, const In* val, i64 base,                  \
+        int col_major_blocks, i64 n, const In* B, i64 b_rs, i64 b_cs, Out* C, i64 c_rs, i64 c_cs,               \
+        const ComputeOf<In>::type* alpha_dev, ComputeOf<In>::type alpha_h, const ComputeOf<In>::type* beta_dev, \
+        ComputeOf<In>::type beta_h) {                                                                        \
+        bsr_rows<In, Out, I>(mb, kb, nnzb, bs, ptr, col, val, base, col_major_blocks, n, B, b_rs, b_cs, C,    \
+                             c_rs, c_cs, alpha_dev, alpha_h, beta_dev, beta_h);                              \
     }
 
-BSRMM_ROWS(float, f32)
-BSRMM_ROWS(double, f64)
+SPBLK_FOR_PRECISIONS(BSR_ROWS, int, i32)
+SPBLK_FOR_PRECISIONS(BSR_ROWS, long long, i64)

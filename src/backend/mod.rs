@@ -11,7 +11,7 @@ use crate::analysis::OneSaPlan;
 use crate::descr::{DnMat, DnVec, SpMat, SpVec};
 use crate::error::Result;
 use crate::plan::VbrArrays;
-use crate::types::{Action, BackendKind, DataType, Operation, PointerMode, Precision};
+use crate::types::{Action, BackendKind, DataType, IndexType, Operation, PointerMode, Precision};
 
 /// The SpMV methods spblk implements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +27,8 @@ pub enum SpmvMethod {
     CsrScalar,
     /// CSR of op(A), one warp per row.
     CsrVector,
+    /// A BSR matrix as stored (op N): a thread per row, blocks in storage order.
+    Bsr,
 }
 
 /// The SpMM methods spblk implements.
@@ -43,6 +45,8 @@ pub enum SpmmMethod {
     /// at most 512 entries, then per row its segments' sums in order and its residual entries:
     /// deterministic. Needs the plan of a preprocess or `spblkAnalyze`.
     Rode,
+    /// A BSR matrix as stored (op N): a thread per element of C, blocks in storage order.
+    Bsr,
 }
 
 /// The SDDMM methods spblk implements.
@@ -283,37 +287,98 @@ pub struct GeamValues {
     pub value_type: DataType,
 }
 
-/// A BSR matrix with 32-bit indices as the legacy calls pass it: `mb` x `kb` blocks of
-/// `block` x `block` values, each block stored row by row or (`column_major_blocks`) column by
-/// column, `nnzb` blocks in all.
+/// A BSR matrix: `mb` x `kb` blocks of `block` x `block` values, `nnzb` blocks, each stored row
+/// by row or (`column_major_blocks`) column by column.
 #[derive(Debug, Clone, Copy)]
-pub struct Bsr32 {
+pub struct BsrOperand {
     pub mb: i64,
     pub kb: i64,
     pub nnzb: i64,
     pub block: i64,
-    pub offsets: *const i32,
-    pub columns: *const i32,
+    pub offsets: *const c_void,
+    pub columns: *const c_void,
     pub values: *const c_void,
+    pub index_type: IndexType,
     pub base: i64,
     pub column_major_blocks: bool,
 }
 
-/// `C = alpha A op(B) + beta C` with A in BSR (`spblk{S,D}bsrmm`; `spblk{S,D}bsrmv` is the
-/// case n = 1, B = x, C = y). B and C are column-major: op(B) is (kb block) x n, stored
-/// k x n (`b_transposed` false) or n x k; C is (mb block) x n. Real f32 or f64 throughout.
+/// A dense operand addressed by element strides: element (r, c) at `r * rs + c * cs`.
+#[derive(Debug, Clone, Copy)]
+pub struct Strided<P> {
+    pub ptr: P,
+    pub rs: i64,
+    pub cs: i64,
+}
+
+/// `C = alpha A op(B) + beta C` with A in BSR: the legacy `spblk{S,D}bsrmm` and `bsrmv`, and
+/// SpMM and SpMV (n = 1) on BSR descriptors. op(B) is (kb block) x n, C (mb block) x n.
 #[derive(Debug, Clone, Copy)]
 pub struct BsrProductArgs {
-    pub a: Bsr32,
+    pub a: BsrOperand,
     pub n: i64,
-    pub b: *const c_void,
-    pub ldb: i64,
-    pub b_transposed: bool,
-    pub c: *mut c_void,
-    pub ldc: i64,
+    pub b: Strided<*const c_void>,
+    pub c: Strided<*mut c_void>,
     pub alpha: ScalarArg,
     pub beta: ScalarArg,
-    pub value_type: DataType,
+    pub precision: Precision,
+}
+
+/// Element strides (rows, columns) of op(D) for a dense matrix.
+fn dense_strides(d: &DnMat, op: Operation) -> (i64, i64) {
+    let (rs, cs) = match d.order {
+        crate::types::Order::Col => (1, d.ld),
+        crate::types::Order::Row => (d.ld, 1),
+    };
+    if op.is_transposed() {
+        (cs, rs)
+    } else {
+        (rs, cs)
+    }
+}
+
+impl BsrProductArgs {
+    fn of(
+        a: &SpMat,
+        b: Strided<*const c_void>,
+        c: Strided<*mut c_void>,
+        n: i64,
+        scalars: [ScalarArg; 2],
+        p: Precision,
+    ) -> Result<Self> {
+        let crate::descr::SparsePattern::Bsr { row_offsets, col_ind, block, order } = a.pattern else {
+            return Err(crate::error::Error::internal("the BSR method needs a BSR matrix"));
+        };
+        let a = BsrOperand {
+            mb: a.rows / block,
+            kb: a.cols / block,
+            nnzb: a.nnz / (block * block),
+            block,
+            offsets: row_offsets,
+            columns: col_ind,
+            values: a.values,
+            index_type: a.indices_type,
+            base: a.base.offset(),
+            column_major_blocks: order == crate::types::Order::Col,
+        };
+        Ok(BsrProductArgs { a, n, b, c, alpha: scalars[0], beta: scalars[1], precision: p })
+    }
+
+    /// SpMV on a BSR descriptor (op(A) = A): x as a one-column B, y as C.
+    pub fn of_spmv(args: &SpmvArgs) -> Result<Self> {
+        let b = Strided { ptr: args.x.values as *const c_void, rs: 1, cs: args.x.size.max(1) };
+        let c = Strided { ptr: args.y.values, rs: 1, cs: args.y.size.max(1) };
+        Self::of(args.a, b, c, 1, [args.alpha, args.beta], args.precision)
+    }
+
+    /// SpMM on a BSR descriptor (op(A) = A), B and C in either order, op(B) either way.
+    pub fn of_spmm(args: &SpmmArgs) -> Result<Self> {
+        let (rs, cs) = dense_strides(args.b, args.op_b);
+        let b = Strided { ptr: args.b.values as *const c_void, rs, cs };
+        let (rs, cs) = dense_strides(args.c, Operation::NonTranspose);
+        let c = Strided { ptr: args.c.values, rs, cs };
+        Self::of(args.a, b, c, args.c.cols, [args.alpha, args.beta], args.precision)
+    }
 }
 
 /// Per-descriptor SpGEMM state between the protocol's calls, owned by `spblkSpGEMMDescr_t`.

@@ -5,11 +5,11 @@
 use std::ffi::c_void;
 
 use crate::abi::*;
-use crate::backend::{Bsr32, BsrProductArgs, ScalarArg};
+use crate::backend::{BsrOperand, BsrProductArgs, ScalarArg, Strided};
 use crate::descr::MatDescr;
 use crate::ensure;
 use crate::error::{Error, Result};
-use crate::types::{DataType, Direction, MatrixType, Operation, PointerMode};
+use crate::types::{DataType, Direction, IndexType, MatrixType, Operation, PointerMode, Precision};
 
 fn size(v: i32, arg: &str) -> Result<i64> {
     ensure!(v >= 0, arg, "must be >= 0 (got {v})");
@@ -32,7 +32,7 @@ pub struct BsrInput {
 
 /// # Safety
 /// `a.descr` points to a live descriptor (registry-checked by the caller).
-unsafe fn bsr(a: &BsrInput, (block_name, cols_name): (&str, &str)) -> Result<Bsr32> {
+unsafe fn bsr(a: &BsrInput, (block_name, cols_name): (&str, &str)) -> Result<BsrOperand> {
     let column_major_blocks = Direction::decode(a.dir, "dirA")? == Direction::Column;
     if Operation::decode(a.trans, "transA")? != Operation::NonTranspose {
         return Err(Error::not_supported(
@@ -59,17 +59,9 @@ unsafe fn bsr(a: &BsrInput, (block_name, cols_name): (&str, &str)) -> Result<Bsr
     ensure!(!a.offsets.is_null() || mb == 0, "bsrSortedRowPtrA", "is NULL with mb = {mb}");
     ensure!(!a.columns.is_null() || nnzb == 0, "bsrSortedColIndA", "is NULL with nnzb = {nnzb}");
     let base = d.base.offset();
-    Ok(Bsr32 {
-        mb,
-        kb,
-        nnzb,
-        block,
-        offsets: a.offsets,
-        columns: a.columns,
-        values: a.values,
-        base,
-        column_major_blocks,
-    })
+    let (offsets, columns, values) = (a.offsets.cast(), a.columns.cast(), a.values);
+    let index_type = IndexType::I32;
+    Ok(BsrOperand { mb, kb, nnzb, block, offsets, columns, values, index_type, base, column_major_blocks })
 }
 
 fn scalars(mode: PointerMode, alpha: *const c_void, beta: *const c_void) -> Result<(ScalarArg, ScalarArg)> {
@@ -97,8 +89,9 @@ pub unsafe fn bsrmv_args(
     ensure!(!x.is_null() || k == 0, "x", "is NULL with nb * blockDim = {k}");
     ensure!(!y.is_null() || m == 0, "y", "is NULL with mb * blockDim = {m}");
     crate::trace::sizes(format_args!("mb={} nb={} nnzb={} blockDim={}", a.mb, a.kb, a.nnzb, a.block));
-    let (b, c) = (x, y);
-    Ok(BsrProductArgs { a, n: 1, b, ldb: k.max(1), b_transposed: false, c, ldc: m.max(1), alpha, beta, value_type })
+    let (b, c) = (Strided { ptr: x, rs: 1, cs: k.max(1) }, Strided { ptr: y, rs: 1, cs: m.max(1) });
+    let precision = Precision { input: value_type, output: value_type, compute: value_type };
+    Ok(BsrProductArgs { a, n: 1, b, c, alpha, beta, precision })
 }
 
 /// B and C as `spblk{S,D}bsrmm` takes them.
@@ -143,5 +136,9 @@ pub unsafe fn bsrmm_args(
     ensure!(!d.b.is_null() || b_rows * b_cols == 0, "B", "is NULL with {b_rows} x {b_cols} elements");
     ensure!(!d.c.is_null() || m * n == 0, "C", "is NULL with {m} x {n} elements");
     crate::trace::sizes(format_args!("mb={} kb={} nnzb={} blockSize={} n={n}", a.mb, a.kb, a.nnzb, a.block));
-    Ok(BsrProductArgs { a, n, b: d.b, ldb, b_transposed, c: d.c, ldc, alpha, beta, value_type })
+    // Bᵀ stored n x k column-major is op(B) read with the strides swapped.
+    let b = Strided { ptr: d.b, rs: if b_transposed { ldb } else { 1 }, cs: if b_transposed { 1 } else { ldb } };
+    let c = Strided { ptr: d.c, rs: 1, cs: ldc };
+    let precision = Precision { input: value_type, output: value_type, compute: value_type };
+    Ok(BsrProductArgs { a, n, b, c, alpha, beta, precision })
 }

@@ -83,7 +83,22 @@ fn spmv_default(a: &SpMat, op: Operation, why: &str) -> SpmvMethod {
     method
 }
 
+/// The BSR method, for a BSR matrix and an algorithm that takes it (the default or the
+/// format's own); any other algorithm names another format.
+fn bsr<A: std::fmt::Debug, M>(alg: A, takes: bool, method: M) -> Result<M> {
+    if !takes {
+        return Err(Error::not_supported(format!(
+            "argument 'alg': {alg:?} does not take BSR matrices (use the default or the BSR algorithm)"
+        )));
+    }
+    trace::choice("Bsr", format_args!("matA is BSR (asked for {alg:?}): a thread per row, blocks in storage order"));
+    Ok(method)
+}
+
 pub fn spmv(alg: SpmvAlg, a: &SpMat, op: Operation) -> Result<SpmvMethod> {
+    if a.format() == Format::Bsr {
+        return bsr(alg, matches!(alg, SpmvAlg::Default | SpmvAlg::BsrAlg1), SpmvMethod::Bsr);
+    }
     let method = match alg {
         SpmvAlg::Default => return Ok(spmv_default(a, op, "default")),
         // ALG1 promises speed, ALG2 determinism: the default's choice gives both.
@@ -98,8 +113,9 @@ pub fn spmv(alg: SpmvAlg, a: &SpMat, op: Operation) -> Result<SpmvMethod> {
         SpmvAlg::CsrVector => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrVector),
         SpmvAlg::CsrRows => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrRows),
         SpmvAlg::SellAlg1 => {
-            Err(Error::not_supported("SPBLK_SPMV_SELL_ALG1 needs the Sliced-ELL format, which spblk does not provide"))
+            Err(Error::not_supported("SPBLK_SPMV_SELL_ALG1: SpMV on Sliced-ELL matrices is not implemented yet"))
         }
+        SpmvAlg::BsrAlg1 => family(alg, a, &[Format::Bsr]).map(|_| SpmvMethod::Bsr),
     }?;
     trace::choice(format_args!("{method:?}"), format_args!("asked for {alg:?}"));
     Ok(method)
@@ -213,6 +229,9 @@ pub fn rode_predicted(a: &SpMat, op_a: Operation, n: i64, max_row_len: i64) -> (
 }
 
 pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMethod> {
+    if a.format() == Format::Bsr {
+        return bsr(alg, matches!(alg, SpmmAlg::Default | SpmmAlg::BsrAlg1), SpmmMethod::Bsr);
+    }
     let method = match alg {
         SpmmAlg::Default => return Ok(spmm_default(a, op_a, n)),
         SpmmAlg::CsrAlg1 | SpmmAlg::CsrAlg2 | SpmmAlg::CsrAlg3 => {
@@ -221,9 +240,10 @@ pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMeth
         SpmmAlg::CooAlg1 | SpmmAlg::CooAlg2 | SpmmAlg::CooAlg3 | SpmmAlg::CooAlg4 => {
             family(alg, a, COO_FAMILY).map(|_| SpmmMethod::CsrRows)
         }
-        SpmmAlg::BlockedEllAlg1 | SpmmAlg::BsrAlg1 => Err(Error::not_supported(format!(
-            "SpMM algorithm {alg:?} needs the Blocked-ELL or BSR format, which spblk does not provide yet"
-        ))),
+        SpmmAlg::BsrAlg1 => family(alg, a, &[Format::Bsr]).map(|_| SpmmMethod::Bsr),
+        SpmmAlg::BlockedEllAlg1 => Err(Error::not_supported(
+            "SPBLK_SPMM_BLOCKED_ELL_ALG1: SpMM on Blocked-ELL matrices is not implemented yet",
+        )),
         // Any format: CSC, COO and transposed operands are converted once by the preprocess
         // that builds the plan; the product checks the plan is there.
         SpmmAlg::Rode => Ok(SpmmMethod::Rode),

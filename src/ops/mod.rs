@@ -5,7 +5,9 @@
 use std::ffi::c_void;
 
 use crate::abi::*;
-use crate::backend::{Backend, Csr2CscArgs, Exec, ScalarArg, SddmmArgs, SpgemmArgs, SpmmArgs, SpmmMethod, SpmvArgs};
+use crate::backend::{
+    Backend, Csr2CscArgs, Exec, ScalarArg, SddmmArgs, SpgemmArgs, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod,
+};
 use crate::descr::{DnMat, DnVec, SpMat, SparsePattern};
 use crate::ensure;
 use crate::error::{Error, Result};
@@ -63,6 +65,14 @@ fn sparse_operand(a: &SpMat, arg: &str, formats: &[Format]) -> Result<()> {
     Ok(())
 }
 
+/// BSR products take op(A) = A only, as in cuSPARSE.
+fn bsr_takes(is_bsr: bool, op_a: Operation) -> Result<()> {
+    if is_bsr && op_a != Operation::NonTranspose {
+        return Err(Error::not_supported("argument 'opA': BSR matrices take SPBLK_OPERATION_NON_TRANSPOSE only"));
+    }
+    Ok(())
+}
+
 /// A buffer must be given when the backend asked for one.
 pub fn require_buffer(needed: usize, buffer: *mut c_void, arg: &str) -> Result<()> {
     ensure!(!buffer.is_null() || needed == 0, arg, "is NULL but {needed} bytes are required");
@@ -86,7 +96,8 @@ pub fn spmv_args<'a>(
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
     let method = dispatch::spmv(SpmvAlg::decode(alg, "alg")?, a, op_a)?;
-    sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo])?;
+    sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo, Format::Bsr])?;
+    bsr_takes(method == SpmvMethod::Bsr, op_a)?;
     batch::single(a, "matA", "SpMV")?;
     x.validate()?;
     y.validate()?;
@@ -110,7 +121,7 @@ pub fn spmv_args<'a>(
 /// between `bufferSize` and the call, so the size fits every method the choice can name.
 pub fn spmv_buffer_size(backend: &dyn Backend, args: &SpmvArgs, alg: spblkSpMVAlg_t) -> Result<usize> {
     let own = backend.spmv_buffer_size(args)?;
-    if !dispatch::spmv_chooses(SpmvAlg::decode(alg, "alg")?) {
+    if !dispatch::spmv_chooses(SpmvAlg::decode(alg, "alg")?) || args.method == SpmvMethod::Bsr {
         return Ok(own);
     }
     dispatch::SPMV_CHOICES
@@ -159,7 +170,8 @@ pub fn spmm_args<'a>(
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
     let method = dispatch::spmm(SpmmAlg::decode(alg, "alg")?, a, op_a, c.cols)?;
-    sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo])?;
+    sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo, Format::Bsr])?;
+    bsr_takes(method == SpmmMethod::Bsr, op_a)?;
     b.validate()?;
     c.validate()?;
     let (m, k) = op_shape(op_a, a.rows, a.cols);

@@ -286,10 +286,11 @@ static void legacy_add(cusparseHandle_t h, const csr_t *a) {
 }
 
 /* The legacy BSR products: A = a random CSR pattern of 300 x 200 blocks of 3 x 3 (columns as
-   block columns), bsrmv (f32, blocks by row) and bsrmm (f64, blocks by column, op(B) = Bᵀ). */
+   block columns), bsrmv (f32, blocks by row) and bsrmm (f64, blocks by column, op(B) = Bᵀ); then
+   SpMV and SpMM (row-major B and C) on the same f32 A through a BSR descriptor. */
 static void legacy_bsr(cusparseHandle_t h) {
-    const int mb = 300, kb = 200, bs = 3, n = 5, m = mb * bs, k = kb * bs, ldb = n + 2, ldc = m + 1;
-    csr_t p = random_csr(mb, kb, 6);
+    const int mb_ = 300, kb = 200, bs = 3, n = 5, m = mb_ * bs, k = kb * bs, ldb = n + 2, ldc = m + 1;
+    csr_t p = random_csr(mb_, kb, 6);
     const int values = p.nnz * bs * bs;
     float *val = malloc(sizeof(float) * values), *x = malloc(sizeof(float) * k), *y;
     double *dval = malloc(sizeof(double) * values), *b = malloc(sizeof(double) * ldb * k), *c;
@@ -305,21 +306,65 @@ static void legacy_bsr(cusparseHandle_t h) {
     for (i = 0; i < ldb * k; ++i) b[i] = uniform();
     c = malloc(sizeof(double) * ldc * n);
     for (i = 0; i < ldc * n; ++i) c[i] = uniform();
-    d_ptr = to_device(p.ptr, sizeof(int) * (mb + 1)), d_col = to_device(p.col, sizeof(int) * p.nnz);
+    d_ptr = to_device(p.ptr, sizeof(int) * (mb_ + 1)), d_col = to_device(p.col, sizeof(int) * p.nnz);
     d_val = to_device(val, sizeof(float) * values), d_x = to_device(x, sizeof(float) * k);
     d_y = buffer(sizeof(float) * m);
     d_dval = to_device(dval, sizeof(double) * values), d_b = to_device(b, sizeof(double) * ldb * k);
     d_c = to_device(c, sizeof(double) * ldc * n);
     SPARSE(cusparseCreateMatDescr(&d));
-    SPARSE(cusparseSbsrmv(h, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, kb, p.nnz, &alpha, d, d_val,
+    SPARSE(cusparseSbsrmv(h, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb_, kb, p.nnz, &alpha, d, d_val,
                           d_ptr, d_col, bs, d_x, &beta, d_y));
     SPARSE(cusparseDbsrmm(h, CUSPARSE_DIRECTION_COLUMN, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_TRANSPOSE,
-                          mb, n, kb, p.nnz, &dalpha, d, d_dval, d_ptr, d_col, bs, d_b, ldb, &dbeta, d_c, ldc));
+                          mb_, n, kb, p.nnz, &dalpha, d, d_dval, d_ptr, d_col, bs, d_b, ldb, &dbeta, d_c, ldc));
     y = from_device(d_y, sizeof(float) * m);
     free(c);
     c = from_device(d_c, sizeof(double) * ldc * n);
     print_f32("bsrmv", y, m);
     print_f64("bsrmm", c, ldc * n);
+    { /* The same A (f32, blocks by row) as a generic BSR descriptor: SpMV, and SpMM with a
+         row-major B and C (BSR_ALG1). */
+        cusparseSpMatDescr_t ma;
+        cusparseDnVecDescr_t vx, vy;
+        cusparseDnMatDescr_t mb, mc;
+        float *d_b, *d_c, *got;
+        size_t size = 0;
+        void *buf;
+        int j;
+        float *bf = malloc(sizeof(float) * k * n);
+        for (j = 0; j < k * n; ++j) bf[j] = (float)uniform();
+        d_b = to_device(bf, sizeof(float) * k * n), d_c = buffer(sizeof(float) * m * n);
+        SPARSE(cusparseCreateBsr(&ma, mb_, kb, p.nnz, bs, bs, d_ptr, d_col, d_val, CUSPARSE_INDEX_32I,
+                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+        SPARSE(cusparseCreateDnVec(&vx, k, d_x, CUDA_R_32F));
+        SPARSE(cusparseCreateDnVec(&vy, m, d_y, CUDA_R_32F));
+        SPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, ma, vx, &beta, vy, CUDA_R_32F,
+                                       CUSPARSE_SPMV_ALG_DEFAULT, &size));
+        buf = buffer(size);
+        SPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, ma, vx, &beta, vy, CUDA_R_32F,
+                            CUSPARSE_SPMV_ALG_DEFAULT, buf));
+        CUDA(cudaFree(buf));
+        got = from_device(d_y, sizeof(float) * m);
+        print_f32("spmv_bsr", got, m);
+        free(got);
+        SPARSE(cusparseCreateDnMat(&mb, k, n, n, d_b, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+        SPARSE(cusparseCreateDnMat(&mc, m, n, n, d_c, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+        SPARSE(cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+                                       ma, mb, &beta, mc, CUDA_R_32F, CUSPARSE_SPMM_BSR_ALG1, &size));
+        buf = buffer(size);
+        SPARSE(cusparseSpMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, ma, mb, &beta,
+                            mc, CUDA_R_32F, CUSPARSE_SPMM_BSR_ALG1, buf));
+        CUDA(cudaFree(buf));
+        got = from_device(d_c, sizeof(float) * m * n);
+        print_f32("spmm_bsr", got, m * n);
+        free(got), free(bf);
+        SPARSE(cusparseDestroySpMat(ma));
+        SPARSE(cusparseDestroyDnVec(vx));
+        SPARSE(cusparseDestroyDnVec(vy));
+        SPARSE(cusparseDestroyDnMat(mb));
+        SPARSE(cusparseDestroyDnMat(mc));
+        CUDA(cudaFree(d_b));
+        CUDA(cudaFree(d_c));
+    }
     SPARSE(cusparseDestroyMatDescr(d));
     free(val), free(x), free(y), free(dval), free(b), free(c), free(p.ptr), free(p.col), free(p.val);
     CUDA(cudaFree(d_ptr));

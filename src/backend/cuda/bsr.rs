@@ -1,20 +1,21 @@
-//! The legacy BSR products (kernels/spmm/bsr.cu): one thread per element of C.
+//! Products with a BSR matrix (kernels/spmm/bsr.cu): one thread per element of C.
 
+use super::kernels::{index_tag, precision_tag};
 use super::launch::{Args, Launcher, Scalar, BLOCK};
 use crate::backend::BsrProductArgs;
 use crate::error::Result;
-use crate::types::DataType;
 
 pub fn product(l: &Launcher, args: &BsrProductArgs) -> Result<()> {
-    let (a, t) = (&args.a, args.value_type);
-    let (alpha, beta) = (Scalar::new(&args.alpha, t, "alpha")?, Scalar::new(&args.beta, t, "beta")?);
+    let a = &args.a;
+    let compute = args.precision.compute;
+    let (alpha, beta) = (Scalar::new(&args.alpha, compute, "alpha")?, Scalar::new(&args.beta, compute, "beta")?);
     let elements = (a.mb * a.block) as u64 * args.n as u64;
     if elements == 0 {
         return Ok(());
     }
-    let tag = if t == DataType::F64 { "f64" } else { "f32" };
+    let name = format!("spblk_bsrmm_rows_{}_{}", precision_tag(&args.precision), index_tag(a.index_type));
     l.launch(
-        &format!("spblk_bsrmm_rows_{tag}"),
+        &name,
         l.grid(elements, BLOCK as u64),
         BLOCK,
         0,
@@ -29,11 +30,12 @@ pub fn product(l: &Launcher, args: &BsrProductArgs) -> Result<()> {
             .i64(a.base)
             .i32(a.column_major_blocks as i32)
             .i64(args.n)
-            .ptr(args.b as u64)
-            .i64(args.ldb)
-            .i32(args.b_transposed as i32)
-            .ptr(args.c as u64)
-            .i64(args.ldc)
+            .ptr(args.b.ptr as u64)
+            .i64(args.b.rs)
+            .i64(args.b.cs)
+            .ptr(args.c.ptr as u64)
+            .i64(args.c.rs)
+            .i64(args.c.cs)
             .scalar(alpha)
             .scalar(beta),
     )

@@ -173,7 +173,11 @@ pub fn all() -> Vec<String> {
     }
     v.extend(["spblk_csr2coo_rows", "spblk_coo2csr_offsets"].map(String::from));
     // kernels/spmm/bsr.cu.
-    v.extend(["spblk_bsrmm_rows_f32", "spblk_bsrmm_rows_f64"].map(String::from));
+    for (a, b) in PRECISIONS {
+        for i in INDICES {
+            v.push(format!("spblk_bsrmm_rows_{a}_{b}_{i}"));
+        }
+    }
     // kernels/geam/merge.cu.
     v.extend(
         ["spblk_geam_count", "spblk_geam_offsets", "spblk_geam_fill_f32", "spblk_geam_fill_f64"].map(String::from),

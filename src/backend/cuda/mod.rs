@@ -78,6 +78,9 @@ impl Backend for CudaBackend {
     /// (`SetValues`, `CsrSetPointers`) between `bufferSize` and the call, which then needs the
     /// whole workspace; with a plan a call uses less.
     fn spmv_buffer_size(&self, args: &SpmvArgs) -> Result<usize> {
+        if args.method == SpmvMethod::Bsr {
+            return Ok(0);
+        }
         let mut c = Carve::measure();
         spmv::layout(None, &mut c, args, None)?;
         Ok(c.size())
@@ -92,6 +95,7 @@ impl Backend for CudaBackend {
             SpmvMethod::CsrRows | SpmvMethod::CsrScalar | SpmvMethod::CsrVector => {
                 self.operand_plan(exec, args.a, args.op_a, buffer)
             }
+            SpmvMethod::Bsr => Ok(()),
         }
     }
 
@@ -100,6 +104,9 @@ impl Backend for CudaBackend {
         let beta = Scalar::new(&args.beta, args.precision.compute, "beta")?;
         if args.y.size == 0 {
             return Ok(());
+        }
+        if args.method == SpmvMethod::Bsr {
+            return self.bsr_product(exec, &BsrProductArgs::of_spmv(args)?);
         }
         let (plan, tiles) = {
             let plans = args.a.plans.lock();
@@ -123,6 +130,7 @@ impl Backend for CudaBackend {
             // The kernel needs no workspace: the plan holds its arrays.
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 => vbr::check(args).map(|_| 0),
             SpmmMethod::Rode => rode::workspace(args, None),
+            SpmmMethod::Bsr => Ok(0),
         }
     }
 
@@ -135,6 +143,7 @@ impl Backend for CudaBackend {
             SpmmMethod::CsrRows => self.operand_plan(exec, args.a, args.op_a, buffer),
             // The 1-SA plan (and its device arrays) is spblkAnalyze's.
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 => vbr::check(args),
+            SpmmMethod::Bsr => Ok(()),
             SpmmMethod::Rode => {
                 self.operand_plan(exec, args.a, args.op_a, buffer)?;
                 self.rode_plan(exec, args.a, args.op_a)
@@ -144,6 +153,7 @@ impl Backend for CudaBackend {
 
     fn spmm(&self, exec: &Exec, args: &SpmmArgs, buffer: *mut c_void) -> Result<()> {
         match args.method {
+            SpmmMethod::Bsr => self.bsr_product(exec, &BsrProductArgs::of_spmm(args)?),
             SpmmMethod::CsrRows => {
                 let plan = args.a.plans.lock().operand(args.op_a);
                 let l = Launcher::new(&self.dev, exec)?;

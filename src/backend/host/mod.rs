@@ -47,13 +47,16 @@ impl Backend for HostBackend {
             SpmvMethod::CsrMerge | SpmvMethod::CsrRows | SpmvMethod::CsrScalar | SpmvMethod::CsrVector => {
                 operand_plan(args.a, args.op_a).map(drop)
             }
+            SpmvMethod::Bsr => Ok(()),
         }
     }
 
     fn spmv(&self, _exec: &Exec, args: &SpmvArgs, _buffer: *mut c_void) -> Result<()> {
         // The reference: one fixed-order loop per row, whatever the method (the methods differ in
         // how the GPU is used, not in what they compute).
-        let (SpmvMethod::CsrMerge | SpmvMethod::CsrRows | SpmvMethod::CsrScalar | SpmvMethod::CsrVector) = args.method;
+        if args.method == SpmvMethod::Bsr {
+            return self.bsr_product(_exec, &BsrProductArgs::of_spmv(args)?);
+        }
         let (x, y) = (args.x.as_column(), args.y.as_column());
         let ity = args.a.uniform_index_type("matA")?;
         let plan = args.a.plans.lock().operand(args.op_a);
@@ -81,12 +84,13 @@ impl Backend for HostBackend {
             SpmmMethod::CsrRows => operand_plan(args.a, args.op_a).map(drop),
             SpmmMethod::Rode => rode_plan(args.a, args.op_a),
             // The 1-SA plan is spblkAnalyze's; the VBR product needs nothing more.
-            SpmmMethod::Vbr | SpmmMethod::VbrTf32 => Ok(()),
+            SpmmMethod::Vbr | SpmmMethod::VbrTf32 | SpmmMethod::Bsr => Ok(()),
         }
     }
 
-    fn spmm(&self, _exec: &Exec, args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
+    fn spmm(&self, exec: &Exec, args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
         match args.method {
+            SpmmMethod::Bsr => self.bsr_product(exec, &BsrProductArgs::of_spmm(args)?),
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 => {
                 let tf32 = args.method == SpmmMethod::VbrTf32;
                 let plan = args.a.plans.lock().one_sa().ok_or_else(|| {
