@@ -182,7 +182,7 @@ fn every_algorithm_runs_its_method(kind: Kind) {
                     assert_eq!(call.result(&side), p.apply(N, &p.vals, &x), "{what}");
                 }
                 None => {
-                    let want = if alg <= SPBLK_SPMV_SELL_ALG1
+                    let want = if alg <= SPBLK_SPMV_BSR_ALG1
                         || (SPBLK_SPMV_ALG_CSR_SCALAR..=SPBLK_SPMV_ALG_CSR_MERGE).contains(&alg)
                     {
                         SPBLK_STATUS_NOT_SUPPORTED
