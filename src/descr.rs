@@ -120,14 +120,6 @@ impl SpMat {
         crate::error::Error::not_supported(format!("{what} does not take {} matrices", self.format().name()))
     }
 
-    /// The elements the values array holds (padding included).
-    pub fn stored_values(&self) -> i64 {
-        match self.pattern {
-            SparsePattern::SlicedEll { values_size, .. } => values_size,
-            _ => self.nnz,
-        }
-    }
-
     /// Batch `i` of a batched descriptor as one matrix. A batched descriptor's plans describe
     /// batch 0 only, so each batch gets an empty plan slot of its own (batched products run
     /// without plans); an unbatched descriptor is returned as is, plans shared.
