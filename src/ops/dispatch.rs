@@ -91,7 +91,10 @@ fn bsr<A: std::fmt::Debug, M>(alg: A, takes: bool, method: M) -> Result<M> {
             "argument 'alg': {alg:?} does not take BSR matrices (use the default or the BSR algorithm)"
         )));
     }
-    trace::choice("Bsr", format_args!("matA is BSR (asked for {alg:?}): a thread per output element, blocks in storage order"));
+    trace::choice(
+        "Bsr",
+        format_args!("matA is BSR (asked for {alg:?}): a thread per output element, blocks in storage order"),
+    );
     Ok(method)
 }
 
