@@ -88,6 +88,19 @@ __device__ void sparse_to_dense_coo(i64 nnz, i64 rows, i64 cols, const I* ri, co
     }
 }
 
+// A into Blocked-ELL B, whose block columns the caller set: one thread per stored value,
+// value (i, k) of B is A(i, col[i / bs][k / bs] * bs + k % bs), zero in padding slots (block
+// column -1 or outside the matrix).
+template <class W, class I>
+__device__ void dense_to_blocked_ell(i64 rows, i64 kb, i64 bs, i64 ell_cols, const W* a, i64 row_stride,
+                                     i64 col_stride, const I* col, i64 base, W* values) {
+    GRID_STRIDE(t, (u64)(rows * ell_cols)) {
+        const i64 i = (i64)t / ell_cols, k = (i64)t % ell_cols;
+        const i64 bc = (i64)col[i / bs * (ell_cols / bs) + k / bs] - base;
+        values[t] = bc >= 0 && bc < kb ? a[i * row_stride + (bc * bs + k % bs) * col_stride] : W();
+    }
+}
+
 #define DENSE_SPARSE_WORD_ENTRIES(W, wtag, I, itag)                                                        \
     extern "C" __global__ void __launch_bounds__(256) spblk_dense_to_sparse_fill_##wtag##_##itag(          \
         i64 lines, i64 len, const W* a, i64 line_stride, i64 k_stride, u64 mask, const u64* offsets,      \
@@ -105,6 +118,11 @@ __device__ void sparse_to_dense_coo(i64 nnz, i64 rows, i64 cols, const I* ri, co
         i64 nnz, i64 rows, i64 cols, const I* ri, const I* ci, const W* vals, i64 base, W* b,              \
         i64 row_stride, i64 col_stride) {                                                                  \
         sparse_to_dense_coo<W, I>(nnz, rows, cols, ri, ci, vals, base, b, row_stride, col_stride);         \
+    }                                                                                                      \
+    extern "C" __global__ void __launch_bounds__(256) spblk_dense_to_blocked_ell_##wtag##_##itag(          \
+        i64 rows, i64 kb, i64 bs, i64 ell_cols, const W* a, i64 row_stride, i64 col_stride, const I* col,  \
+        i64 base, W* values) {                                                                             \
+        dense_to_blocked_ell<W, I>(rows, kb, bs, ell_cols, a, row_stride, col_stride, col, base, values);  \
     }
 #define DENSE_SPARSE_WORD(W, wtag)                                                                         \
     extern "C" __global__ void __launch_bounds__(256) spblk_dense_to_sparse_count_##wtag(                  \

@@ -29,6 +29,9 @@ pub enum SpmvMethod {
     CsrVector,
     /// A BSR matrix as stored (op N): a thread per row, blocks in storage order.
     Bsr,
+    /// A Sliced-ELL matrix: op N as stored, a thread per row walking its slots in order; op T
+    /// through CSR of A (each row's entries in slot order), then `CsrRows` on its transpose.
+    Sell,
 }
 
 /// The SpMM methods spblk implements.
@@ -47,6 +50,10 @@ pub enum SpmmMethod {
     Rode,
     /// A BSR matrix as stored (op N): a thread per element of C, blocks in storage order.
     Bsr,
+    /// A Blocked-ELL matrix as stored (op N): f16/bf16 blocks of a multiple of 16 rows on
+    /// tensor cores (mma.sync m16n8k16, f32 accumulation); otherwise a thread per element of
+    /// C, blocks in storage order.
+    BlockedEll,
 }
 
 /// The SDDMM methods spblk implements.
@@ -322,6 +329,64 @@ pub struct BsrProductArgs {
     pub alpha: ScalarArg,
     pub beta: ScalarArg,
     pub precision: Precision,
+}
+
+/// A Blocked-ELL matrix: `rows / block` block rows of `ell_cols / block` slots; `columns` the
+/// slots' block columns (padding: -1, or anything outside the matrix), `values` row-major
+/// `rows` x `ell_cols`.
+#[derive(Debug, Clone, Copy)]
+pub struct BlockedEllOperand {
+    pub rows: i64,
+    pub kb: i64,
+    pub block: i64,
+    pub ell_cols: i64,
+    pub columns: *const c_void,
+    pub values: *const c_void,
+    pub index_type: IndexType,
+    pub base: i64,
+}
+
+/// SpMM with A in Blocked-ELL (op(A) = A): op(B) is cols x n, C rows x n, both by strides.
+#[derive(Debug, Clone, Copy)]
+pub struct BlockedEllProductArgs {
+    pub a: BlockedEllOperand,
+    pub n: i64,
+    pub b: Strided<*const c_void>,
+    pub c: Strided<*mut c_void>,
+    pub alpha: ScalarArg,
+    pub beta: ScalarArg,
+    pub precision: Precision,
+}
+
+impl BlockedEllProductArgs {
+    pub fn of_spmm(args: &SpmmArgs) -> Result<Self> {
+        let crate::descr::SparsePattern::BlockedEll { col_ind, block, ell_cols } = args.a.pattern else {
+            return Err(crate::error::Error::internal("the Blocked-ELL method needs a Blocked-ELL matrix"));
+        };
+        let a = BlockedEllOperand {
+            rows: args.a.rows,
+            kb: args.a.cols / block,
+            block,
+            ell_cols,
+            columns: col_ind,
+            values: args.a.values,
+            index_type: args.a.indices_type,
+            base: args.a.base.offset(),
+        };
+        let (rs, cs) = dense_strides(args.b, args.op_b);
+        let b = Strided { ptr: args.b.values as *const c_void, rs, cs };
+        let (rs, cs) = dense_strides(args.c, Operation::NonTranspose);
+        let c = Strided { ptr: args.c.values, rs, cs };
+        Ok(BlockedEllProductArgs {
+            a,
+            n: args.c.cols,
+            b,
+            c,
+            alpha: args.alpha,
+            beta: args.beta,
+            precision: args.precision,
+        })
+    }
 }
 
 /// Element strides (rows, columns) of op(D) for a dense matrix.

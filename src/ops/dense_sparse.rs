@@ -8,14 +8,19 @@ use crate::error::{Error, Result};
 use crate::trace;
 use crate::types::{DenseToSparseAlg, Format, SparseToDenseAlg};
 
+/// The formats SparseToDense reads; DenseToSparse writes these and Blocked-ELL (whose block
+/// columns the caller sets), as cuSPARSE.
 const FORMATS: [Format; 3] = [Format::Csr, Format::Csc, Format::Coo];
+const TARGETS: [Format; 4] = [Format::Csr, Format::Csc, Format::Coo, Format::BlockedEll];
 
 /// The sparse and dense sides agree in shape and value type, and each is one matrix.
-fn same_matrix(s: &SpMat, s_arg: &str, d: &DnMat, d_arg: &str) -> Result<()> {
-    if !FORMATS.contains(&s.format()) {
+fn same_matrix(s: &SpMat, s_arg: &str, formats: &[Format], d: &DnMat, d_arg: &str) -> Result<()> {
+    if !formats.contains(&s.format()) {
+        let names: Vec<_> = formats.iter().map(|f| f.name()).collect();
         return Err(Error::not_supported(format!(
-            "argument '{s_arg}': format {} is not supported here (supported: CSR, CSC, COO)",
-            s.format().name()
+            "argument '{s_arg}': format {} is not supported here (supported: {})",
+            s.format().name(),
+            names.join(", ")
         )));
     }
     s.validate_shape()?;
@@ -53,7 +58,7 @@ pub fn sparse_to_dense_args<'a>(
     alg: spblkSparseToDenseAlg_t,
 ) -> Result<SparseToDenseArgs<'a>> {
     let SparseToDenseAlg::Default = SparseToDenseAlg::decode(alg, "alg")?;
-    same_matrix(a, "matA", b, "matB")?;
+    same_matrix(a, "matA", &FORMATS, b, "matB")?;
     a.require_arrays("matA")?;
     trace::sizes(format_args!("A={:?} {}x{} nnz={} {:?}", a.format(), a.rows, a.cols, a.nnz, a.value_type));
     Ok(SparseToDenseArgs { a, b })
@@ -76,14 +81,14 @@ pub fn dense_to_sparse_args<'a>(
     stage: DenseToSparseStage,
 ) -> Result<DenseToSparseArgs<'a>> {
     let DenseToSparseAlg::Default = DenseToSparseAlg::decode(alg, "alg")?;
-    same_matrix(b, "matB", a, "matA")?;
+    same_matrix(b, "matB", &TARGETS, a, "matA")?;
     match stage {
         DenseToSparseStage::BufferSize => {}
         DenseToSparseStage::Analysis => {
             let (offsets, name, lines) = match b.pattern {
                 SparsePattern::Csr { row_offsets, .. } => (row_offsets, "csrRowOffsets", b.rows),
                 SparsePattern::Csc { col_offsets, .. } => (col_offsets, "cscColOffsets", b.cols),
-                SparsePattern::Coo { .. } => (std::ptr::null_mut(), "", 0),
+                SparsePattern::Coo { .. } | SparsePattern::BlockedEll { .. } => (std::ptr::null_mut(), "", 0),
                 _ => return Err(b.unsupported("DenseToSparse")),
             };
             ensure!(!offsets.is_null() || lines == 0, "matB", "has a NULL {name} array (the analysis writes it)");

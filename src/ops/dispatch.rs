@@ -83,24 +83,26 @@ fn spmv_default(a: &SpMat, op: Operation, why: &str) -> SpmvMethod {
     method
 }
 
-/// The BSR method, for a BSR matrix and an algorithm that takes it (the default or the
-/// format's own); any other algorithm names another format.
-fn bsr<A: std::fmt::Debug, M>(alg: A, takes: bool, method: M) -> Result<M> {
+/// The method of a stored-as-is format (BSR, Blocked-ELL, Sliced-ELL), for an algorithm that
+/// takes it (the default or the format's own); any other algorithm names another format.
+fn blocked<A: std::fmt::Debug, M: std::fmt::Debug>(alg: A, a: &SpMat, takes: bool, method: M) -> Result<M> {
+    let name = a.format().name();
     if !takes {
         return Err(Error::not_supported(format!(
-            "argument 'alg': {alg:?} does not take BSR matrices (use the default or the BSR algorithm)"
+            "argument 'alg': {alg:?} does not take {name} matrices (use the default or the {name} algorithm)"
         )));
     }
-    trace::choice(
-        "Bsr",
-        format_args!("matA is BSR (asked for {alg:?}): a thread per output element, blocks in storage order"),
-    );
+    trace::choice(format_args!("{method:?}"), format_args!("matA is {name} (asked for {alg:?}): read as stored"));
     Ok(method)
 }
 
 pub fn spmv(alg: SpmvAlg, a: &SpMat, op: Operation) -> Result<SpmvMethod> {
-    if a.format() == Format::Bsr {
-        return bsr(alg, matches!(alg, SpmvAlg::Default | SpmvAlg::BsrAlg1), SpmvMethod::Bsr);
+    match a.format() {
+        Format::Bsr => return blocked(alg, a, matches!(alg, SpmvAlg::Default | SpmvAlg::BsrAlg1), SpmvMethod::Bsr),
+        Format::SlicedEll => {
+            return blocked(alg, a, matches!(alg, SpmvAlg::Default | SpmvAlg::SellAlg1), SpmvMethod::Sell)
+        }
+        _ => {}
     }
     let method = match alg {
         SpmvAlg::Default => return Ok(spmv_default(a, op, "default")),
@@ -115,9 +117,7 @@ pub fn spmv(alg: SpmvAlg, a: &SpMat, op: Operation) -> Result<SpmvMethod> {
         SpmvAlg::CsrScalar => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrScalar),
         SpmvAlg::CsrVector => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrVector),
         SpmvAlg::CsrRows => family(alg, a, CSR_FAMILY).map(|_| SpmvMethod::CsrRows),
-        SpmvAlg::SellAlg1 => {
-            Err(Error::not_supported("SPBLK_SPMV_SELL_ALG1: SpMV on Sliced-ELL matrices is not implemented yet"))
-        }
+        SpmvAlg::SellAlg1 => family(alg, a, &[Format::SlicedEll]).map(|_| SpmvMethod::Sell),
         SpmvAlg::BsrAlg1 => family(alg, a, &[Format::Bsr]).map(|_| SpmvMethod::Bsr),
     }?;
     trace::choice(format_args!("{method:?}"), format_args!("asked for {alg:?}"));
@@ -232,8 +232,13 @@ pub fn rode_predicted(a: &SpMat, op_a: Operation, n: i64, max_row_len: i64) -> (
 }
 
 pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMethod> {
-    if a.format() == Format::Bsr {
-        return bsr(alg, matches!(alg, SpmmAlg::Default | SpmmAlg::BsrAlg1), SpmmMethod::Bsr);
+    match a.format() {
+        Format::Bsr => return blocked(alg, a, matches!(alg, SpmmAlg::Default | SpmmAlg::BsrAlg1), SpmmMethod::Bsr),
+        Format::BlockedEll => {
+            let takes = matches!(alg, SpmmAlg::Default | SpmmAlg::BlockedEllAlg1);
+            return blocked(alg, a, takes, SpmmMethod::BlockedEll);
+        }
+        _ => {}
     }
     let method = match alg {
         SpmmAlg::Default => return Ok(spmm_default(a, op_a, n)),
@@ -244,9 +249,7 @@ pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMeth
             family(alg, a, COO_FAMILY).map(|_| SpmmMethod::CsrRows)
         }
         SpmmAlg::BsrAlg1 => family(alg, a, &[Format::Bsr]).map(|_| SpmmMethod::Bsr),
-        SpmmAlg::BlockedEllAlg1 => Err(Error::not_supported(
-            "SPBLK_SPMM_BLOCKED_ELL_ALG1: SpMM on Blocked-ELL matrices is not implemented yet",
-        )),
+        SpmmAlg::BlockedEllAlg1 => family(alg, a, &[Format::BlockedEll]).map(|_| SpmmMethod::BlockedEll),
         // Any format: CSC, COO and transposed operands are converted once by the preprocess
         // that builds the plan; the product checks the plan is there.
         SpmmAlg::Rode => Ok(SpmmMethod::Rode),

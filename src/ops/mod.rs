@@ -65,10 +65,13 @@ fn sparse_operand(a: &SpMat, arg: &str, formats: &[Format]) -> Result<()> {
     Ok(())
 }
 
-/// BSR products take op(A) = A only, as in cuSPARSE.
-fn bsr_takes(is_bsr: bool, op_a: Operation) -> Result<()> {
-    if is_bsr && op_a != Operation::NonTranspose {
-        return Err(Error::not_supported("argument 'opA': BSR matrices take SPBLK_OPERATION_NON_TRANSPOSE only"));
+/// Products with BSR and Blocked-ELL matrices take op(A) = A only, as in cuSPARSE.
+fn op_a_as_stored(a: &SpMat, op_a: Operation) -> Result<()> {
+    if matches!(a.format(), Format::Bsr | Format::BlockedEll) && op_a != Operation::NonTranspose {
+        return Err(Error::not_supported(format!(
+            "argument 'opA': {} matrices take SPBLK_OPERATION_NON_TRANSPOSE only",
+            a.format().name()
+        )));
     }
     Ok(())
 }
@@ -96,8 +99,8 @@ pub fn spmv_args<'a>(
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
     let method = dispatch::spmv(SpmvAlg::decode(alg, "alg")?, a, op_a)?;
-    sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo, Format::Bsr])?;
-    bsr_takes(method == SpmvMethod::Bsr, op_a)?;
+    sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo, Format::Bsr, Format::SlicedEll])?;
+    op_a_as_stored(a, op_a)?;
     batch::single(a, "matA", "SpMV")?;
     x.validate()?;
     y.validate()?;
@@ -121,7 +124,8 @@ pub fn spmv_args<'a>(
 /// between `bufferSize` and the call, so the size fits every method the choice can name.
 pub fn spmv_buffer_size(backend: &dyn Backend, args: &SpmvArgs, alg: spblkSpMVAlg_t) -> Result<usize> {
     let own = backend.spmv_buffer_size(args)?;
-    if !dispatch::spmv_chooses(SpmvAlg::decode(alg, "alg")?) || args.method == SpmvMethod::Bsr {
+    let as_stored = matches!(args.method, SpmvMethod::Bsr | SpmvMethod::Sell);
+    if !dispatch::spmv_chooses(SpmvAlg::decode(alg, "alg")?) || as_stored {
         return Ok(own);
     }
     dispatch::SPMV_CHOICES
@@ -170,8 +174,8 @@ pub fn spmm_args<'a>(
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
     let method = dispatch::spmm(SpmmAlg::decode(alg, "alg")?, a, op_a, c.cols)?;
-    sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo, Format::Bsr])?;
-    bsr_takes(method == SpmmMethod::Bsr, op_a)?;
+    sparse_operand(a, "matA", &[Format::Csr, Format::Csc, Format::Coo, Format::Bsr, Format::BlockedEll])?;
+    op_a_as_stored(a, op_a)?;
     b.validate()?;
     c.validate()?;
     let (m, k) = op_shape(op_a, a.rows, a.cols);

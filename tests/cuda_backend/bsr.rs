@@ -225,10 +225,6 @@ fn run_case(kind: Kind, a: &Bsr, n: usize, case: &Case, (alpha, beta): (f64, f64
 }
 
 /// A value of type `t` as the library reads it (rounded to the type), in f64.
-fn as_type(v: f64, t: spblkDataType_t) -> f64 {
-    decode(&encode(&[v], t), t)[0]
-}
-
 /// SpMV and SpMM on BSR descriptors (`spblkCreateBsr`) on both backends, against the same
 /// reference: f32, f64, f16 inputs with f32 and f16 outputs, 32- and 64-bit indices, both bases
 /// and block orders, B and C in either order with op(B) = B or Bᵀ, the default and the BSR

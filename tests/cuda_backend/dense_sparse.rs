@@ -27,7 +27,7 @@ fn is_zero(e: &[u8], t: spblkDataType_t) -> bool {
 
 /// A random element: +0 or -0 with probability `zero`, otherwise random bits that are not
 /// zero (NaN and infinity patterns included).
-fn element(r: &mut StdRng, t: spblkDataType_t, zero: f64) -> Vec<u8> {
+pub fn element(r: &mut StdRng, t: spblkDataType_t, zero: f64) -> Vec<u8> {
     let e = vsize(t);
     if r.gen_bool(zero) {
         let mut z = vec![0u8; e];

@@ -11,6 +11,7 @@ mod bsr;
 mod capture;
 mod dense_sparse;
 mod determinism;
+mod ell;
 mod geam;
 mod guest;
 mod index_arrays;

@@ -265,6 +265,11 @@ pub fn encode(v: &[f64], t: spblkDataType_t) -> Vec<u8> {
     out
 }
 
+/// `v` rounded to type `t`.
+pub fn as_type(v: f64, t: spblkDataType_t) -> f64 {
+    decode(&encode(&[v], t), t)[0]
+}
+
 pub fn decode(b: &[u8], t: spblkDataType_t) -> Vec<f64> {
     b.chunks_exact(vsize(t))
         .map(|c| match t {

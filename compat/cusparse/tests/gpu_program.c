@@ -5,7 +5,8 @@
  * digits), and compare-runs.py checks that the two runs agree. The operations are generic-API
  * calls that spblk implements: SpMV (f32; f64 transposed), SpMM (f32, column-major), SDDMM,
  * strided-batch SpMM and SDDMM, Csr2cscEx2, SpGEMM (ALG1 protocol), sparse vectors,
- * dense<->sparse and the legacy csrgeam2, bsrmv and bsrmm, with bufferSize/preprocess as
+ * dense<->sparse, the legacy csrgeam2, bsrmv and bsrmm, and the BSR, Blocked-ELL and
+ * Sliced-ELL formats (SpMV, SpMM, DenseToSparse), with bufferSize/preprocess as
  * cuSPARSE's samples do.
  *   cc gpu_program.c -I$CUDA/include -L$CUDA/lib64 -lcusparse -lcudart -ldl -lm */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
@@ -377,6 +378,158 @@ static void legacy_bsr(cusparseHandle_t h) {
     CUDA(cudaFree(d_c));
 }
 
+/* A multiple of 1/256 in (-1, 1): exact in f16. */
+static float quarter_byte(void) { return (float)(int)(uniform() * 256.0) / 256.0f; }
+
+/* The f16 bits of such a value (normal, exactly representable). */
+static unsigned short half_bits(float x) {
+    unsigned short sign = x < 0 ? 0x8000 : 0;
+    int e;
+    float m;
+    if (x == 0) return sign;
+    m = frexpf(fabsf(x), &e); /* |x| = m 2^e, m in [0.5, 1) */
+    return (unsigned short)(sign | ((e - 1 + 15) << 10) | (int)((m * 2.0f - 1.0f) * 1024.0f));
+}
+
+/* The ELL formats: SpMM on Blocked-ELL (f16 on tensor cores, blocks of 16, column-major B and
+   C; f32, blocks of 4, row-major B and C), DenseToSparse into Blocked-ELL (the block columns
+   given, values preset to 7), and SpMV on Sliced-ELL (slices of 32 rows, op N and T) built from
+   a random CSR matrix. */
+static void ell_formats(cusparseHandle_t h) {
+    enum { MB = 24, KB = 20, SLOTS = 4, N = 40 };
+    const float one = 1.0f, zero = 0.0f, alpha = 0.5f, beta = -1.0f;
+    int bs, i, j, s;
+    for (bs = 16; bs >= 4; bs -= 12) {
+        const int m = MB * bs, k = KB * bs, ell = SLOTS * bs, f16 = bs == 16;
+        const cudaDataType vt = f16 ? CUDA_R_16F : CUDA_R_32F;
+        const size_t vsz = f16 ? 2 : 4;
+        const cusparseOrder_t order = f16 ? CUSPARSE_ORDER_COL : CUSPARSE_ORDER_ROW;
+        int *cols = malloc(sizeof(int) * MB * SLOTS);
+        unsigned char *val = malloc(vsz * m * ell), *bv = malloc(vsz * k * N);
+        float *dense = malloc(sizeof(float) * m * k), *c = malloc(sizeof(float) * m * N), *got;
+        void *d_cols, *d_val, *d_b, *d_c, *d_dense, *d_bell, *buf;
+        size_t size = 0;
+        cusparseSpMatDescr_t ma, mbell;
+        cusparseDnMatDescr_t mb, mc, md;
+        for (i = 0; i < MB; ++i) /* distinct block columns in random order; about one slot in five padding */
+            for (s = 0; s < SLOTS; ++s) {
+                int bc;
+                do {
+                    bc = (int)((uniform() + 1.0) * 0.5 * KB);
+                    for (j = 0; j < s && cols[i * SLOTS + j] != bc; ++j) {}
+                } while (j < s || bc >= KB);
+                cols[i * SLOTS + s] = uniform() < -0.6 ? -1 : bc;
+            }
+        for (i = 0; i < m * ell; ++i) {
+            const float v = quarter_byte();
+            if (f16) ((unsigned short *)val)[i] = half_bits(v); else ((float *)val)[i] = v;
+        }
+        for (i = 0; i < k * N; ++i) {
+            const float v = quarter_byte();
+            if (f16) ((unsigned short *)bv)[i] = half_bits(v); else ((float *)bv)[i] = v;
+        }
+        for (i = 0; i < m * N; ++i) c[i] = (float)uniform();
+        for (i = 0; i < m * k; ++i) dense[i] = (float)uniform();
+        d_cols = to_device(cols, sizeof(int) * MB * SLOTS), d_val = to_device(val, vsz * m * ell);
+        d_b = to_device(bv, vsz * k * N), d_c = to_device(c, sizeof(float) * m * N);
+        SPARSE(cusparseCreateBlockedEll(&ma, m, k, bs, ell, d_cols, d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                        vt));
+        SPARSE(cusparseCreateDnMat(&mb, k, N, f16 ? k : N, d_b, vt, order));
+        SPARSE(cusparseCreateDnMat(&mc, m, N, f16 ? m : N, d_c, CUDA_R_32F, order));
+        SPARSE(cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, ma,
+                                       mb, &beta, mc, CUDA_R_32F, CUSPARSE_SPMM_BLOCKED_ELL_ALG1, &size));
+        buf = buffer(size);
+        SPARSE(cusparseSpMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, ma, mb, &beta,
+                            mc, CUDA_R_32F, CUSPARSE_SPMM_BLOCKED_ELL_ALG1, buf));
+        CUDA(cudaFree(buf));
+        got = from_device(d_c, sizeof(float) * m * N);
+        print_f32(f16 ? "spmm_blocked_ell_f16" : "spmm_blocked_ell_f32", got, m * N);
+        free(got);
+        if (!f16) { /* DenseToSparse into the same block columns. */
+            float *preset = malloc(sizeof(float) * m * ell);
+            for (i = 0; i < m * ell; ++i) preset[i] = 7.0f;
+            d_dense = to_device(dense, sizeof(float) * m * k), d_bell = to_device(preset, sizeof(float) * m * ell);
+            SPARSE(cusparseCreateDnMat(&md, m, k, k, d_dense, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+            SPARSE(cusparseCreateBlockedEll(&mbell, m, k, bs, ell, d_cols, d_bell, CUSPARSE_INDEX_32I,
+                                            CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+            SPARSE(cusparseDenseToSparse_bufferSize(h, md, mbell, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, &size));
+            buf = buffer(size);
+            SPARSE(cusparseDenseToSparse_analysis(h, md, mbell, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, buf));
+            SPARSE(cusparseDenseToSparse_convert(h, md, mbell, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, buf));
+            CUDA(cudaFree(buf));
+            got = from_device(d_bell, sizeof(float) * m * ell);
+            print_f32("dense_to_blocked_ell", got, m * ell);
+            free(got), free(preset);
+            SPARSE(cusparseDestroyDnMat(md));
+            SPARSE(cusparseDestroySpMat(mbell));
+            CUDA(cudaFree(d_dense));
+            CUDA(cudaFree(d_bell));
+        }
+        SPARSE(cusparseDestroySpMat(ma));
+        SPARSE(cusparseDestroyDnMat(mb));
+        SPARSE(cusparseDestroyDnMat(mc));
+        CUDA(cudaFree(d_cols));
+        CUDA(cudaFree(d_val));
+        CUDA(cudaFree(d_b));
+        CUDA(cudaFree(d_c));
+        free(cols), free(val), free(bv), free(dense), free(c);
+    }
+    { /* Sliced-ELL: slices of 32 rows, each as wide as its longest row, column-major. */
+        enum { SS = 32 };
+        csr_t a = random_csr(1000, 700, 9);
+        const int slices = (a.rows + SS - 1) / SS;
+        int *off = malloc(sizeof(int) * (slices + 1)), *col, slots = 0, op;
+        float *val, *x = malloc(sizeof(float) * 1000), *got;
+        void *d_off, *d_col, *d_sval, *d_x, *d_y, *buf;
+        size_t size = 0;
+        cusparseSpMatDescr_t ma;
+        cusparseDnVecDescr_t vx, vy;
+        off[0] = 0;
+        for (s = 0; s < slices; ++s) {
+            int width = 0;
+            for (i = s * SS; i < (s + 1) * SS && i < a.rows; ++i)
+                if (a.ptr[i + 1] - a.ptr[i] > width) width = a.ptr[i + 1] - a.ptr[i];
+            off[s + 1] = slots += width * SS;
+        }
+        col = malloc(sizeof(int) * slots), val = malloc(sizeof(float) * slots);
+        for (i = 0; i < slots; ++i) col[i] = -1, val[i] = 0.0f;
+        for (i = 0; i < a.rows; ++i)
+            for (j = a.ptr[i]; j < a.ptr[i + 1]; ++j) {
+                const int slot = off[i / SS] + (j - a.ptr[i]) * SS + i % SS;
+                col[slot] = a.col[j], val[slot] = a.val[j];
+            }
+        for (i = 0; i < 1000; ++i) x[i] = (float)uniform();
+        d_off = to_device(off, sizeof(int) * (slices + 1)), d_col = to_device(col, sizeof(int) * slots);
+        d_sval = to_device(val, sizeof(float) * slots), d_x = to_device(x, sizeof(float) * 1000);
+        d_y = buffer(sizeof(float) * 1000);
+        SPARSE(cusparseCreateSlicedEll(&ma, a.rows, a.cols, a.nnz, slots, SS, d_off, d_col, d_sval, CUSPARSE_INDEX_32I,
+                                       CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+        for (op = 0; op < 2; ++op) {
+            const cusparseOperation_t o = op ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
+            const int xn = op ? a.rows : a.cols, yn = op ? a.cols : a.rows;
+            const cusparseSpMVAlg_t alg = op ? CUSPARSE_SPMV_SELL_ALG1 : CUSPARSE_SPMV_ALG_DEFAULT;
+            SPARSE(cusparseCreateDnVec(&vx, xn, d_x, CUDA_R_32F));
+            SPARSE(cusparseCreateDnVec(&vy, yn, d_y, CUDA_R_32F));
+            SPARSE(cusparseSpMV_bufferSize(h, o, &one, ma, vx, &zero, vy, CUDA_R_32F, alg, &size));
+            buf = buffer(size);
+            SPARSE(cusparseSpMV(h, o, &one, ma, vx, &zero, vy, CUDA_R_32F, alg, buf));
+            CUDA(cudaFree(buf));
+            got = from_device(d_y, sizeof(float) * yn);
+            print_f32(op ? "spmv_sell_t" : "spmv_sell", got, yn);
+            free(got);
+            SPARSE(cusparseDestroyDnVec(vx));
+            SPARSE(cusparseDestroyDnVec(vy));
+        }
+        SPARSE(cusparseDestroySpMat(ma));
+        CUDA(cudaFree(d_off));
+        CUDA(cudaFree(d_col));
+        CUDA(cudaFree(d_sval));
+        CUDA(cudaFree(d_x));
+        CUDA(cudaFree(d_y));
+        free(off), free(col), free(val), free(x), free(a.ptr), free(a.col), free(a.val);
+    }
+}
+
 int main(void) {
     const int m = 3000, k = 2000, n = 16;
     csr_t a = random_csr(m, k, 9), b = random_csr(k, 1500, 6);
@@ -618,6 +771,7 @@ int main(void) {
     dense_sparse(h, &a, m, k);
     legacy_add(h, &a);
     legacy_bsr(h);
+    ell_formats(h);
     SPARSE(cusparseDestroySpMat(ma));
     SPARSE(cusparseDestroy(h));
     CUDA(cudaFree(d_ptr));

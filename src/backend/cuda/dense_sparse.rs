@@ -54,6 +54,9 @@ fn layout(c: &mut Carve, lines: i64) -> (u64, u64) {
 }
 
 pub fn buffer_size(args: &DenseToSparseArgs) -> usize {
+    if let SparsePattern::BlockedEll { .. } = args.b.pattern {
+        return 0;
+    }
     let mut c = Carve::measure();
     layout(&mut c, walk(args).0);
     c.size()
@@ -87,6 +90,10 @@ fn line_offsets(l: &Launcher, args: &DenseToSparseArgs, buffer: *mut std::ffi::c
 
 pub fn analysis(l: &Launcher, args: &DenseToSparseArgs, buffer: *mut std::ffi::c_void) -> Result<i64> {
     let b = args.b;
+    if let SparsePattern::BlockedEll { .. } = b.pattern {
+        // The caller's block columns fix the pattern: nothing to count.
+        return Ok(b.nnz);
+    }
     let lines = walk(args).0;
     let offsets = line_offsets(l, args, buffer)?;
     let nnz = l.read_u64s(offsets + lines as u64 * 8, 1)?[0] as i64;
@@ -114,6 +121,17 @@ pub fn analysis(l: &Launcher, args: &DenseToSparseArgs, buffer: *mut std::ffi::c
 
 pub fn convert(l: &Launcher, args: &DenseToSparseArgs, buffer: *mut std::ffi::c_void) -> Result<()> {
     let b = args.b;
+    if let SparsePattern::BlockedEll { col_ind, block, ell_cols } = b.pattern {
+        if b.nnz == 0 {
+            return Ok(());
+        }
+        let (rs, cs) = strides(args.a);
+        let name = format!("spblk_dense_to_blocked_ell_{}_{}", word(b.value_type).0, index_tag(b.indices_type));
+        let grid = l.grid(b.nnz as u64, BLOCK as u64);
+        let a = Args::new().i64(b.rows).i64(b.cols / block).i64(block).i64(ell_cols).ptr(args.a.values as u64);
+        let a = a.i64(rs).i64(cs).ptr(col_ind as u64).i64(b.base.offset()).ptr(b.values as u64);
+        return l.launch(&name, grid, BLOCK, 0, a);
+    }
     let (lines, len, line_stride, k_stride) = walk(args);
     if lines == 0 || b.nnz == 0 {
         return Ok(());

@@ -163,7 +163,9 @@ pub fn all() -> Vec<String> {
     for w in ["b8", "b16", "b32", "b64", "b128"] {
         v.push(format!("spblk_dense_to_sparse_count_{w}"));
         for i in INDICES {
-            for s in ["dense_to_sparse_fill", "sparse_to_dense_compressed", "sparse_to_dense_coo"] {
+            for s in
+                ["dense_to_sparse_fill", "sparse_to_dense_compressed", "sparse_to_dense_coo", "dense_to_blocked_ell"]
+            {
                 v.push(format!("spblk_{s}_{w}_{i}"));
             }
         }
@@ -172,10 +174,22 @@ pub fn all() -> Vec<String> {
         v.push(format!("spblk_dense_to_sparse_offsets_{i}"));
     }
     v.extend(["spblk_csr2coo_rows", "spblk_coo2csr_offsets"].map(String::from));
-    // kernels/spmm/bsr.cu.
+    // kernels/spmm/bsr.cu, kernels/spmm/blocked_ell.cu, kernels/spmv/sell.cu.
     for (a, b) in PRECISIONS {
         for i in INDICES {
-            v.push(format!("spblk_bsrmm_rows_{a}_{b}_{i}"));
+            for k in ["bsrmm_rows", "blocked_ell_rows", "sell_spmv"] {
+                v.push(format!("spblk_{k}_{a}_{b}_{i}"));
+            }
+        }
+    }
+    for i in INDICES {
+        for p in ["f16_f32", "f16_f16", "bf16_f32", "bf16_bf16"] {
+            v.push(format!("spblk_blocked_ell_mma_{p}_{i}"));
+        }
+        v.push(format!("spblk_sell_row_counts_{i}"));
+        v.push(format!("spblk_sell_csr_offsets_{i}"));
+        for w in ["b16", "b32", "b64"] {
+            v.push(format!("spblk_sell_to_csr_{w}_{i}"));
         }
     }
     // kernels/geam/merge.cu.

@@ -16,7 +16,7 @@ pub(crate) const BLOCK: u32 = 256;
 /// Kernel arguments, each in its own slot, large enough for a TMA descriptor (`CUtensorMap`,
 /// 128 bytes). Scalars and pointers use a slot's first 8 bytes; parameters of 4 bytes (int,
 /// float) read its first 4, which on little-endian x86-64/aarch64 hold the value.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Args {
     slots: Vec<[u64; 16]>,
 }

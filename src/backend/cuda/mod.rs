@@ -15,9 +15,9 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use super::{
-    Backend, BsrProductArgs, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues, IndexArrays, SddmmArgs,
-    SddmmMethod, SortArgs, SparseToDenseArgs, SpgemmArgs, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod,
-    SpvecArgs, SpvvArgs,
+    Backend, BlockedEllProductArgs, BsrProductArgs, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues,
+    IndexArrays, SddmmArgs, SddmmMethod, SortArgs, SparseToDenseArgs, SpgemmArgs, SpgemmState, SpmmArgs, SpmmMethod,
+    SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
 };
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
@@ -31,6 +31,7 @@ pub mod context;
 mod convert;
 mod dense;
 mod dense_sparse;
+mod ell;
 mod geam;
 mod index_arrays;
 pub mod kernels;
@@ -78,11 +79,18 @@ impl Backend for CudaBackend {
     /// (`SetValues`, `CsrSetPointers`) between `bufferSize` and the call, which then needs the
     /// whole workspace; with a plan a call uses less.
     fn spmv_buffer_size(&self, args: &SpmvArgs) -> Result<usize> {
-        if args.method == SpmvMethod::Bsr {
-            return Ok(0);
-        }
         let mut c = Carve::measure();
-        spmv::layout(None, &mut c, args, None)?;
+        match args.method {
+            SpmvMethod::Bsr => return Ok(0),
+            SpmvMethod::Sell if !args.op_a.is_transposed() => return Ok(0),
+            SpmvMethod::Sell => {
+                let csr = ell::sell_as_csr(None, &mut c, args.a)?;
+                spmv::layout(None, &mut c, &SpmvArgs { a: &csr, method: SpmvMethod::CsrRows, ..*args }, None)?;
+            }
+            _ => {
+                spmv::layout(None, &mut c, args, None)?;
+            }
+        }
         Ok(c.size())
     }
 
@@ -95,7 +103,7 @@ impl Backend for CudaBackend {
             SpmvMethod::CsrRows | SpmvMethod::CsrScalar | SpmvMethod::CsrVector => {
                 self.operand_plan(exec, args.a, args.op_a, buffer)
             }
-            SpmvMethod::Bsr => Ok(()),
+            SpmvMethod::Bsr | SpmvMethod::Sell => Ok(()),
         }
     }
 
@@ -108,14 +116,24 @@ impl Backend for CudaBackend {
         if args.method == SpmvMethod::Bsr {
             return self.bsr_product(exec, &BsrProductArgs::of_spmv(args)?);
         }
+        let l = Launcher::new(&self.dev, exec)?;
+        let x = spmv::Strided { ptr: args.x.values as u64, inc: 1 };
+        let y = spmv::Strided { ptr: args.y.values as u64, inc: 1 };
+        let mut c = Carve::new(buffer);
+        if args.method == SpmvMethod::Sell {
+            if !args.op_a.is_transposed() {
+                return ell::sell_spmv(&l, args);
+            }
+            let a = ell::sell_as_csr(Some(&l), &mut c, args.a)?;
+            let args = SpmvArgs { a: &a, method: SpmvMethod::CsrRows, ..*args };
+            let (csr, space) = spmv::layout(Some(&l), &mut c, &args, None)?;
+            return spmv::run_method(&l, args.method, &csr, &space, None, x, y, &args.precision, alpha, beta);
+        }
         let (plan, tiles) = {
             let plans = args.a.plans.lock();
             (plans.operand(args.op_a), plans.spmv_tiles(args.op_a))
         };
-        let l = Launcher::new(&self.dev, exec)?;
-        let (csr, space) = spmv::layout(Some(&l), &mut Carve::new(buffer), args, plan.as_deref())?;
-        let x = spmv::Strided { ptr: args.x.values as u64, inc: 1 };
-        let y = spmv::Strided { ptr: args.y.values as u64, inc: 1 };
+        let (csr, space) = spmv::layout(Some(&l), &mut c, args, plan.as_deref())?;
         spmv::run_method(&l, args.method, &csr, &space, tiles.as_deref(), x, y, &args.precision, alpha, beta)
     }
 
@@ -130,7 +148,7 @@ impl Backend for CudaBackend {
             // The kernel needs no workspace: the plan holds its arrays.
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 => vbr::check(args).map(|_| 0),
             SpmmMethod::Rode => rode::workspace(args, None),
-            SpmmMethod::Bsr => Ok(0),
+            SpmmMethod::Bsr | SpmmMethod::BlockedEll => Ok(0),
         }
     }
 
@@ -143,7 +161,7 @@ impl Backend for CudaBackend {
             SpmmMethod::CsrRows => self.operand_plan(exec, args.a, args.op_a, buffer),
             // The 1-SA plan (and its device arrays) is spblkAnalyze's.
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 => vbr::check(args),
-            SpmmMethod::Bsr => Ok(()),
+            SpmmMethod::Bsr | SpmmMethod::BlockedEll => Ok(()),
             SpmmMethod::Rode => {
                 self.operand_plan(exec, args.a, args.op_a, buffer)?;
                 self.rode_plan(exec, args.a, args.op_a)
@@ -154,6 +172,9 @@ impl Backend for CudaBackend {
     fn spmm(&self, exec: &Exec, args: &SpmmArgs, buffer: *mut c_void) -> Result<()> {
         match args.method {
             SpmmMethod::Bsr => self.bsr_product(exec, &BsrProductArgs::of_spmm(args)?),
+            SpmmMethod::BlockedEll => {
+                ell::blocked_ell_product(&Launcher::new(&self.dev, exec)?, &BlockedEllProductArgs::of_spmm(args)?)
+            }
             SpmmMethod::CsrRows => {
                 let plan = args.a.plans.lock().operand(args.op_a);
                 let l = Launcher::new(&self.dev, exec)?;

@@ -125,7 +125,9 @@ pub fn layout(
         SpmvMethod::CsrRows => Space::Rows(long_rows(c, &csr, compute, plan)),
         SpmvMethod::CsrMerge => Space::Merge(merge_space(c, &csr, compute, plan)),
         SpmvMethod::CsrScalar | SpmvMethod::CsrVector => Space::Plain,
-        SpmvMethod::Bsr => return Err(Error::internal("BSR SpMV reads A as stored (no CSR layout)")),
+        SpmvMethod::Bsr | SpmvMethod::Sell => {
+            return Err(Error::internal("BSR and Sliced-ELL SpMV read A as stored (no CSR layout)"))
+        }
     };
     Ok((csr, space))
 }

@@ -6,7 +6,7 @@
 
 use super::elem::{Elem, Index, Real};
 use super::products::read_scalar;
-use super::views::{user_array, user_slice};
+use super::views::{strided_span, user_array, user_slice, write_scaled};
 use crate::backend::BsrProductArgs;
 use crate::error::{Error, Result};
 use crate::{with_index_type, with_precision};
@@ -18,15 +18,6 @@ pub unsafe fn product(args: &BsrProductArgs) -> Result<()> {
     with_index_type!(args.a.index_type, I => with_precision!(args.precision, In, Out, T => unsafe {
         product_typed::<I, In, Out, T>(args)
     }))
-}
-
-/// Elements a strided `rows` x `cols` operand spans (0 when empty).
-fn span(rows: usize, cols: usize, rs: i64, cs: i64) -> usize {
-    if rows == 0 || cols == 0 {
-        0
-    } else {
-        ((rows - 1) as i64 * rs + (cols - 1) as i64 * cs) as usize + 1
-    }
 }
 
 unsafe fn product_typed<I: Index, In: Elem, Out: Elem, T: Real>(args: &BsrProductArgs) -> Result<()> {
@@ -57,8 +48,8 @@ unsafe fn product_typed<I: Index, In: Elem, Out: Elem, T: Real>(args: &BsrProduc
     }
     let values: &[In] = unsafe { user_slice(a.values, a.nnzb as usize * b * b, "bsrSortedValA")? };
     let (bs, cs) = (&args.b, &args.c);
-    let dense_b: &[In] = unsafe { user_slice(bs.ptr, span(k, n, bs.rs, bs.cs), "B")? };
-    let dense_c = unsafe { user_array::<Out>(cs.ptr, span(m, n, cs.rs, cs.cs), "C")? };
+    let dense_b: &[In] = unsafe { user_slice(bs.ptr, strided_span(k, n, bs.rs, bs.cs), "B")? };
+    let dense_c = unsafe { user_array::<Out>(cs.ptr, strided_span(m, n, cs.rs, cs.cs), "C")? };
     let (alpha, beta) = unsafe { (read_scalar::<T>(args.alpha, "alpha")?, read_scalar::<T>(args.beta, "beta")?) };
     let block_value = |blk: usize, i: usize, j: usize| {
         T::load(values[blk * b * b + if a.column_major_blocks { j * b + i } else { i * b + j }])
@@ -75,13 +66,8 @@ unsafe fn product_typed<I: Index, In: Elem, Out: Elem, T: Real>(args: &BsrProduc
                     acc += block_value(blk, ii, j) * b_at(bc * b + j, col);
                 }
             }
-            let at = (i as i64 * cs.rs + col as i64 * cs.cs) as usize;
-            let mut out = alpha * acc;
-            if beta != T::ZERO {
-                // SAFETY: `at` is inside C's span.
-                out += beta * T::load(unsafe { *dense_c.add(at) });
-            }
-            unsafe { *dense_c.add(at) = out.store() };
+            // SAFETY: the element is inside C's span.
+            unsafe { write_scaled(dense_c, (i as i64 * cs.rs + col as i64 * cs.cs) as usize, alpha, beta, acc) };
         }
     }
     Ok(())

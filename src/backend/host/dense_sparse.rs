@@ -125,6 +125,10 @@ unsafe fn nonzeros<'a>(args: &'a DenseToSparseArgs) -> Result<(&'a [u8], Vec<Non
 /// The descriptors must describe host memory of their declared sizes.
 pub unsafe fn dense_to_sparse_analysis(args: &DenseToSparseArgs) -> Result<i64> {
     let b = args.b;
+    if let SparsePattern::BlockedEll { .. } = b.pattern {
+        // The caller's block columns fix the pattern: nothing to count.
+        return Ok(b.nnz);
+    }
     // SAFETY: forwarded.
     let (_, found) = unsafe { nonzeros(args)? };
     let (nnz, base) = (found.len() as i64, b.base.offset());
@@ -160,6 +164,12 @@ pub unsafe fn dense_to_sparse_analysis(args: &DenseToSparseArgs) -> Result<i64> 
 /// The descriptors must describe host memory of their declared sizes.
 pub unsafe fn dense_to_sparse_convert(args: &DenseToSparseArgs) -> Result<()> {
     let b = args.b;
+    if let SparsePattern::BlockedEll { col_ind, block, ell_cols } = b.pattern {
+        // SAFETY: forwarded.
+        return with_index_type!(b.indices_type, I => unsafe {
+            dense_to_blocked_ell::<I>(args, col_ind, block as usize, ell_cols as usize)
+        });
+    }
     // SAFETY (this function): the caller's sizes; nothing is written unless A has B's nnz.
     let (av, found) = unsafe { nonzeros(args)? };
     if found.len() as i64 != b.nnz {
@@ -190,4 +200,40 @@ pub unsafe fn dense_to_sparse_convert(args: &DenseToSparseArgs) -> Result<()> {
         }
         Ok(())
     })
+}
+
+/// A's elements under Blocked-ELL B's blocks (the caller set the block columns), zero in
+/// padding slots (block column -1).
+///
+/// # Safety
+/// As for [`dense_to_sparse_convert`].
+unsafe fn dense_to_blocked_ell<I: Index>(
+    args: &DenseToSparseArgs,
+    col_ind: *mut std::ffi::c_void,
+    block: usize,
+    ell_cols: usize,
+) -> Result<()> {
+    let (a, b) = (args.a, args.b);
+    let (rows, e, base, kb) = (b.rows as usize, b.value_type.size(), b.base.offset(), b.cols / block as i64);
+    let slots = ell_cols / block;
+    // SAFETY (this function): the caller's sizes; every position is inside A's span.
+    let columns: &[I] = unsafe { user_slice(col_ind, rows / block * slots, "ellColInd")? };
+    let av = unsafe { user_slice::<u8>(a.values, a.span() * e, "matA")? };
+    let bv = unsafe { user_array::<u8>(b.values, rows * ell_cols * e, "matB")? };
+    let block_cols = super::ell::block_columns(columns, base, kb, "matB")?;
+    for i in 0..rows {
+        for (s, bc) in block_cols[i / block * slots..][..slots].iter().enumerate() {
+            for j in 0..block {
+                // SAFETY: inside B's values and A's span.
+                let dst = unsafe { bv.add((i * ell_cols + s * block + j) * e) };
+                match bc {
+                    Some(bc) => unsafe {
+                        std::ptr::copy_nonoverlapping(av.as_ptr().add(offset(a, i, bc * block + j) * e), dst, e)
+                    },
+                    None => unsafe { std::ptr::write_bytes(dst, 0, e) },
+                }
+            }
+        }
+    }
+    Ok(())
 }

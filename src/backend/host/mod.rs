@@ -5,9 +5,9 @@
 use std::ffi::c_void;
 
 use super::{
-    Backend, BsrProductArgs, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues, IndexArrays, SddmmArgs,
-    SddmmMethod, SortArgs, SparseToDenseArgs, SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs,
-    SpmvMethod, SpvecArgs, SpvvArgs,
+    Backend, BlockedEllProductArgs, BsrProductArgs, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues,
+    IndexArrays, SddmmArgs, SddmmMethod, SortArgs, SparseToDenseArgs, SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs,
+    SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
 };
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
@@ -21,6 +21,7 @@ pub mod bsr;
 pub mod convert;
 pub mod dense_sparse;
 pub mod elem;
+pub mod ell;
 pub mod geam;
 pub mod index_arrays;
 pub mod products;
@@ -47,15 +48,23 @@ impl Backend for HostBackend {
             SpmvMethod::CsrMerge | SpmvMethod::CsrRows | SpmvMethod::CsrScalar | SpmvMethod::CsrVector => {
                 operand_plan(args.a, args.op_a).map(drop)
             }
-            SpmvMethod::Bsr => Ok(()),
+            SpmvMethod::Bsr | SpmvMethod::Sell => Ok(()),
         }
     }
 
     fn spmv(&self, _exec: &Exec, args: &SpmvArgs, _buffer: *mut c_void) -> Result<()> {
         // The reference: one fixed-order loop per row, whatever the method (the methods differ in
         // how the GPU is used, not in what they compute).
-        if args.method == SpmvMethod::Bsr {
-            return self.bsr_product(_exec, &BsrProductArgs::of_spmv(args)?);
+        match args.method {
+            SpmvMethod::Bsr => return self.bsr_product(_exec, &BsrProductArgs::of_spmv(args)?),
+            SpmvMethod::Sell => {
+                trace::kernel("host:sell_as_csr");
+                // SAFETY: ops validated the descriptor; the host backend works on host memory.
+                let mut csr = unsafe { ell::sell_as_csr(args.a)? };
+                let a = csr.descriptor(args.a);
+                return self.spmv(_exec, &SpmvArgs { a: &a, method: SpmvMethod::CsrRows, ..*args }, _buffer);
+            }
+            _ => {}
         }
         let (x, y) = (args.x.as_column(), args.y.as_column());
         let ity = args.a.uniform_index_type("matA")?;
@@ -84,13 +93,18 @@ impl Backend for HostBackend {
             SpmmMethod::CsrRows => operand_plan(args.a, args.op_a).map(drop),
             SpmmMethod::Rode => rode_plan(args.a, args.op_a),
             // The 1-SA plan is spblkAnalyze's; the VBR product needs nothing more.
-            SpmmMethod::Vbr | SpmmMethod::VbrTf32 | SpmmMethod::Bsr => Ok(()),
+            SpmmMethod::Vbr | SpmmMethod::VbrTf32 | SpmmMethod::Bsr | SpmmMethod::BlockedEll => Ok(()),
         }
     }
 
     fn spmm(&self, exec: &Exec, args: &SpmmArgs, _buffer: *mut c_void) -> Result<()> {
         match args.method {
             SpmmMethod::Bsr => self.bsr_product(exec, &BsrProductArgs::of_spmm(args)?),
+            SpmmMethod::BlockedEll => {
+                trace::kernel("host:blocked_ell_product");
+                // SAFETY: as in spmv.
+                unsafe { ell::blocked_ell_product(&BlockedEllProductArgs::of_spmm(args)?) }
+            }
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 => {
                 let tf32 = args.method == SpmmMethod::VbrTf32;
                 let plan = args.a.plans.lock().one_sa().ok_or_else(|| {

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::ffi::c_void;
 
-use super::elem::{Elem, Index, SharedMut};
+use super::elem::{Elem, Index, Real, SharedMut};
 use crate::descr::{DnMat, SpMat, SparsePattern};
 use crate::error::{Error, Result};
 use crate::plan::OperandPlan;
@@ -41,6 +41,28 @@ pub unsafe fn user_array<T>(ptr: *mut c_void, len: usize, what: &str) -> Result<
     // SAFETY: forwarded; only the checks are used.
     unsafe { user_slice::<T>(ptr, len, what)? };
     Ok(ptr as *mut T)
+}
+
+/// Elements a `rows` x `cols` operand addressed by element strides spans (0 when empty).
+pub fn strided_span(rows: usize, cols: usize, rs: i64, cs: i64) -> usize {
+    if rows == 0 || cols == 0 {
+        0
+    } else {
+        ((rows - 1) as i64 * rs + (cols - 1) as i64 * cs) as usize + 1
+    }
+}
+
+/// Writes `alpha * acc + beta * c[at]`, reading `c[at]` only when beta is not zero.
+///
+/// # Safety
+/// `c.add(at)` is valid for reads and writes.
+pub unsafe fn write_scaled<Out: Elem, T: Real>(c: *mut Out, at: usize, alpha: T, beta: T, acc: T) {
+    let mut out = alpha * acc;
+    if beta != T::ZERO {
+        // SAFETY: the caller's guarantee.
+        out += beta * T::load(unsafe { *c.add(at) });
+    }
+    unsafe { *c.add(at) = out.store() };
 }
 
 /// CSR of op(A): `rows × cols`, entries of row i at `ptr[i]-base .. ptr[i+1]-base`.

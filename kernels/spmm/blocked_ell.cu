@@ -1,0 +1,137 @@
+// SpMM with a Blocked-ELL matrix: C = alpha A op(B) + beta C, op(A) = A. A has rows / bs block
+// rows of ell_cols / bs slots; col[] gives each slot's block column (padding: -1, or anything
+// outside the matrix, is skipped), val[] the rows x ell_cols values row-major. B and C are
+// addressed by element strides (rs, cs), so either storage order and op(B) = Bᵀ are one kernel.
+//
+// Two kernels:
+// - rows: one thread per element of C (consecutive threads down a column of C), slots in
+//   order and each block's columns in order, every product and addition rounded in the compute
+//   type (no FMA): bit for bit the host reference. Any precision and block size.
+// - mma: f16/bf16 inputs, bs a multiple of 16 (16-row tiles never straddle block rows), val
+//   4-byte aligned. A warp computes a 16 x 32 tile of C with mma.sync m16n8k16 in f32
+//   registers: per slot it walks the block's columns 16 at a time, loads A's fragment straight
+//   from the row-major values (two 32-bit words per row, one per lane quad) and op(B)'s four
+//   8-column fragments element by element (any strides), and skips padding slots whole (a
+//   tile's 16 rows share one block row, so the test is uniform across the warp).
+#include "common/types.cuh"
+#include "common/mma.cuh"
+
+template <class In, class Out, class I>
+__device__ void blocked_ell_rows(i64 rows, i64 kb, i64 bs, i64 ell_cols, const I* col, const In* val, i64 base,
+                                 i64 n, const In* B, i64 b_rs, i64 b_cs, Out* C, i64 c_rs, i64 c_cs,
+                                 const typename ComputeOf<In>::type* alpha_dev, typename ComputeOf<In>::type alpha_h,
+                                 const typename ComputeOf<In>::type* beta_dev, typename ComputeOf<In>::type beta_h) {
+    typedef typename ComputeOf<In>::type T;
+    const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
+    const i64 slots = ell_cols / bs;
+    GRID_STRIDE(t, (u64)(rows * n)) {
+        const i64 c = (i64)t / rows, i = (i64)t % rows;
+        const I* slot_col = col + i / bs * slots;
+        const In* a = val + i * ell_cols;
+        T acc = T(0);
+        for (i64 s = 0; s < slots; ++s) {
+            const i64 bc = (i64)slot_col[s] - base;
+            if (bc < 0 || bc >= kb) continue;
+            const In* x = B + bc * bs * b_rs + c * b_cs;
+            for (i64 j = 0; j < bs; ++j) acc = add_rn(acc, mul_rn(to_compute(a[s * bs + j]), to_compute(x[j * b_rs])));
+        }
+        Out* dst = C + i * c_rs + c * c_cs;
+        T out = mul_rn(alpha, acc);
+        if (beta != T(0)) out = add_rn(out, mul_rn(beta, to_compute(*dst)));
+        *dst = Store<Out>::from(out);
+    }
+}
+
+// Columns of C per warp tile (four n8 fragments).
+#define BELL_TILE_N 32
+
+// Two 16-bit elements in one fragment register, `lo` in the low half.
+template <class T> __device__ __forceinline__ unsigned pack2(T lo, T hi) {
+    unsigned short l, h;
+    memcpy(&l, &lo, 2);
+    memcpy(&h, &hi, 2);
+    return (unsigned)l | ((unsigned)h << 16);
+}
+
+template <class In, class Out, class I>
+__device__ void blocked_ell_mma(i64 rows, i64 kb, i64 bs, i64 ell_cols, const I* col, const In* val, i64 base, i64 n,
+                                const In* B, i64 b_rs, i64 b_cs, Out* C, i64 c_rs, i64 c_cs, const float* alpha_dev,
+                                float alpha_h, const float* beta_dev, float beta_h) {
+    const float alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
+    const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;  // fragment row group, lane in quad
+    const i64 row_tiles = rows / 16, col_tiles = (n + BELL_TILE_N - 1) / BELL_TILE_N;
+    const i64 slots = ell_cols / bs;
+    const i64 warps = (i64)gridDim.x * (blockDim.x >> 5);
+    // Consecutive warps take consecutive row tiles of one column tile: where a block row spans
+    // several tiles, they read the same slots and rows of B.
+    for (i64 task = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; task < row_tiles * col_tiles; task += warps) {
+        const i64 r0 = task % row_tiles * 16, n0 = task / row_tiles * BELL_TILE_N;
+        const I* slot_col = col + r0 / bs * slots;
+        const In* a_lo = val + (r0 + g) * ell_cols + 2 * q;  // rows g and g + 8 of the tile
+        const In* a_hi = a_lo + 8 * ell_cols;
+        float acc[4][4] = {};
+        for (i64 s = 0; s < slots; ++s) {
+            const i64 bc = (i64)slot_col[s] - base;
+            if (bc < 0 || bc >= kb) continue;
+            for (i64 k0 = 0; k0 < bs; k0 += 16) {
+                const i64 ka = s * bs + k0;
+                unsigned af[4];
+                af[0] = *reinterpret_cast<const unsigned*>(a_lo + ka);
+                af[1] = *reinterpret_cast<const unsigned*>(a_hi + ka);
+                af[2] = *reinterpret_cast<const unsigned*>(a_lo + ka + 8);
+                af[3] = *reinterpret_cast<const unsigned*>(a_hi + ka + 8);
+                // op(B) rows k0 + 2q, +1 (and + 8, + 9) of the block's rows; column g of each n8.
+                const In* b_rows = B + (bc * bs + k0 + 2 * q) * b_rs;
+#pragma unroll
+                for (int f = 0; f < 4; ++f) {
+                    const i64 j = n0 + f * 8 + g;
+                    unsigned bf[2] = {0u, 0u};
+                    if (j < n) {
+                        const In* x = b_rows + j * b_cs;
+                        bf[0] = pack2(x[0], x[b_rs]);
+                        bf[1] = pack2(x[8 * b_rs], x[9 * b_rs]);
+                    }
+                    tc::mma16<In>(acc[f], af, bf);
+                }
+            }
+        }
+#pragma unroll
+        for (int f = 0; f < 4; ++f) {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const i64 i = r0 + g + (e >> 1) * 8, j = n0 + f * 8 + 2 * q + (e & 1);
+                if (j < n) axpby_store(C + i * c_rs + j * c_cs, acc[f][e], alpha, beta);
+            }
+        }
+    }
+}
+
+#define BELL_ROWS(In, Out, tin, tout, I, tidx)                                                                  \
+    extern "C" __global__ void __launch_bounds__(256) spblk_blocked_ell_rows_##tin##_##tout##_##tidx(          \
+        i64 rows, i64 kb, i64 bs, i64 ell_cols, const I* col, const In* val, i64 base, i64 n, const In* B,     \
+        i64 b_rs, i64 b_cs, Out* C, i64 c_rs, i64 c_cs, const ComputeOf<In>::type* alpha_dev,                  \
+        ComputeOf<In>::type alpha_h, const ComputeOf<In>::type* beta_dev, ComputeOf<In>::type beta_h) {        \
+        blocked_ell_rows<In, Out, I>(rows, kb, bs, ell_cols, col, val, base, n, B, b_rs, b_cs, C, c_rs, c_cs,  \
+                                     alpha_dev, alpha_h, beta_dev, beta_h);                                    \
+    }
+
+SPBLK_FOR_PRECISIONS(BELL_ROWS, int, i32)
+SPBLK_FOR_PRECISIONS(BELL_ROWS, long long, i64)
+
+#define BELL_MMA(In, Out, tin, tout, I, tidx)                                                                      \
+    extern "C" __global__ void __launch_bounds__(256) spblk_blocked_ell_mma_##tin##_##tout##_##tidx(              \
+        i64 rows, i64 kb, i64 bs, i64 ell_cols, const I* col, const In* val, i64 base, i64 n, const In* B,        \
+        i64 b_rs, i64 b_cs, Out* C, i64 c_rs, i64 c_cs, const float* alpha_dev, float alpha_h,                   \
+        const float* beta_dev, float beta_h) {                                                                    \
+        blocked_ell_mma<In, Out, I>(rows, kb, bs, ell_cols, col, val, base, n, B, b_rs, b_cs, C, c_rs, c_cs,      \
+                                    alpha_dev, alpha_h, beta_dev, beta_h);                                        \
+    }
+
+#define BELL_MMA_INDEX(I, tidx)                \
+    BELL_MMA(f16, float, f16, f32, I, tidx)    \
+    BELL_MMA(f16, f16, f16, f16, I, tidx)      \
+    BELL_MMA(bf16, float, bf16, f32, I, tidx)  \
+    BELL_MMA(bf16, bf16, bf16, bf16, I, tidx)
+
+BELL_MMA_INDEX(int, i32)
+BELL_MMA_INDEX(long long, i64)

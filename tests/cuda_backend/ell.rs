@@ -1,0 +1,379 @@
+//! The ELL formats on the host backend and (with a GPU) the CUDA backend, against references
+//! written here: SpMM on Blocked-ELL descriptors (block sizes 1 to 32, padding slots whose
+//! values are garbage, every precision, both index widths and bases, B and C in either order,
+//! op(B) = B or Bᵀ; on the GPU f16/bf16 with blocks of 16 and 32 rows must run on tensor cores),
+//! SpMV on Sliced-ELL descriptors (op(A) = A and Aᵀ, slice sizes 1 to 32, padding inside and
+//! after rows), and DenseToSparse into Blocked-ELL (every element width, byte for byte). Values
+//! are multiples of 1/4, so every summation order gives the same bits: results are compared
+//! exactly. Then what the formats refuse.
+
+use super::dense_sparse::element;
+use super::*;
+use spblk::capi::dense::*;
+use spblk::capi::dense_sparse::*;
+use spblk::capi::products::*;
+use spblk::capi::sp_mat::*;
+use spblk::capi::sp_mat_blocked::*;
+
+const N: spblkOperation_t = SPBLK_OPERATION_NON_TRANSPOSE;
+const T: spblkOperation_t = SPBLK_OPERATION_TRANSPOSE;
+
+/// A random Blocked-ELL matrix: `mb` block rows of `slots` slots, each a distinct block column
+/// or padding (-1); values row-major `mb * b` x `slots * b`, garbage under padding.
+struct Bell {
+    columns: Vec<i64>,
+    values: Vec<f64>,
+}
+
+fn random_bell(r: &mut StdRng, mb: usize, kb: usize, b: usize, slots: usize) -> Bell {
+    let mut columns = Vec::with_capacity(mb * slots);
+    for _ in 0..mb {
+        let mut cols: Vec<i64> = (0..kb as i64).collect();
+        cols.shuffle(r);
+        cols.truncate(slots);
+        cols.resize(slots, -1);
+        for c in cols.iter_mut() {
+            if r.gen_bool(0.2) {
+                *c = -1;
+            }
+        }
+        cols.shuffle(r);
+        columns.extend(cols);
+    }
+    Bell { columns, values: exact_values(r, mb * b * slots * b) }
+}
+
+/// (block rows, block columns, block size, slots, n).
+const BELL_SHAPES: [(usize, usize, usize, usize, usize); 7] = [
+    (1, 1, 1, 1, 1),
+    (2, 3, 2, 2, 3),
+    (20, 15, 3, 4, 5),
+    (6, 8, 16, 3, 17),
+    (5, 6, 32, 2, 40),
+    (3, 4, 16, 4, 64),
+    (30, 40, 4, 6, 9),
+];
+
+/// (input, output) types; the compute type follows (f64 for f64, else f32).
+const TYPES: [(spblkDataType_t, spblkDataType_t); 6] = [
+    (SPBLK_R_32F, SPBLK_R_32F),
+    (SPBLK_R_64F, SPBLK_R_64F),
+    (SPBLK_R_16F, SPBLK_R_32F),
+    (SPBLK_R_16F, SPBLK_R_16F),
+    (SPBLK_R_16BF, SPBLK_R_32F),
+    (SPBLK_R_16BF, SPBLK_R_16BF),
+];
+
+fn compute_of(t: spblkDataType_t) -> spblkDataType_t {
+    if t == SPBLK_R_64F {
+        SPBLK_R_64F
+    } else {
+        SPBLK_R_32F
+    }
+}
+
+/// A dense operand: `rows` x `cols` stored in `order` with a padded leading dimension.
+struct Dense {
+    rows: usize,
+    cols: usize,
+    ld: usize,
+    order: spblkOrder_t,
+    values: Vec<f64>,
+}
+
+impl Dense {
+    fn new(r: &mut StdRng, rows: usize, cols: usize, row_major: bool, pad: usize) -> Dense {
+        let (order, ld, lines) =
+            if row_major { (SPBLK_ORDER_ROW, cols + pad, rows) } else { (SPBLK_ORDER_COL, rows + pad, cols) };
+        Dense { rows, cols, ld, order, values: exact_values(r, ld.max(1) * lines) }
+    }
+    fn pos(&self, i: usize, j: usize) -> usize {
+        if self.order == SPBLK_ORDER_ROW {
+            i * self.ld + j
+        } else {
+            i + j * self.ld
+        }
+    }
+    fn descr(&self, p: *mut c_void, t: spblkDataType_t) -> spblkDnMatDescr_t {
+        let mut d = std::ptr::null_mut();
+        ok(
+            spblkCreateDnMat(&mut d, self.rows as i64, self.cols as i64, self.ld.max(1) as i64, p, t, self.order),
+            "DnMat",
+        );
+        d
+    }
+}
+
+#[test]
+fn spmm_on_blocked_ell_descriptors() {
+    for kind in sides("spmm_on_blocked_ell_descriptors") {
+        let mut r = rng(131);
+        for (s, &(mb, kb, b, slots, n)) in BELL_SHAPES.iter().enumerate() {
+            for (t, &(tin, tout)) in TYPES.iter().enumerate() {
+                let v = s + t;
+                let compute = compute_of(tin);
+                let ity = if v % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
+                let base = (v / 2 % 2) as i64;
+                let (b_row, b_trans, c_row) = (v % 3 == 0, v % 4 == 1, v % 5 < 2);
+                let alg = if v % 2 == 0 { SPBLK_SPMM_ALG_DEFAULT } else { SPBLK_SPMM_BLOCKED_ELL_ALG1 };
+                let what = format!(
+                    "{kind:?} shape {s} ({mb} x {kb} blocks of {b}, {slots} slots, n {n}) {tin}->{tout} idx {ity} \
+                     base {base} B row {b_row} Bt {b_trans} C row {c_row} alg {alg}"
+                );
+                let a = random_bell(&mut r, mb, kb, b, slots);
+                let (m, k, ell_cols) = (mb * b, kb * b, slots * b);
+                let bd = if b_trans { Dense::new(&mut r, n, k, b_row, 1) } else { Dense::new(&mut r, k, n, b_row, 2) };
+                let b_at = |i: usize, j: usize| {
+                    let p = if b_trans { bd.pos(j, i) } else { bd.pos(i, j) };
+                    as_type(bd.values[p], tin)
+                };
+                let cd = Dense::new(&mut r, m, n, c_row, 3);
+                let (alpha, beta) = (1.25, if v % 3 == 1 { 0.0 } else { -0.5 });
+                let mut c0 = cd.values.clone();
+                if beta == 0.0 {
+                    c0.iter_mut().for_each(|x| *x = f64::NAN); // never read
+                }
+                let mut want: Vec<f64> = c0.iter().map(|&x| as_type(x, tout)).collect();
+                for col in 0..n {
+                    for i in 0..m {
+                        let mut acc = 0.0;
+                        for (sl, &bc) in a.columns[i / b * slots..][..slots].iter().enumerate() {
+                            if bc < 0 {
+                                continue;
+                            }
+                            for j in 0..b {
+                                acc +=
+                                    as_type(a.values[i * ell_cols + sl * b + j], tin) * b_at(bc as usize * b + j, col);
+                            }
+                        }
+                        let old = if beta == 0.0 { 0.0 } else { beta * as_type(c0[cd.pos(i, col)], tout) };
+                        want[cd.pos(i, col)] = as_type(alpha * acc + old, tout);
+                    }
+                }
+                let mut side = Side::new(kind);
+                let h = side.handle;
+                let shifted: Vec<i64> = a.columns.iter().map(|&c| if c < 0 { c } else { c + base }).collect();
+                let (cp, vp) = (side.put(&idx_bytes(&shifted, ity)), side.put(&encode(&a.values, tin)));
+                let mut ma = std::ptr::null_mut();
+                let (mi, ki, bi, ei) = (m as i64, k as i64, b as i64, ell_cols as i64);
+                ok(spblkCreateBlockedEll(&mut ma, mi, ki, bi, ei, cp, vp, ity, base as u32, tin), &what);
+                let db = bd.descr(side.put(&encode(&bd.values, tin)), tin);
+                let cbuf = side.put(&encode(&c0, tout));
+                let dc = cd.descr(cbuf, tout);
+                let sa = side.scalar(false, &encode(&[alpha], compute));
+                let sb = side.scalar(false, &encode(&[beta], compute));
+                let ob = if b_trans { T } else { N };
+                let mut size = 0usize;
+                ok(spblkSpMM_bufferSize(h, N, ob, sa, ma, db, sb, dc, compute, alg, &mut size), &what);
+                let buf = side.buffer(size);
+                ok(spblkSpMM_preprocess(h, N, ob, sa, ma, db, sb, dc, compute, alg, buf), &what);
+                let (st, records) =
+                    spblk::trace::capture(|| spblkSpMM(h, N, ob, sa, ma, db, sb, dc, compute, alg, buf));
+                ok(st, &what);
+                side.sync();
+                if kind == Kind::Cuda {
+                    let tensor_cores = matches!(tin, SPBLK_R_16F | SPBLK_R_16BF) && b % 16 == 0;
+                    let mma = super::launched(&records, "spblk_blocked_ell_mma_");
+                    let rows = super::launched(&records, "spblk_blocked_ell_rows_");
+                    assert_eq!(
+                        (mma > 0, rows > 0),
+                        (tensor_cores, !tensor_cores),
+                        "{what}: kernels {mma} mma, {rows} rows"
+                    );
+                }
+                let got = decode(&side.get(cbuf, c0.len() * vsize(tout)), tout);
+                for (p, (g, w)) in got.iter().zip(&want).enumerate() {
+                    assert!(g.to_bits() == w.to_bits() || g.is_nan() && w.is_nan(), "{what}: C[{p}] = {g}, want {w}");
+                }
+                // What it refuses: op(A) = Aᵀ, a CSR algorithm, SpMV.
+                let st = spblkSpMM(h, T, ob, sa, ma, db, sb, dc, compute, alg, buf);
+                assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "{what}: op(A) = T");
+                let st = spblkSpMM(h, N, ob, sa, ma, db, sb, dc, compute, SPBLK_SPMM_CSR_ALG1, buf);
+                assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "{what}: a CSR algorithm");
+                spblkDestroyDnMat(db);
+                spblkDestroyDnMat(dc);
+                spblkDestroySpMat(ma);
+            }
+        }
+    }
+}
+
+/// A random Sliced-ELL matrix of `m` rows, `k` columns, rows of at most `per_row` distinct
+/// columns, slices of `ss` rows each padded to its longest row plus `extra` slots.
+struct Sell {
+    offsets: Vec<i64>,
+    columns: Vec<i64>,
+    values: Vec<f64>,
+    nnz: usize,
+    /// (row, column, slot) of every entry.
+    entries: Vec<(usize, usize, usize)>,
+}
+
+fn random_sell(r: &mut StdRng, m: usize, k: usize, per_row: usize, ss: usize, extra: usize) -> Sell {
+    let rows: Vec<Vec<usize>> = (0..m)
+        .map(|_| {
+            let mut cols: Vec<usize> = (0..k).collect();
+            cols.shuffle(r);
+            cols.truncate(r.gen_range(0..=per_row.min(k)));
+            cols
+        })
+        .collect();
+    let (mut offsets, mut columns, mut entries) = (vec![0i64], Vec::new(), Vec::new());
+    for first in (0..m).step_by(ss) {
+        let width = rows[first..(first + ss).min(m)].iter().map(Vec::len).max().unwrap_or(0) + extra;
+        let start = columns.len();
+        columns.resize(start + width * ss, -1);
+        for local in 0..ss.min(m - first) {
+            // Padding may sit between a row's entries as well as after them.
+            let mut slots: Vec<usize> = (0..width).collect();
+            slots.shuffle(r);
+            let mut slots: Vec<usize> = slots[..rows[first + local].len()].to_vec();
+            slots.sort();
+            for (&c, &j) in rows[first + local].iter().zip(&slots) {
+                let slot = start + j * ss + local;
+                columns[slot] = c as i64;
+                entries.push((first + local, c, slot));
+            }
+        }
+        offsets.push(columns.len() as i64);
+    }
+    let values = exact_values(r, columns.len());
+    Sell { offsets, nnz: entries.len(), columns, values, entries }
+}
+
+#[test]
+fn spmv_on_sliced_ell_descriptors() {
+    // (rows, columns, longest row, slice size, extra padding per slice)
+    let shapes = [(1, 1, 1, 1, 0), (5, 7, 3, 2, 1), (40, 30, 6, 3, 0), (300, 200, 12, 32, 2), (77, 500, 40, 8, 1)];
+    for kind in sides("spmv_on_sliced_ell_descriptors") {
+        let mut r = rng(137);
+        for (s, &(m, k, per_row, ss, extra)) in shapes.iter().enumerate() {
+            for (t, &(tin, tout)) in TYPES.iter().enumerate() {
+                for op in [N, T] {
+                    let v = s + t;
+                    let compute = compute_of(tin);
+                    let ity = if v % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
+                    let base = (v / 2 % 2) as i64;
+                    let alg = if v % 3 == 0 { SPBLK_SPMV_ALG_DEFAULT } else { SPBLK_SPMV_SELL_ALG1 };
+                    let what = format!(
+                        "{kind:?} shape {s} ({m} x {k}, slices of {ss}) {tin}->{tout} idx {ity} base {base} op {op} alg {alg}"
+                    );
+                    let a = random_sell(&mut r, m, k, per_row, ss, extra);
+                    let (xn, yn) = if op == N { (k, m) } else { (m, k) };
+                    let x = exact_values(&mut r, xn);
+                    let y0 = exact_values(&mut r, yn);
+                    let (alpha, beta) = (0.75, if v % 2 == 0 { 0.0 } else { 1.5 });
+                    let mut acc = vec![0.0; yn];
+                    for &(i, j, slot) in &a.entries {
+                        let (out, inp) = if op == N { (i, j) } else { (j, i) };
+                        acc[out] += as_type(a.values[slot], tin) * as_type(x[inp], tin);
+                    }
+                    let want: Vec<f64> = (0..yn)
+                        .map(|i| {
+                            as_type(alpha * acc[i] + if beta == 0.0 { 0.0 } else { beta * as_type(y0[i], tout) }, tout)
+                        })
+                        .collect();
+                    let mut side = Side::new(kind);
+                    let h = side.handle;
+                    let shifted: Vec<i64> = a.columns.iter().map(|&c| if c < 0 { c } else { c + base }).collect();
+                    let offsets: Vec<i64> = a.offsets.iter().map(|&o| o + base).collect();
+                    let (op_, cp) = (side.put(&idx_bytes(&offsets, ity)), side.put(&idx_bytes(&shifted, ity)));
+                    let vp = side.put(&encode(&a.values, tin));
+                    let mut ma = std::ptr::null_mut();
+                    let (mi, ki, nz, slots, ssi) =
+                        (m as i64, k as i64, a.nnz as i64, a.columns.len() as i64, ss as i64);
+                    let st =
+                        spblkCreateSlicedEll(&mut ma, mi, ki, nz, slots, ssi, op_, cp, vp, ity, ity, base as u32, tin);
+                    ok(st, &what);
+                    let (xp, yp) = (side.put(&encode(&x, tin)), side.put(&encode(&y0, tout)));
+                    let (mut vx, mut vy) = (std::ptr::null_mut(), std::ptr::null_mut());
+                    ok(spblkCreateDnVec(&mut vx, xn as i64, xp, tin), "x");
+                    ok(spblkCreateDnVec(&mut vy, yn as i64, yp, tout), "y");
+                    let sa = side.scalar(false, &encode(&[alpha], compute));
+                    let sb = side.scalar(false, &encode(&[beta], compute));
+                    let mut size = 0usize;
+                    ok(spblkSpMV_bufferSize(h, op, sa, ma, vx, sb, vy, compute, alg, &mut size), &what);
+                    let buf = side.buffer(size);
+                    ok(spblkSpMV_preprocess(h, op, sa, ma, vx, sb, vy, compute, alg, buf), &what);
+                    ok(spblkSpMV(h, op, sa, ma, vx, sb, vy, compute, alg, buf), &what);
+                    side.sync();
+                    let got = decode(&side.get(yp, yn * vsize(tout)), tout);
+                    for (p, (g, w)) in got.iter().zip(&want).enumerate() {
+                        assert!(g.to_bits() == w.to_bits(), "{what}: y[{p}] = {g}, want {w}");
+                    }
+                    let st = spblkSpMV(h, op, sa, ma, vx, sb, vy, compute, SPBLK_SPMV_CSR_ALG2, buf);
+                    assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "{what}: a CSR algorithm on Sliced-ELL");
+                    spblkDestroyDnVec(vx);
+                    spblkDestroyDnVec(vy);
+                    spblkDestroySpMat(ma);
+                }
+            }
+        }
+    }
+}
+
+/// DenseToSparse into Blocked-ELL (the block columns set by the caller): each stored value is
+/// A's element under its block, padding slots hold zero, nnz stays rows * ellCols; every element
+/// width, both index widths and bases, A row- or column-major with a padded leading dimension.
+/// SparseToDense from Blocked-ELL is refused, as in cuSPARSE.
+#[test]
+fn dense_to_blocked_ell_fills_the_given_blocks() {
+    let types = [SPBLK_R_32F, SPBLK_R_64F, SPBLK_R_16F, SPBLK_R_16BF, SPBLK_R_8I, SPBLK_C_64F];
+    for kind in sides("dense_to_blocked_ell_fills_the_given_blocks") {
+        let mut r = rng(139);
+        for (case, &(mb, kb, b, slots)) in [(1, 1, 1, 1), (3, 4, 2, 2), (10, 7, 4, 3), (4, 9, 16, 5)].iter().enumerate()
+        {
+            for (t, &vt) in types.iter().enumerate() {
+                let v = case + t;
+                let (ity, base, row_major) =
+                    (if v % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I }, (v / 2 % 2) as i64, v % 3 != 0);
+                let what = format!("{kind:?} case {case} type {vt} idx {ity} base {base} row-major A {row_major}");
+                let e = vsize(vt);
+                let (m, k, ell_cols) = (mb * b, kb * b, slots * b);
+                let a = random_bell(&mut r, mb, kb, b, slots);
+                let ld = if row_major { k + 1 } else { m + 2 };
+                let dense: Vec<Vec<u8>> =
+                    (0..ld * if row_major { m } else { k }).map(|_| element(&mut r, vt, 0.2)).collect();
+                let pos = |i: usize, j: usize| if row_major { i * ld + j } else { i + j * ld };
+                let mut want = vec![0u8; m * ell_cols * e];
+                for i in 0..m {
+                    for (sl, &bc) in a.columns[i / b * slots..][..slots].iter().enumerate() {
+                        for j in 0..b {
+                            if bc >= 0 {
+                                let at = (i * ell_cols + sl * b + j) * e;
+                                want[at..at + e].copy_from_slice(&dense[pos(i, bc as usize * b + j)]);
+                            }
+                        }
+                    }
+                }
+                let mut side = Side::new(kind);
+                let h = side.handle;
+                let ap = side.put(&dense.concat());
+                let mut da = std::ptr::null_mut();
+                let order = if row_major { SPBLK_ORDER_ROW } else { SPBLK_ORDER_COL };
+                ok(spblkCreateDnMat(&mut da, m as i64, k as i64, ld as i64, ap, vt, order), &what);
+                let shifted: Vec<i64> = a.columns.iter().map(|&c| if c < 0 { c } else { c + base }).collect();
+                let cp = side.put(&idx_bytes(&shifted, ity));
+                let bp = side.put(&vec![0x5a; m * ell_cols * e]);
+                let mut mb_ = std::ptr::null_mut();
+                let (mi, ki, bi, ei) = (m as i64, k as i64, b as i64, ell_cols as i64);
+                ok(spblkCreateBlockedEll(&mut mb_, mi, ki, bi, ei, cp, bp, ity, base as u32, vt), &what);
+                let alg = SPBLK_DENSETOSPARSE_ALG_DEFAULT;
+                let mut size = 0usize;
+                ok(spblkDenseToSparse_bufferSize(h, da, mb_, alg, &mut size), &what);
+                let buf = side.buffer(size);
+                ok(spblkDenseToSparse_analysis(h, da, mb_, alg, buf), &what);
+                ok(spblkDenseToSparse_convert(h, da, mb_, alg, buf), &what);
+                side.sync();
+                assert!(side.get(bp, want.len()) == want, "{what}: values differ");
+                let (mut rows, mut cols, mut nnz) = (0i64, 0i64, 0i64);
+                ok(spblkSpMatGetSize(mb_, &mut rows, &mut cols, &mut nnz), &what);
+                assert_eq!((rows, cols, nnz), (mi, ki, mi * ei), "{what}: size after the conversion");
+                let st = spblkSparseToDense(h, mb_, da, SPBLK_SPARSETODENSE_ALG_DEFAULT, buf);
+                assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "{what}: SparseToDense from Blocked-ELL");
+                spblkDestroyDnMat(da);
+                spblkDestroySpMat(mb_);
+            }
+        }
+    }
+}
