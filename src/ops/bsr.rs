@@ -9,12 +9,9 @@ use crate::backend::{BsrOperand, BsrProductArgs, ScalarArg, Strided};
 use crate::descr::MatDescr;
 use crate::ensure;
 use crate::error::{Error, Result};
-use crate::types::{DataType, Direction, IndexType, MatrixType, Operation, PointerMode, Precision};
+use crate::types::{DataType, Direction, IndexType, Operation, PointerMode, Precision};
 
-fn size(v: i32, arg: &str) -> Result<i64> {
-    ensure!(v >= 0, arg, "must be >= 0 (got {v})");
-    Ok(v as i64)
-}
+use super::int_size as size;
 
 /// A as the C arguments give it.
 pub struct BsrInput {
@@ -46,19 +43,10 @@ unsafe fn bsr(a: &BsrInput, (block_name, cols_name): (&str, &str)) -> Result<Bsr
     ensure!(kb * block <= i32::MAX as i64, cols_name, "times {block_name} ({}) does not fit an int", kb * block);
     // SAFETY: the caller's guarantee.
     let d = unsafe { &*a.descr };
-    if d.matrix_type != MatrixType::General {
-        return Err(Error::new(
-            SPBLK_STATUS_MATRIX_TYPE_NOT_SUPPORTED,
-            format!(
-                "argument 'descrA' has matrix type {:?}; the BSR products take SPBLK_MATRIX_TYPE_GENERAL",
-                d.matrix_type
-            ),
-        ));
-    }
+    let base = super::general_base(d, "descrA", "the BSR products")?;
     ensure!(!a.values.is_null() || nnzb == 0, "bsrSortedValA", "is NULL with nnzb = {nnzb}");
     ensure!(!a.offsets.is_null() || mb == 0, "bsrSortedRowPtrA", "is NULL with mb = {mb}");
     ensure!(!a.columns.is_null() || nnzb == 0, "bsrSortedColIndA", "is NULL with nnzb = {nnzb}");
-    let base = d.base.offset();
     let (offsets, columns, values) = (a.offsets.cast(), a.columns.cast(), a.values);
     let index_type = IndexType::I32;
     Ok(BsrOperand { mb, kb, nnzb, block, offsets, columns, values, index_type, base, column_major_blocks })

@@ -4,31 +4,17 @@
 
 use std::ffi::c_void;
 
-use crate::abi::SPBLK_STATUS_MATRIX_TYPE_NOT_SUPPORTED;
 use crate::backend::{GeamArgs, GeamOperand, GeamValues, ScalarArg};
 use crate::descr::MatDescr;
 use crate::ensure;
-use crate::error::{Error, Result};
-use crate::types::{DataType, MatrixType, PointerMode};
+use crate::error::Result;
+use crate::types::{DataType, PointerMode};
 
-fn size(v: i32, arg: &str) -> Result<i64> {
-    ensure!(v >= 0, arg, "must be >= 0 (got {v})");
-    Ok(v as i64)
-}
+use super::int_size as size;
 
 /// The index base of a general matrix's descriptor.
 fn general(d: &MatDescr, arg: &str) -> Result<i64> {
-    if d.matrix_type != MatrixType::General {
-        return Err(Error::new(
-            SPBLK_STATUS_MATRIX_TYPE_NOT_SUPPORTED,
-            format!(
-                "argument '{arg}' has matrix type {:?}; csrgeam2 takes SPBLK_MATRIX_TYPE_GENERAL (store both \
-                 triangles of a symmetric matrix)",
-                d.matrix_type
-            ),
-        ));
-    }
-    Ok(d.base.offset())
+    super::general_base(d, arg, "the csrgeam2 calls")
 }
 
 /// An input matrix as the C arguments give it; `name` is its letter (A or B).

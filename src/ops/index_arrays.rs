@@ -7,10 +7,7 @@ use crate::ensure;
 use crate::error::Result;
 use crate::types::IndexBase;
 
-fn size(v: i32, arg: &str) -> Result<i64> {
-    ensure!(v >= 0, arg, "must be >= 0 (got {v})");
-    Ok(v as i64)
-}
+use super::int_size as size;
 
 pub fn identity(n: i32, p: *mut i32) -> Result<IndexArrays> {
     let n = size(n, "n")?;

@@ -38,6 +38,28 @@ fn operation(v: u32, arg: &str) -> Result<Operation> {
     Ok(op)
 }
 
+/// A size the legacy API passes as `int`: at least 0.
+pub(crate) fn int_size(v: i32, arg: &str) -> Result<i64> {
+    ensure!(v >= 0, arg, "must be >= 0 (got {v})");
+    Ok(v as i64)
+}
+
+/// The index base of a legacy matrix descriptor that must describe a general matrix; `who`
+/// names the calls in the message.
+pub(crate) fn general_base(d: &crate::descr::MatDescr, arg: &str, who: &str) -> Result<i64> {
+    if d.matrix_type != crate::types::MatrixType::General {
+        return Err(Error::new(
+            SPBLK_STATUS_MATRIX_TYPE_NOT_SUPPORTED,
+            format!(
+                "argument '{arg}' has matrix type {:?}; {who} take only SPBLK_MATRIX_TYPE_GENERAL (store both \
+                 triangles of a symmetric matrix)",
+                d.matrix_type
+            ),
+        ));
+    }
+    Ok(d.base.offset())
+}
+
 fn scalar(ptr: *const c_void, mode: PointerMode, arg: &str) -> Result<ScalarArg> {
     ensure!(!ptr.is_null(), arg, "is NULL");
     Ok(ScalarArg { ptr, mode })

@@ -6,7 +6,7 @@
 
 use super::elem::{Elem, Index, Real};
 use super::products::read_scalar;
-use super::views::{strided_span, user_array, user_slice, write_scaled};
+use super::views::{check_offsets, strided_span, user_array, user_slice, write_scaled};
 use crate::backend::BsrProductArgs;
 use crate::error::{Error, Result};
 use crate::{with_index_type, with_precision};
@@ -27,18 +27,7 @@ unsafe fn product_typed<I: Index, In: Elem, Out: Elem, T: Real>(args: &BsrProduc
     // SAFETY (this function): the caller's sizes.
     let offsets: &[I] =
         unsafe { user_slice(a.offsets, if a.mb > 0 { a.mb as usize + 1 } else { 0 }, "bsrSortedRowPtrA")? };
-    if let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) {
-        let (first, last) = (first.to_i64(), last.to_i64());
-        if first != base || last != a.nnzb + base {
-            return Err(Error::invalid(
-                "bsrSortedRowPtrA",
-                format!("runs from {first} to {last}, not from {base} to nnzb + base = {}", a.nnzb + base),
-            ));
-        }
-        if let Some(r) = offsets.windows(2).position(|w| w[1].to_i64() < w[0].to_i64()) {
-            return Err(Error::invalid("bsrSortedRowPtrA", format!("decreases after block row {r}")));
-        }
-    }
+    check_offsets(offsets, a.nnzb, base, "bsrSortedRowPtrA")?;
     let columns: &[I] = unsafe { user_slice(a.columns, a.nnzb as usize, "bsrSortedColIndA")? };
     if let Some(c) = columns.iter().map(|c| c.to_i64()).find(|&c| c < base || c >= a.kb + base) {
         return Err(Error::invalid(

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use super::elem::Real;
 use super::products::read_scalar;
-use super::views::{user_array, user_slice};
+use super::views::{check_offsets, user_array, user_slice};
 use crate::backend::{GeamArgs, GeamOperand, GeamValues};
 use crate::error::{Error, Result};
 use crate::types::DataType;
@@ -25,21 +25,6 @@ impl Rows<'_> {
     fn row(&self, i: usize) -> Range<usize> {
         (self.offsets[i] as i64 - self.base) as usize..(self.offsets[i + 1] as i64 - self.base) as usize
     }
-}
-
-/// Offsets that run from `base` to `nnz + base` without decreasing.
-fn check_offsets(offsets: &[i32], nnz: i64, base: i64, what: &str) -> Result<()> {
-    let (first, last) = (offsets[0] as i64, offsets[offsets.len() - 1] as i64);
-    if first != base || last != nnz + base {
-        return Err(Error::invalid(
-            what,
-            format!("runs from {first} to {last}, not from {base} to nnz + base = {}", nnz + base),
-        ));
-    }
-    if let Some(i) = offsets.windows(2).position(|w| w[1] < w[0]) {
-        return Err(Error::invalid(what, format!("decreases after row {i}")));
-    }
-    Ok(())
 }
 
 /// # Safety

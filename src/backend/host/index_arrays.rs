@@ -1,6 +1,6 @@
 //! The legacy index-array helpers on the host, checking what they read.
 
-use super::views::{user_array, user_slice};
+use super::views::{check_offsets, user_array, user_slice};
 use crate::backend::{IndexArrays, SortArgs, SortLines};
 use crate::error::{Error, Result};
 
@@ -18,16 +18,9 @@ pub unsafe fn run(op: &IndexArrays) -> Result<()> {
         IndexArrays::CsrToCoo { m, nnz, offsets, rows, base } => {
             let ptr: &[i32] =
                 unsafe { user_slice(offsets.cast(), if m > 0 { m as usize + 1 } else { 0 }, "csrSortedRowPtr")? };
-            let bad = |why: String| Err(Error::invalid("csrSortedRowPtr", why));
-            if let (Some(&first), Some(&last)) = (ptr.first(), ptr.last()) {
-                if first as i64 != base || last as i64 != nnz + base {
-                    return bad(format!("runs from {first} to {last}, not from {base} to nnz + base = {}", nnz + base));
-                }
-                if ptr.windows(2).any(|w| w[1] < w[0]) {
-                    return bad("is decreasing".into());
-                }
-            } else if nnz > 0 {
-                return bad(format!("describes no rows (m = 0) but nnz = {nnz}"));
+            check_offsets(ptr, nnz, base, "csrSortedRowPtr")?;
+            if ptr.is_empty() && nnz > 0 {
+                return Err(Error::invalid("csrSortedRowPtr", format!("describes no rows (m = 0) but nnz = {nnz}")));
             }
             let rows = unsafe { user_array::<i32>(rows.cast(), nnz as usize, "cooRowInd")? };
             for (i, w) in ptr.windows(2).enumerate() {
@@ -79,12 +72,9 @@ pub unsafe fn sort(a: &SortArgs) -> Result<()> {
         SortLines::Offsets(offsets) => {
             let n = if a.lines > 0 { a.lines as usize + 1 } else { 0 };
             let ptr: &[i32] = unsafe { user_slice(offsets.cast(), n, line_name)? };
-            let ok = ptr.first().is_none_or(|&f| f as i64 == base)
-                && ptr.last().is_none_or(|&l| l as i64 == a.nnz + base)
-                && ptr.windows(2).all(|w| w[0] <= w[1])
-                && (n > 0 || nnz == 0);
-            if !ok {
-                return Err(Error::invalid(line_name, "are not offsets from the index base to nnz + base"));
+            check_offsets(ptr, a.nnz, base, line_name)?;
+            if n == 0 && nnz > 0 {
+                return Err(Error::invalid(line_name, format!("describe no lines but nnz = {nnz}")));
             }
             let mut line = Vec::with_capacity(nnz);
             for (i, w) in ptr.windows(2).enumerate() {

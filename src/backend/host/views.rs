@@ -92,22 +92,24 @@ impl<I: Index + Clone, V: Elem + Clone> CsrView<'_, I, V> {
 /// Checks offsets (`len = major+1`, starting at `base`, non-decreasing, ending at `nnz+base`)
 /// and indices (`base <= j < minor+base`).
 pub(super) fn check_compressed<I: Index>(ptr: &[I], idx: &[I], minor: usize, base: i64, what: &str) -> Result<()> {
-    let nnz = idx.len() as i64;
-    if let Some(first) = ptr.first() {
-        if first.to_i64() != base {
-            return Err(Error::invalid(what, format!("offsets must start at the index base {base}")));
-        }
-        if ptr[ptr.len() - 1].to_i64() != nnz + base {
-            return Err(Error::invalid(
-                what,
-                format!("offsets end at {} but nnz + base = {}", ptr[ptr.len() - 1].to_i64(), nnz + base),
-            ));
-        }
-        if ptr.windows(2).any(|w| w[1].to_i64() < w[0].to_i64()) {
-            return Err(Error::invalid(what, "offsets are decreasing"));
-        }
-    }
+    check_offsets(ptr, idx.len() as i64, base, what)?;
     check_indices(idx, minor, base, what)
+}
+
+/// Offsets run from the index base to `nnz + base` and never decrease (none: nothing to check).
+pub(super) fn check_offsets<I: Index>(ptr: &[I], nnz: i64, base: i64, what: &str) -> Result<()> {
+    let (Some(first), Some(last)) = (ptr.first(), ptr.last()) else { return Ok(()) };
+    let (first, last) = (first.to_i64(), last.to_i64());
+    if first != base || last != nnz + base {
+        return Err(Error::invalid(
+            what,
+            format!("runs from {first} to {last}, not from {base} to nnz + base = {}", nnz + base),
+        ));
+    }
+    if let Some(r) = ptr.windows(2).position(|w| w[1].to_i64() < w[0].to_i64()) {
+        return Err(Error::invalid(what, format!("decreases after row {r}")));
+    }
+    Ok(())
 }
 
 pub(super) fn check_indices<I: Index>(idx: &[I], bound: usize, base: i64, what: &str) -> Result<()> {
