@@ -265,7 +265,9 @@ typedef uint32_t spblkSpMVAlg_t;
 
 /**
  * SpMM algorithms. The CSR and COO values run spblk's deterministic row method (format rules
- * as for SpMV); Blocked-ELL, BSR, RoDe and ASpT are `SPBLK_STATUS_NOT_SUPPORTED` for now;
+ * as for SpMV); `SPBLK_SPMM_BSR_ALG1` and `SPBLK_SPMM_BLOCKED_ELL_ALG1` run on their formats
+ * only (as does the default on them; Blocked-ELL f16/bf16 with blocks of a multiple of 16 on
+ * tensor cores); `SPBLK_SPMM_ALG_RODE` needs a RoDe plan; ASpT is `SPBLK_STATUS_NOT_SUPPORTED`;
  * `SPBLK_SPMM_ALG_VBR` and `SPBLK_SPMM_ALG_VBR_TF32` run the 1-SA blocks on tensor cores
  * (host backend: the reference). No value ever runs another method.
  */
@@ -395,8 +397,14 @@ typedef uint32_t spblkSpGEMMAlg_t;
 
 #define SPBLK_SPMV_COO_ALG2 4
 
+/**
+ * Sliced-ELL matrices only (as is the default on them): op N as stored, op T through CSR.
+ */
 #define SPBLK_SPMV_SELL_ALG1 5
 
+/**
+ * BSR matrices only (as is the default on them), op N.
+ */
 #define SPBLK_SPMV_BSR_ALG1 6
 
 /**

@@ -83,7 +83,9 @@ pub const SPBLK_SPMV_COO_ALG1: spblkSpMVAlg_t = 1;
 pub const SPBLK_SPMV_CSR_ALG1: spblkSpMVAlg_t = 2;
 pub const SPBLK_SPMV_CSR_ALG2: spblkSpMVAlg_t = 3;
 pub const SPBLK_SPMV_COO_ALG2: spblkSpMVAlg_t = 4;
+/// Sliced-ELL matrices only (as is the default on them): op N as stored, op T through CSR.
 pub const SPBLK_SPMV_SELL_ALG1: spblkSpMVAlg_t = 5;
+/// BSR matrices only (as is the default on them), op N.
 pub const SPBLK_SPMV_BSR_ALG1: spblkSpMVAlg_t = 6;
 /// spblk addition: one thread per row (the textbook "CSR scalar" kernel; a baseline). CSR or
 /// CSC matrices (`SPBLK_STATUS_NOT_SUPPORTED` for COO).
@@ -101,7 +103,9 @@ pub const SPBLK_SPMV_ALG_CSR_ROWS: spblkSpMVAlg_t = 102;
 pub const SPBLK_SPMV_ALG_CSR_MERGE: spblkSpMVAlg_t = 103;
 
 /// SpMM algorithms. The CSR and COO values run spblk's deterministic row method (format rules
-/// as for SpMV); Blocked-ELL, BSR, RoDe and ASpT are `SPBLK_STATUS_NOT_SUPPORTED` for now;
+/// as for SpMV); `SPBLK_SPMM_BSR_ALG1` and `SPBLK_SPMM_BLOCKED_ELL_ALG1` run on their formats
+/// only (as does the default on them; Blocked-ELL f16/bf16 with blocks of a multiple of 16 on
+/// tensor cores); `SPBLK_SPMM_ALG_RODE` needs a RoDe plan; ASpT is `SPBLK_STATUS_NOT_SUPPORTED`;
 /// `SPBLK_SPMM_ALG_VBR` and `SPBLK_SPMM_ALG_VBR_TF32` run the 1-SA blocks on tensor cores
 /// (host backend: the reference). No value ever runs another method.
 pub type spblkSpMMAlg_t = u32;
