@@ -68,4 +68,13 @@ __device__ __forceinline__ unsigned to_tf32(float x) {
     return r;
 }
 
+// x = hi + lo for three TF32 products (hi*hi + hi*lo + lo*hi, about f32 accuracy): hi is x with
+// its low 13 bits cleared (exact TF32), lo = x - hi (exact in f32), given to the tensor core as
+// it is: the mma reads a TF32 operand's top 19 bits, so lo is truncated to 11 significant bits;
+// lo is below one TF32 ulp of x, so the error is below 2^-20 |x|.
+__device__ __forceinline__ void split_tf32x3(float x, unsigned& hi, unsigned& lo) {
+    hi = __float_as_uint(x) & 0xffffe000u;
+    lo = __float_as_uint(x - __uint_as_float(hi));
+}
+
 }  // namespace tc

@@ -13,6 +13,9 @@
 //   from the row-major values (two 32-bit words per row, one per lane quad) and op(B)'s four
 //   8-column fragments element by element (any strides), and skips padding slots whole (a
 //   tile's 16 rows share one block row, so the test is uniform across the warp).
+// - mma_tf32x3: f32 inputs, bs a multiple of 16: the same tiles on m16n8k8 TF32, every operand
+//   split into hi + lo and multiplied as hi*hi + hi*lo + lo*hi (about f32 accuracy, as the
+//   VBR kernel's default; tc::split_tf32x3).
 #include "common/types.cuh"
 #include "common/mma.cuh"
 
@@ -106,6 +109,57 @@ __device__ void blocked_ell_mma(i64 rows, i64 kb, i64 bs, i64 ell_cols, const I*
     }
 }
 
+template <class Out, class I>
+__device__ void blocked_ell_mma_tf32x3(i64 rows, i64 kb, i64 bs, i64 ell_cols, const I* col, const float* val, i64 base,
+                                       i64 n, const float* B, i64 b_rs, i64 b_cs, Out* C, i64 c_rs, i64 c_cs,
+                                       const float* alpha_dev, float alpha_h, const float* beta_dev, float beta_h) {
+    const float alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
+    const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+    const i64 row_tiles = rows / 16, col_tiles = (n + BELL_TILE_N - 1) / BELL_TILE_N;
+    const i64 slots = ell_cols / bs;
+    const i64 warps = (i64)gridDim.x * (blockDim.x >> 5);
+    for (i64 task = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; task < row_tiles * col_tiles; task += warps) {
+        const i64 r0 = task % row_tiles * 16, n0 = task / row_tiles * BELL_TILE_N;
+        const I* slot_col = col + r0 / bs * slots;
+        const float* a_lo = val + (r0 + g) * ell_cols + q;  // rows g and g + 8 of the tile
+        const float* a_hi = a_lo + 8 * ell_cols;
+        float acc[4][4] = {};
+        for (i64 s = 0; s < slots; ++s) {
+            const i64 bc = (i64)slot_col[s] - base;
+            if (bc < 0 || bc >= kb) continue;
+            for (i64 k0 = 0; k0 < bs; k0 += 8) {
+                const i64 ka = s * bs + k0;
+                const float ax[4] = {a_lo[ka], a_hi[ka], a_lo[ka + 4], a_hi[ka + 4]};
+                unsigned ah[4], al[4];
+#pragma unroll
+                for (int e = 0; e < 4; ++e) tc::split_tf32x3(ax[e], ah[e], al[e]);
+                const float* b_rows = B + (bc * bs + k0 + q) * b_rs;  // op(B) rows k0 + q and + 4
+#pragma unroll
+                for (int f = 0; f < 4; ++f) {
+                    const i64 j = n0 + f * 8 + g;
+                    unsigned bh[2] = {0u, 0u}, bl[2] = {0u, 0u};
+                    if (j < n) {
+                        const float* x = b_rows + j * b_cs;
+                        tc::split_tf32x3(x[0], bh[0], bl[0]);
+                        tc::split_tf32x3(x[4 * b_rs], bh[1], bl[1]);
+                    }
+                    tc::mma_tf32(acc[f], al, bh);
+                    tc::mma_tf32(acc[f], ah, bl);
+                    tc::mma_tf32(acc[f], ah, bh);
+                }
+            }
+        }
+#pragma unroll
+        for (int f = 0; f < 4; ++f) {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const i64 i = r0 + g + (e >> 1) * 8, j = n0 + f * 8 + 2 * q + (e & 1);
+                if (j < n) axpby_store(C + i * c_rs + j * c_cs, acc[f][e], alpha, beta);
+            }
+        }
+    }
+}
+
 #define BELL_ROWS(In, Out, tin, tout, I, tidx)                                                                  \
     extern "C" __global__ void __launch_bounds__(256) spblk_blocked_ell_rows_##tin##_##tout##_##tidx(          \
         i64 rows, i64 kb, i64 bs, i64 ell_cols, const I* col, const In* val, i64 base, i64 n, const In* B,     \
@@ -127,11 +181,21 @@ SPBLK_FOR_PRECISIONS(BELL_ROWS, long long, i64)
                                     alpha_dev, alpha_h, beta_dev, beta_h);                                        \
     }
 
+#define BELL_MMA_TF32X3(I, tidx)                                                                                   \
+    extern "C" __global__ void __launch_bounds__(256) spblk_blocked_ell_mma_f32_f32_##tidx(                          \
+        i64 rows, i64 kb, i64 bs, i64 ell_cols, const I* col, const float* val, i64 base, i64 n, const float* B,    \
+        i64 b_rs, i64 b_cs, float* C, i64 c_rs, i64 c_cs, const float* alpha_dev, float alpha_h,                   \
+        const float* beta_dev, float beta_h) {                                                                      \
+        blocked_ell_mma_tf32x3<float, I>(rows, kb, bs, ell_cols, col, val, base, n, B, b_rs, b_cs, C, c_rs, c_cs,   \
+                                         alpha_dev, alpha_h, beta_dev, beta_h);                                     \
+    }
+
 #define BELL_MMA_INDEX(I, tidx)                \
     BELL_MMA(f16, float, f16, f32, I, tidx)    \
     BELL_MMA(f16, f16, f16, f16, I, tidx)      \
     BELL_MMA(bf16, float, bf16, f32, I, tidx)  \
-    BELL_MMA(bf16, bf16, bf16, bf16, I, tidx)
+    BELL_MMA(bf16, bf16, bf16, bf16, I, tidx)  \
+    BELL_MMA_TF32X3(I, tidx)
 
 BELL_MMA_INDEX(int, i32)
 BELL_MMA_INDEX(long long, i64)

@@ -235,15 +235,12 @@ __device__ __forceinline__ void mma_step_half(const T* As, const T* Bs, int wm, 
 }
 
 // An f32 operand for the TF32 products. MODE_TF32: rounded to nearest (cvt.rna, which sm_90
-// runs as four integer and compare instructions). MODE_TF32X3: hi = x with its low 13 bits
-// cleared (exact TF32, one instruction), lo = x - hi (exact in f32), given to the tensor core
-// as it is: the mma reads a TF32 operand's top 19 bits, so lo is truncated to 11 significant
-// bits; lo is below one TF32 ulp of x, so the error is below 2^-20 |x|. ncu of the cvt.rna
-// split: conversions were 40 % of the kernel's instructions.
+// runs as four integer and compare instructions). MODE_TF32X3: `tc::split_tf32x3` (one
+// instruction for hi; ncu of a cvt.rna split: conversions were 40 % of the kernel's
+// instructions).
 template <int MODE> __device__ __forceinline__ void split(float x, unsigned& hi, unsigned& lo) {
     if (MODE == MODE_TF32X3) {
-        hi = __float_as_uint(x) & 0xffffe000u;
-        lo = __float_as_uint(x - __uint_as_float(hi));
+        split_tf32x3(x, hi, lo);
     } else {
         hi = to_tf32(x);
     }

@@ -50,9 +50,9 @@ pub enum SpmmMethod {
     Rode,
     /// A BSR matrix as stored (op N): a thread per element of C, blocks in storage order.
     Bsr,
-    /// A Blocked-ELL matrix as stored (op N): f16/bf16 blocks of a multiple of 16 rows on
-    /// tensor cores (mma.sync m16n8k16, f32 accumulation); otherwise a thread per element of
-    /// C, blocks in storage order.
+    /// A Blocked-ELL matrix as stored (op N): blocks of a multiple of 16 rows on tensor cores
+    /// (f16/bf16: mma.sync m16n8k16; f32: three TF32 products, about f32 accuracy; f32
+    /// accumulation); otherwise a thread per element of C, blocks in storage order.
     BlockedEll,
 }
 

@@ -8,7 +8,6 @@
 //! have capture tests of their own (spvec.rs, main.rs).
 
 use super::*;
-use cudarc::driver::sys;
 use spblk::capi::bsr::*;
 use spblk::capi::dense_sparse::*;
 use spblk::capi::geam::*;
@@ -401,40 +400,16 @@ fn operations_without_a_host_answer_are_capturable() {
     let y = inputs(&mut side, 79);
     let scalars =
         (side.scalar(false, &scalar_bytes(1.0, SPBLK_R_32F)), side.scalar(false, &scalar_bytes(0.5, SPBLK_R_32F)));
-    let mut stream: sys::CUstream = std::ptr::null_mut();
-    // SAFETY: out-pointer to a local; context current (Side::new).
-    let made = unsafe { sys::cuStreamCreate(&mut stream, sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32) };
-    assert_eq!(made, sys::CUresult::CUDA_SUCCESS);
-    ok(spblk::capi::handle::spblkSetStream(side.handle, stream as spblkStream_t), "spblkSetStream");
-    let mut graph: sys::CUgraph = std::ptr::null_mut();
-    // SAFETY: capture on our stream; thread-local mode so other test threads are unaffected.
-    let begin =
-        unsafe { sys::cuStreamBeginCapture_v2(stream, sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL) };
-    assert_eq!(begin, sys::CUresult::CUDA_SUCCESS);
-    let statuses: Vec<(&str, u32, String)> =
-        sequence(side.handle, &y, scalars).into_iter().map(|(n, s)| (n, s, last_message())).collect();
-    // SAFETY: ends the capture begun above.
-    let end = unsafe { sys::cuStreamEndCapture(stream, &mut graph) };
+    let statuses: Vec<(&str, u32, String)> = capture_and_replay(side.handle, || {
+        sequence(side.handle, &y, scalars).into_iter().map(|(n, s)| (n, s, last_message())).collect()
+    });
     for (name, status, message) in &statuses {
         assert_eq!(*status, SPBLK_STATUS_SUCCESS, "{name} under capture: {message}");
-    }
-    assert_eq!(end, sys::CUresult::CUDA_SUCCESS, "the capture was invalidated");
-    let mut exec: sys::CUgraphExec = std::ptr::null_mut();
-    // SAFETY: instantiate and replay the captured graph, then wait for it.
-    unsafe {
-        assert_eq!(sys::cuGraphInstantiateWithFlags(&mut exec, graph, 0), sys::CUresult::CUDA_SUCCESS);
-        assert_eq!(sys::cuGraphLaunch(exec, stream), sys::CUresult::CUDA_SUCCESS);
-        assert_eq!(sys::cuStreamSynchronize(stream), sys::CUresult::CUDA_SUCCESS);
-        sys::cuGraphExecDestroy(exec);
-        sys::cuGraphDestroy(graph);
     }
     let got = outputs(&side, &y);
     for ((name, w), (_, g)) in want.iter().zip(&got) {
         assert!(w == g, "{name}: the replayed graph wrote other bytes than the plain run");
     }
-    ok(spblk::capi::handle::spblkSetStream(side.handle, std::ptr::null_mut()), "spblkSetStream");
-    // SAFETY: nothing uses the stream any more.
-    unsafe { sys::cuStreamDestroy_v2(stream) };
     for z in [&x, &y] {
         spblkSpGEMM_destroyDescr(z.gemm.3);
         for d in [z.a, z.s, z.back, z.gemm.0, z.gemm.1] {

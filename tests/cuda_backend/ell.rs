@@ -1,7 +1,8 @@
 //! The ELL formats on the host backend and (with a GPU) the CUDA backend, against references
 //! written here: SpMM on Blocked-ELL descriptors (block sizes 1 to 32, padding slots whose
 //! values are garbage, every precision, both index widths and bases, B and C in either order,
-//! op(B) = B or Bᵀ; on the GPU f16/bf16 with blocks of 16 and 32 rows must run on tensor cores),
+//! op(B) = B or Bᵀ; on the GPU f16/bf16/f32 with blocks of 16 and 32 rows must run on tensor
+//! cores),
 //! SpMV on Sliced-ELL descriptors (op(A) = A and Aᵀ, slice sizes 1 to 32, padding inside and
 //! after rows), and DenseToSparse into Blocked-ELL (every element width, byte for byte). Values
 //! are multiples of 1/4, so every summation order gives the same bits: results are compared
@@ -172,7 +173,7 @@ fn spmm_on_blocked_ell_descriptors() {
                 ok(st, &what);
                 side.sync();
                 if kind == Kind::Cuda {
-                    let tensor_cores = matches!(tin, SPBLK_R_16F | SPBLK_R_16BF) && b % 16 == 0;
+                    let tensor_cores = matches!(tin, SPBLK_R_16F | SPBLK_R_16BF | SPBLK_R_32F) && b % 16 == 0;
                     let mma = super::launched(&records, "spblk_blocked_ell_mma_");
                     let rows = super::launched(&records, "spblk_blocked_ell_rows_");
                     assert_eq!(
@@ -374,6 +375,141 @@ fn dense_to_blocked_ell_fills_the_given_blocks() {
                 spblkDestroyDnMat(da);
                 spblkDestroySpMat(mb_);
             }
+        }
+    }
+}
+
+/// The ELL operations need no answer on the host, so they can be captured into a CUDA graph
+/// (issue 13): SpMM on Blocked-ELL (f16 blocks of 16 on tensor cores; f32 blocks of 3), SpMV on
+/// Sliced-ELL with op N and op T (its CSR conversion in the workspace), and DenseToSparse's
+/// analysis and convert into Blocked-ELL. Each must succeed under capture, and the replayed
+/// graph must write what the same calls write on a plain stream, bit for bit.
+#[test]
+fn ell_operations_are_capturable() {
+    if !gpu("ell_operations_are_capturable") || harness_on_host() {
+        return;
+    }
+    struct Run {
+        side: Side,
+        descrs: Vec<spblkSpMatDescr_t>,
+        dense: Vec<spblkDnMatDescr_t>,
+        vecs: Vec<spblkDnVecDescr_t>,
+        outputs: Vec<(*mut c_void, usize)>,
+        buffer: *mut c_void,
+        scalars: (*const c_void, *const c_void),
+    }
+    // Everything is built from the same seed, so the plain and captured runs see equal inputs.
+    let build = || {
+        let mut r = rng(149);
+        let mut side = Side::new(Kind::Cuda);
+        let (mut descrs, mut dense, mut vecs, mut outputs) = (vec![], vec![], vec![], vec![]);
+        for (t, b) in [(SPBLK_R_16F, 16usize), (SPBLK_R_32F, 3)] {
+            let (mb, kb, slots, n) = (6, 7, 3, 24);
+            let a = random_bell(&mut r, mb, kb, b, slots);
+            let (cp, vp) = (side.put(&idx_bytes(&a.columns, SPBLK_INDEX_32I)), side.put(&encode(&a.values, t)));
+            let mut d = std::ptr::null_mut();
+            let (m, k) = ((mb * b) as i64, (kb * b) as i64);
+            ok(spblkCreateBlockedEll(&mut d, m, k, b as i64, (slots * b) as i64, cp, vp, SPBLK_INDEX_32I, 0, t), "ell");
+            descrs.push(d);
+            let bd = Dense::new(&mut r, k as usize, n, false, 1);
+            dense.push(bd.descr(side.put(&encode(&bd.values, t)), t));
+            let cd = Dense::new(&mut r, m as usize, n, true, 0);
+            let cp = side.put(&encode(&cd.values, SPBLK_R_32F));
+            dense.push(cd.descr(cp, SPBLK_R_32F));
+            outputs.push((cp, cd.values.len() * 4));
+        }
+        let a = random_sell(&mut r, 90, 70, 5, 8, 1);
+        let (op_, cp) =
+            (side.put(&idx_bytes(&a.offsets, SPBLK_INDEX_32I)), side.put(&idx_bytes(&a.columns, SPBLK_INDEX_32I)));
+        let vp = side.put(&encode(&a.values, SPBLK_R_32F));
+        let mut d = std::ptr::null_mut();
+        let (nz, slots) = (a.nnz as i64, a.columns.len() as i64);
+        let st = spblkCreateSlicedEll(
+            &mut d,
+            90,
+            70,
+            nz,
+            slots,
+            8,
+            op_,
+            cp,
+            vp,
+            SPBLK_INDEX_32I,
+            SPBLK_INDEX_32I,
+            0,
+            SPBLK_R_32F,
+        );
+        ok(st, "sell");
+        descrs.push(d);
+        for len in [70usize, 90, 90, 70] {
+            let p = side.put(&encode(&exact_values(&mut r, len), SPBLK_R_32F));
+            let mut v = std::ptr::null_mut();
+            ok(spblkCreateDnVec(&mut v, len as i64, p, SPBLK_R_32F), "vec");
+            vecs.push(v);
+            outputs.push((p, len * 4));
+        }
+        // DenseToSparse: a 48 x 64 f32 matrix into Blocked-ELL with blocks of 16.
+        let a = random_bell(&mut r, 3, 4, 16, 2);
+        let dp = side.put(&encode(&exact_values(&mut r, 48 * 64), SPBLK_R_32F));
+        let mut dd = std::ptr::null_mut();
+        ok(spblkCreateDnMat(&mut dd, 48, 64, 64, dp, SPBLK_R_32F, SPBLK_ORDER_ROW), "dense");
+        dense.push(dd);
+        let (cp, vp) = (side.put(&idx_bytes(&a.columns, SPBLK_INDEX_32I)), side.put(&vec![0x5a; 48 * 32 * 4]));
+        let mut d = std::ptr::null_mut();
+        ok(spblkCreateBlockedEll(&mut d, 48, 64, 16, 32, cp, vp, SPBLK_INDEX_32I, 0, SPBLK_R_32F), "target");
+        descrs.push(d);
+        outputs.push((vp, 48 * 32 * 4));
+        let buffer = side.buffer(1 << 20);
+        let scalars =
+            (side.scalar(false, &encode(&[1.25], SPBLK_R_32F)), side.scalar(false, &encode(&[-0.5], SPBLK_R_32F)));
+        side.sync();
+        Run { side, descrs, dense, vecs, outputs, buffer, scalars }
+    };
+    let calls = |x: &Run| -> Vec<(&'static str, u32, String)> {
+        let (h, (sa, sb), buf) = (x.side.handle, x.scalars, x.buffer);
+        let (d, dn, v) = (&x.descrs, &x.dense, &x.vecs);
+        let f32t = SPBLK_R_32F;
+        let mut size = 0usize;
+        for (i, op) in [(0, N), (2, T)] {
+            ok(spblkSpMV_bufferSize(h, op, sa, d[2], v[i], sb, v[i + 1], f32t, 0, &mut size), "SpMV bufferSize");
+            assert!(size <= 1 << 20, "SpMV on Sliced-ELL wants {size} bytes");
+        }
+        let st = |name, s| (name, s, last_message());
+        vec![
+            st("SpMM Blocked-ELL f16", spblkSpMM(h, N, N, sa, d[0], dn[0], sb, dn[1], f32t, 0, buf)),
+            st("SpMM Blocked-ELL f32", spblkSpMM(h, N, N, sa, d[1], dn[2], sb, dn[3], f32t, 0, buf)),
+            st("SpMV Sliced-ELL N", spblkSpMV(h, N, sa, d[2], v[0], sb, v[1], f32t, 0, buf)),
+            st("SpMV Sliced-ELL T", spblkSpMV(h, T, sa, d[2], v[2], sb, v[3], f32t, 0, buf)),
+            st("DenseToSparse_analysis", spblkDenseToSparse_analysis(h, dn[4], d[3], 0, buf)),
+            st("DenseToSparse_convert", spblkDenseToSparse_convert(h, dn[4], d[3], 0, buf)),
+        ]
+    };
+    let read = |x: &Run| -> Vec<Vec<u8>> {
+        x.side.sync();
+        x.outputs.iter().map(|&(p, len)| x.side.get(p, len)).collect()
+    };
+    let plain = build();
+    for (name, status, message) in calls(&plain) {
+        assert_eq!(status, SPBLK_STATUS_SUCCESS, "{name} on a plain stream: {message}");
+    }
+    let want = read(&plain);
+    let captured = build();
+    for (name, status, message) in capture_and_replay(captured.side.handle, || calls(&captured)) {
+        assert_eq!(status, SPBLK_STATUS_SUCCESS, "{name} under capture: {message}");
+    }
+    let got = read(&captured);
+    for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+        assert!(w == g, "output {i}: the replayed graph wrote other bytes than the plain run");
+    }
+    for x in [&plain, &captured] {
+        for &d in &x.descrs {
+            spblkDestroySpMat(d);
+        }
+        for &d in &x.dense {
+            spblkDestroyDnMat(d);
+        }
+        for &v in &x.vecs {
+            spblkDestroyDnVec(v);
         }
     }
 }

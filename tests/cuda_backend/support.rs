@@ -667,3 +667,38 @@ pub const PRECISIONS: [(spblkDataType_t, spblkDataType_t, spblkDataType_t); 6] =
     (SPBLK_R_16F, SPBLK_R_16F, SPBLK_R_32F),
     (SPBLK_R_16BF, SPBLK_R_16BF, SPBLK_R_32F),
 ];
+
+/// Runs `calls` on `handle` while a new stream of its own is being captured into a graph
+/// (thread-local mode, so other test threads are unaffected), asserts the capture stayed valid,
+/// replays the graph once and waits for it; the handle is back on the legacy stream after.
+/// Returns what `calls` returned (the caller checks the statuses it made under capture).
+pub fn capture_and_replay<R>(handle: spblkHandle_t, calls: impl FnOnce() -> R) -> R {
+    use cudarc::driver::sys;
+    let mut stream: sys::CUstream = std::ptr::null_mut();
+    // SAFETY: out-pointer to a local; the handle's context is current (Side::new).
+    let made = unsafe { sys::cuStreamCreate(&mut stream, sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32) };
+    assert_eq!(made, sys::CUresult::CUDA_SUCCESS);
+    ok(spblk::capi::handle::spblkSetStream(handle, stream as spblkStream_t), "spblkSetStream");
+    let mut graph: sys::CUgraph = std::ptr::null_mut();
+    // SAFETY: capture on our own stream.
+    let begin =
+        unsafe { sys::cuStreamBeginCapture_v2(stream, sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL) };
+    assert_eq!(begin, sys::CUresult::CUDA_SUCCESS);
+    let out = calls();
+    // SAFETY: ends the capture begun above.
+    let end = unsafe { sys::cuStreamEndCapture(stream, &mut graph) };
+    assert_eq!(end, sys::CUresult::CUDA_SUCCESS, "the capture was invalidated");
+    let mut exec: sys::CUgraphExec = std::ptr::null_mut();
+    // SAFETY: instantiate and replay the captured graph, wait for it, then free it all.
+    unsafe {
+        assert_eq!(sys::cuGraphInstantiateWithFlags(&mut exec, graph, 0), sys::CUresult::CUDA_SUCCESS);
+        assert_eq!(sys::cuGraphLaunch(exec, stream), sys::CUresult::CUDA_SUCCESS);
+        assert_eq!(sys::cuStreamSynchronize(stream), sys::CUresult::CUDA_SUCCESS);
+        sys::cuGraphExecDestroy(exec);
+        sys::cuGraphDestroy(graph);
+    }
+    ok(spblk::capi::handle::spblkSetStream(handle, std::ptr::null_mut()), "spblkSetStream");
+    // SAFETY: nothing uses the stream any more.
+    unsafe { sys::cuStreamDestroy_v2(stream) };
+    out
+}

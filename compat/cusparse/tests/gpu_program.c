@@ -420,8 +420,8 @@ static void ell_formats(cusparseHandle_t h) {
                 } while (j < s || bc >= KB);
                 cols[i * SLOTS + s] = uniform() < -0.6 ? -1 : bc;
             }
-        for (i = 0; i < m * ell; ++i) {
-            const float v = quarter_byte();
+        for (i = 0; i < m * ell; ++i) { /* zero under padding, as the format asks (NVIDIA reads them) */
+            const float v = cols[i / ell / bs * SLOTS + i % ell / bs] < 0 ? 0.0f : quarter_byte();
             if (f16) ((unsigned short *)val)[i] = half_bits(v); else ((float *)val)[i] = v;
         }
         for (i = 0; i < k * N; ++i) {

@@ -1,8 +1,8 @@
 //! The two ELL formats: SpMM with a Blocked-ELL matrix (kernels/spmm/blocked_ell.cu) and SpMV
 //! with a Sliced-ELL one (kernels/spmv/sell.cu).
 //!
-//! Blocked-ELL runs on tensor cores where it can (f16/bf16 values, blocks a multiple of 16
-//! rows, 4-byte aligned values), else a thread per element of C. Sliced-ELL with op(A) = A
+//! Blocked-ELL runs on tensor cores where it can (blocks a multiple of 16 rows; f16/bf16 values
+//! 4-byte aligned, or f32 values as three TF32 products), else a thread per element of C. Sliced-ELL with op(A) = A
 //! reads the slots as stored; with Aᵀ it converts A to CSR in the workspace (row counts, scan,
 //! fill) and runs the CSR row method on that, whose own conversion transposes it.
 
@@ -16,10 +16,12 @@ use crate::plan::PlanSlot;
 use crate::trace;
 use crate::types::{DataType, IndexBase};
 
-/// Whether the tensor-core kernel takes this product.
+/// Whether a tensor-core kernel takes this product: f16/bf16 (values read in 4-byte pairs)
+/// or f32 (three TF32 products), blocks a multiple of the 16-row tile.
 fn on_tensor_cores(args: &BlockedEllProductArgs) -> bool {
-    let half = matches!(args.precision.input, DataType::F16 | DataType::BF16);
-    half && args.a.block % 16 == 0 && (args.a.values as usize) % 4 == 0
+    let input = args.precision.input;
+    let half = matches!(input, DataType::F16 | DataType::BF16) && (args.a.values as usize) % 4 == 0;
+    (half || input == DataType::F32) && args.a.block % 16 == 0
 }
 
 /// Rows of C (16 per warp) times 32-column tiles per 256-thread block of the mma kernel.

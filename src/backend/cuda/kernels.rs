@@ -183,7 +183,7 @@ pub fn all() -> Vec<String> {
         }
     }
     for i in INDICES {
-        for p in ["f16_f32", "f16_f16", "bf16_f32", "bf16_bf16"] {
+        for p in ["f16_f32", "f16_f16", "bf16_f32", "bf16_bf16", "f32_f32"] {
             v.push(format!("spblk_blocked_ell_mma_{p}_{i}"));
         }
         v.push(format!("spblk_sell_row_counts_{i}"));
