@@ -8,7 +8,9 @@
 #   3. a cuSPARSE program compiled and linked against NVIDIA's header and library gives the
 #      same results on spblk's libcusparse.so.12 (LD_LIBRARY_PATH), and loads spblk there;
 #   4. the same program built against spblk's header and library (the CUDA toolkit's headers on
-#      the include path) gives the same results too.
+#      the include path) gives the same results too;
+#   5. cuSOLVER under the swap (docs/drop-in.md, T7): a csrlsvchol program linked against
+#      NVIDIA's libraries prints the same solution when spblk's libcusparse.so.12 serves it.
 # Logs in $OUT/compat when set. Exit status 0 only when all pass.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -64,4 +66,16 @@ LD_LIBRARY_PATH="$prefix/lib/spblk/cusparse:$cuda/lib64" "$out/program-spblk" > 
 python3 compat/cusparse/tests/compare-runs.py "$out/run-nvidia.txt" "$out/run-built-on-spblk.txt" \
     > "$out/compare-built.txt" 2>&1 && grep -q '^library: spblk' "$out/run-built-on-spblk.txt" && r=PASS || r=FAIL
 result "4. built on spblk's header: same results" $r
+
+# 5
+gcc -std=c99 -O1 -Wall -Wno-deprecated-declarations compat/cusparse/tests/cusolver_program.c -I"$cuda/include" \
+    -L"$nvlib" -L"$cuda/lib64" -lcusolver -lcusparse -lcudart -ldl -lm -o "$out/cusolver-program" \
+    > "$out/build-cusolver.log" 2>&1
+LD_LIBRARY_PATH="$nvlib:$cuda/lib64" "$out/cusolver-program" > "$out/cusolver-nvidia.txt" 2>&1
+LD_LIBRARY_PATH="$prefix/lib/spblk/cusparse:$nvlib:$cuda/lib64" "$out/cusolver-program" > "$out/cusolver-spblk.txt" \
+    2>"$out/cusolver-spblk.err"
+solution() { grep '^cusolverSpDcsrlsvchol status 0 ' "$1"; }
+grep -q '^library: spblk' "$out/cusolver-spblk.txt" && [ -n "$(solution "$out/cusolver-nvidia.txt")" ] \
+    && [ "$(solution "$out/cusolver-nvidia.txt")" = "$(solution "$out/cusolver-spblk.txt")" ] && r=PASS || r=FAIL
+result "5. cuSOLVER csrlsvchol on spblk: same solution" $r
 exit $failed

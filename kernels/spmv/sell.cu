@@ -5,7 +5,8 @@
 // - spmv: y = alpha A x + beta y, one thread per row walking its slots in order (consecutive
 //   threads read consecutive slots), products and additions rounded in the compute type.
 // - row_counts / to_csr: CSR of A (zero-based, each row's entries in slot order) for op(A) =
-//   Aᵀ, which the CSR path then transposes; the counts are scanned in between.
+//   Aᵀ, which the CSR path then transposes; the counts are scanned in between. For the plan of
+//   Aᵀ the fill writes each entry's slot instead of its value.
 #include "common/types.cuh"
 
 // The slots of row r: first slot, width (slots per row of its slice).
@@ -76,11 +77,11 @@ template <class I> __device__ void sell_csr_offsets(i64 rows, const u64* offsets
     GRID_STRIDE(t, (u64)rows + 1) ptr[t] = (I)((i64)t < rows ? min((i64)offsets[t], nnz) : nnz);
 }
 
-// Row r's entries at offsets[r] on (the scanned counts): column (zero-based) and value word;
-// never at or past nnz.
+// Row r's entries at offsets[r] on (the scanned counts): column (zero-based), and the value word
+// (csr_val) or the slot it is stored in (slot_of), whichever is given; never at or past nnz.
 template <class W, class I>
 __device__ void sell_to_csr(i64 rows, i64 cols, i64 ss, const I* off, const I* col, const W* val, i64 slots, i64 base,
-                            const u64* offsets, i64 nnz, I* csr_col, W* csr_val) {
+                            const u64* offsets, i64 nnz, I* csr_col, W* csr_val, u32* slot_of) {
     GRID_STRIDE(t, (u64)rows) {
         i64 first, width;
         sell_row(off, ss, base, slots, (i64)t, first, width);
@@ -91,7 +92,8 @@ __device__ void sell_to_csr(i64 rows, i64 cols, i64 ss, const I* off, const I* c
             if (c < 0 || c >= cols) continue;
             if (pos >= (u64)nnz) break;
             csr_col[pos] = (I)c;
-            csr_val[pos] = val[p];
+            if (csr_val) csr_val[pos] = val[p];
+            if (slot_of) slot_of[pos] = (u32)p;
             ++pos;
         }
     }
@@ -113,8 +115,8 @@ __device__ void sell_to_csr(i64 rows, i64 cols, i64 ss, const I* off, const I* c
 #define SELL_TO_CSR(W, tw, I, tidx)                                                                              \
     extern "C" __global__ void __launch_bounds__(256) spblk_sell_to_csr_##tw##_##tidx(                          \
         i64 rows, i64 cols, i64 ss, const I* off, const I* col, const W* val, i64 slots, i64 base,               \
-        const u64* offsets, i64 nnz, I* csr_col, W* csr_val) {                                                   \
-        sell_to_csr<W, I>(rows, cols, ss, off, col, val, slots, base, offsets, nnz, csr_col, csr_val);           \
+        const u64* offsets, i64 nnz, I* csr_col, W* csr_val, u32* slot_of) {                                     \
+        sell_to_csr<W, I>(rows, cols, ss, off, col, val, slots, base, offsets, nnz, csr_col, csr_val, slot_of);  \
     }
 
 SELL_CSR(int, i32)

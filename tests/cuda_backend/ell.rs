@@ -4,7 +4,7 @@
 //! op(B) = B or Bᵀ; on the GPU f16/bf16/f32 with blocks of 16 and 32 rows must run on tensor
 //! cores),
 //! SpMV on Sliced-ELL descriptors (op(A) = A and Aᵀ, slice sizes 1 to 32, padding inside and
-//! after rows), and DenseToSparse into Blocked-ELL (every element width, byte for byte). Values
+//! after rows; with and without the preprocess's plan), and DenseToSparse into Blocked-ELL (every element width, byte for byte). Values
 //! are multiples of 1/4, so every summation order gives the same bits: results are compared
 //! exactly. Then what the formats refuse.
 
@@ -286,26 +286,33 @@ fn spmv_on_sliced_ell_descriptors() {
                     let st =
                         spblkCreateSlicedEll(&mut ma, mi, ki, nz, slots, ssi, op_, cp, vp, ity, ity, base as u32, tin);
                     ok(st, &what);
-                    let (xp, yp) = (side.put(&encode(&x, tin)), side.put(&encode(&y0, tout)));
-                    let (mut vx, mut vy) = (std::ptr::null_mut(), std::ptr::null_mut());
+                    let xp = side.put(&encode(&x, tin));
+                    // y once without a plan, once after the preprocess (op T: the plan of Aᵀ).
+                    let (yp, yp2) = (side.put(&encode(&y0, tout)), side.put(&encode(&y0, tout)));
+                    let (mut vx, mut vy, mut vy2) = (std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut());
                     ok(spblkCreateDnVec(&mut vx, xn as i64, xp, tin), "x");
                     ok(spblkCreateDnVec(&mut vy, yn as i64, yp, tout), "y");
+                    ok(spblkCreateDnVec(&mut vy2, yn as i64, yp2, tout), "y");
                     let sa = side.scalar(false, &encode(&[alpha], compute));
                     let sb = side.scalar(false, &encode(&[beta], compute));
                     let mut size = 0usize;
                     ok(spblkSpMV_bufferSize(h, op, sa, ma, vx, sb, vy, compute, alg, &mut size), &what);
                     let buf = side.buffer(size);
-                    ok(spblkSpMV_preprocess(h, op, sa, ma, vx, sb, vy, compute, alg, buf), &what);
                     ok(spblkSpMV(h, op, sa, ma, vx, sb, vy, compute, alg, buf), &what);
+                    ok(spblkSpMV_preprocess(h, op, sa, ma, vx, sb, vy2, compute, alg, buf), &what);
+                    ok(spblkSpMV(h, op, sa, ma, vx, sb, vy2, compute, alg, buf), &what);
                     side.sync();
-                    let got = decode(&side.get(yp, yn * vsize(tout)), tout);
-                    for (p, (g, w)) in got.iter().zip(&want).enumerate() {
-                        assert!(g.to_bits() == w.to_bits(), "{what}: y[{p}] = {g}, want {w}");
+                    for (run, p) in [("without a plan", yp), ("after the preprocess", yp2)] {
+                        let got = decode(&side.get(p, yn * vsize(tout)), tout);
+                        for (p, (g, w)) in got.iter().zip(&want).enumerate() {
+                            assert!(g.to_bits() == w.to_bits(), "{what} {run}: y[{p}] = {g}, want {w}");
+                        }
                     }
                     let st = spblkSpMV(h, op, sa, ma, vx, sb, vy, compute, SPBLK_SPMV_CSR_ALG2, buf);
                     assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "{what}: a CSR algorithm on Sliced-ELL");
                     spblkDestroyDnVec(vx);
                     spblkDestroyDnVec(vy);
+                    spblkDestroyDnVec(vy2);
                     spblkDestroySpMat(ma);
                 }
             }

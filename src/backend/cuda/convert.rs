@@ -258,10 +258,8 @@ pub fn csr_of_op(
     elem_bytes: i32,
     plan: Option<&OperandPlan>,
 ) -> Result<Csr> {
-    let src = match op_source(a, op, elem_bytes)? {
-        Ok(csr) => return Ok(csr),
-        Err(src) => src,
-    };
+    // A plan's converted pattern first: it also serves formats the conversion does not take
+    // (Sliced-ELL's plan of Aᵀ, whose permutation points at A's slots).
     if let Some(conv) = plan.and_then(|p| p.converted.as_ref()) {
         let val = c.take(a.nnz as usize * elem_bytes as usize);
         if let (Some(l), true) = (l, a.nnz > 0) {
@@ -276,6 +274,10 @@ pub fn csr_of_op(
         let (ptr, col) = (conv.row_ptr.addr, conv.col_ind.addr);
         return Ok(Csr { rows: conv.rows, nnz: a.nnz, ptr, col, val, base: 0, ity: a.indices_type });
     }
+    let src = match op_source(a, op, elem_bytes)? {
+        Ok(csr) => return Ok(csr),
+        Err(src) => src,
+    };
     limits(src.nnz, src.new_rows, "matA")?;
     let isz = a.indices_type.size();
     let rows = src.new_rows as i64;

@@ -84,8 +84,9 @@ impl Backend for CudaBackend {
             SpmvMethod::Bsr => return Ok(0),
             SpmvMethod::Sell if !args.op_a.is_transposed() => return Ok(0),
             SpmvMethod::Sell => {
-                let csr = ell::sell_as_csr(None, &mut c, args.a)?;
-                spmv::layout(None, &mut c, &SpmvArgs { a: &csr, method: SpmvMethod::CsrRows, ..*args }, None)?;
+                return ell::sell_transposed_size(args, |c, csr| {
+                    spmv::layout(None, c, &SpmvArgs { a: csr, method: SpmvMethod::CsrRows, ..*args }, None).map(drop)
+                })
             }
             _ => {
                 spmv::layout(None, &mut c, args, None)?;
@@ -102,6 +103,14 @@ impl Backend for CudaBackend {
             }
             SpmvMethod::CsrRows | SpmvMethod::CsrScalar | SpmvMethod::CsrVector => {
                 self.operand_plan(exec, args.a, args.op_a, buffer)
+            }
+            SpmvMethod::Sell if args.op_a.is_transposed() => {
+                let mut plans = args.a.plans.lock();
+                if plans.operand(args.op_a).is_none() {
+                    let l = Launcher::new(&self.dev, exec)?;
+                    plans.set_operand(args.op_a, ell::sell_transposed_plan(&l, &self.dev, args.a, buffer as u64)?);
+                }
+                Ok(())
             }
             SpmvMethod::Bsr | SpmvMethod::Sell => Ok(()),
         }
@@ -124,9 +133,17 @@ impl Backend for CudaBackend {
             if !args.op_a.is_transposed() {
                 return ell::sell_spmv(&l, args);
             }
-            let a = ell::sell_as_csr(Some(&l), &mut c, args.a)?;
-            let args = SpmvArgs { a: &a, method: SpmvMethod::CsrRows, ..*args };
-            let (csr, space) = spmv::layout(Some(&l), &mut c, &args, None)?;
+            // With the plan of Aᵀ, CSR of Aᵀ comes from it (values gathered through its slots).
+            let plan = args.a.plans.lock().operand(args.op_a);
+            let converted;
+            let args = match plan {
+                Some(_) => SpmvArgs { method: SpmvMethod::CsrRows, ..*args },
+                None => {
+                    (converted, _) = ell::sell_as_csr(Some(&l), &mut c, args.a, ell::Carry::Values)?;
+                    SpmvArgs { a: &converted, method: SpmvMethod::CsrRows, ..*args }
+                }
+            };
+            let (csr, space) = spmv::layout(Some(&l), &mut c, &args, plan.as_deref())?;
             return spmv::run_method(&l, args.method, &csr, &space, None, x, y, &args.precision, alpha, beta);
         }
         let (plan, tiles) = {
