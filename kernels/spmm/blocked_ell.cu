@@ -8,14 +8,15 @@
 //   order and each block's columns in order, every product and addition rounded in the compute
 //   type (no FMA): bit for bit the host reference. Any precision and block size.
 // - mma: f16/bf16 inputs, bs a multiple of 16 (16-row tiles never straddle block rows), val
-//   4-byte aligned. A warp computes a 16 x 32 tile of C with mma.sync m16n8k16 in f32
-//   registers: per slot it walks the block's columns 16 at a time, loads A's fragment straight
-//   from the row-major values (two 32-bit words per row, one per lane quad) and op(B)'s four
-//   8-column fragments element by element (any strides), and skips padding slots whole (a
-//   tile's 16 rows share one block row, so the test is uniform across the warp).
-// - mma_tf32x3: f32 inputs, bs a multiple of 16: the same tiles on m16n8k8 TF32, every operand
-//   split into hi + lo and multiplied as hi*hi + hi*lo + lo*hi (about f32 accuracy, as the
-//   VBR kernel's default; tc::split_tf32x3).
+//   4-byte aligned. A block of 4 warps computes a 16 x 128 tile of C with mma.sync m16n8k16 in
+//   f32 registers, each warp 32 of its columns: per slot it walks the block's columns 16 at a
+//   time, stages op(B)'s 16 x 128 rows in shared memory (16-byte copies when k is contiguous
+//   and aligned, else coalesced element copies through the strides), loads A's fragment
+//   straight from the row-major values (two 32-bit words per row and lane quad, shared by the
+//   warps through L1), and skips padding slots whole (a tile's 16 rows share one block row).
+// - mma_tf32x3: f32 inputs, bs a multiple of 16: a warp per 16 x 32 tile on m16n8k8 TF32,
+//   operands loaded directly, every one split into hi + lo and multiplied as hi*hi + hi*lo +
+//   lo*hi (about f32 accuracy, as the VBR kernel's default; tc::split_tf32x3).
 #include "common/types.cuh"
 #include "common/mma.cuh"
 
@@ -48,52 +49,61 @@ __device__ void blocked_ell_rows(i64 rows, i64 kb, i64 bs, i64 ell_cols, const I
 // Columns of C per warp tile (four n8 fragments).
 #define BELL_TILE_N 32
 
-// Two 16-bit elements in one fragment register, `lo` in the low half.
-template <class T> __device__ __forceinline__ unsigned pack2(T lo, T hi) {
-    unsigned short l, h;
-    memcpy(&l, &lo, 2);
-    memcpy(&h, &hi, 2);
-    return (unsigned)l | ((unsigned)h << 16);
-}
+// The half kernel's thread block: 4 warps on one 16-row tile, each 32 of its 128 columns.
+#define BELL_WARPS 4
+#define BELL_BLOCK_N (BELL_TILE_N * BELL_WARPS)
+// op(B)'s 16 x 128 step tile in shared memory as [column][k], rows padded to 24 elements: the
+// fragment reads (column g, k pair q) of a warp fall in 32 distinct banks.
+#define BELL_LD_K 24
 
 template <class In, class Out, class I>
 __device__ void blocked_ell_mma(i64 rows, i64 kb, i64 bs, i64 ell_cols, const I* col, const In* val, i64 base, i64 n,
-                                const In* B, i64 b_rs, i64 b_cs, Out* C, i64 c_rs, i64 c_cs, const float* alpha_dev,
-                                float alpha_h, const float* beta_dev, float beta_h) {
+                                const In* B, i64 b_rs, i64 b_cs, int b_vec, Out* C, i64 c_rs, i64 c_cs,
+                                const float* alpha_dev, float alpha_h, const float* beta_dev, float beta_h) {
+    __shared__ __align__(16) In tile[BELL_BLOCK_N * BELL_LD_K];
     const float alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
-    const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;  // fragment row group, lane in quad
-    const i64 row_tiles = rows / 16, col_tiles = (n + BELL_TILE_N - 1) / BELL_TILE_N;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, q = lane & 3;
+    const i64 row_tiles = rows / 16, col_tiles = (n + BELL_BLOCK_N - 1) / BELL_BLOCK_N;
     const i64 slots = ell_cols / bs;
-    const i64 warps = (i64)gridDim.x * (blockDim.x >> 5);
-    // Consecutive warps take consecutive row tiles of one column tile: where a block row spans
+    // Consecutive blocks take consecutive row tiles of one column tile: where a block row spans
     // several tiles, they read the same slots and rows of B.
-    for (i64 task = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; task < row_tiles * col_tiles; task += warps) {
-        const i64 r0 = task % row_tiles * 16, n0 = task / row_tiles * BELL_TILE_N;
+    for (i64 task = blockIdx.x; task < row_tiles * col_tiles; task += gridDim.x) {
+        const i64 r0 = task % row_tiles * 16, n0 = task / row_tiles * BELL_BLOCK_N;
         const I* slot_col = col + r0 / bs * slots;
         const In* a_lo = val + (r0 + g) * ell_cols + 2 * q;  // rows g and g + 8 of the tile
         const In* a_hi = a_lo + 8 * ell_cols;
         float acc[4][4] = {};
         for (i64 s = 0; s < slots; ++s) {
-            const i64 bc = (i64)slot_col[s] - base;
+            const i64 bc = (i64)slot_col[s] - base;  // the same for the whole block
             if (bc < 0 || bc >= kb) continue;
             for (i64 k0 = 0; k0 < bs; k0 += 16) {
+                const i64 kr = bc * bs + k0;  // op(B)'s first row of the step
+                __syncthreads();              // the previous step's reads of the tile are done
+                if (b_vec) {                  // k contiguous, 16-byte aligned: 8 k per copy
+                    for (int v = tid; v < BELL_BLOCK_N * 2; v += blockDim.x) {
+                        const int j = v >> 1, kh = (v & 1) * 8;
+                        uint4 x = make_uint4(0, 0, 0, 0);
+                        if (n0 + j < n) x = *reinterpret_cast<const uint4*>(B + kr + kh + (n0 + j) * b_cs);
+                        *reinterpret_cast<uint4*>(&tile[j * BELL_LD_K + kh]) = x;
+                    }
+                } else {  // element by element, consecutive threads along B's contiguous side
+                    for (int e = tid; e < BELL_BLOCK_N * 16; e += blockDim.x) {
+                        const int j = b_rs == 1 ? e >> 4 : e % BELL_BLOCK_N, k = b_rs == 1 ? e & 15 : e / BELL_BLOCK_N;
+                        tile[j * BELL_LD_K + k] = n0 + j < n ? B[(kr + k) * b_rs + (n0 + j) * b_cs] : In();
+                    }
+                }
+                __syncthreads();
                 const i64 ka = s * bs + k0;
                 unsigned af[4];
                 af[0] = *reinterpret_cast<const unsigned*>(a_lo + ka);
                 af[1] = *reinterpret_cast<const unsigned*>(a_hi + ka);
                 af[2] = *reinterpret_cast<const unsigned*>(a_lo + ka + 8);
                 af[3] = *reinterpret_cast<const unsigned*>(a_hi + ka + 8);
-                // op(B) rows k0 + 2q, +1 (and + 8, + 9) of the block's rows; column g of each n8.
-                const In* b_rows = B + (bc * bs + k0 + 2 * q) * b_rs;
 #pragma unroll
                 for (int f = 0; f < 4; ++f) {
-                    const i64 j = n0 + f * 8 + g;
-                    unsigned bf[2] = {0u, 0u};
-                    if (j < n) {
-                        const In* x = b_rows + j * b_cs;
-                        bf[0] = pack2(x[0], x[b_rs]);
-                        bf[1] = pack2(x[8 * b_rs], x[9 * b_rs]);
-                    }
+                    const In* t = tile + (warp * BELL_TILE_N + f * 8 + g) * BELL_LD_K + 2 * q;
+                    const unsigned bf[2] = {*reinterpret_cast<const unsigned*>(t),
+                                            *reinterpret_cast<const unsigned*>(t + 8)};
                     tc::mma16<In>(acc[f], af, bf);
                 }
             }
@@ -102,7 +112,7 @@ __device__ void blocked_ell_mma(i64 rows, i64 kb, i64 bs, i64 ell_cols, const I*
         for (int f = 0; f < 4; ++f) {
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                const i64 i = r0 + g + (e >> 1) * 8, j = n0 + f * 8 + 2 * q + (e & 1);
+                const i64 i = r0 + g + (e >> 1) * 8, j = n0 + warp * BELL_TILE_N + f * 8 + 2 * q + (e & 1);
                 if (j < n) axpby_store(C + i * c_rs + j * c_cs, acc[f][e], alpha, beta);
             }
         }
@@ -173,12 +183,12 @@ SPBLK_FOR_PRECISIONS(BELL_ROWS, int, i32)
 SPBLK_FOR_PRECISIONS(BELL_ROWS, long long, i64)
 
 #define BELL_MMA(In, Out, tin, tout, I, tidx)                                                                      \
-    extern "C" __global__ void __launch_bounds__(256) spblk_blocked_ell_mma_##tin##_##tout##_##tidx(              \
+    extern "C" __global__ void __launch_bounds__(128) spblk_blocked_ell_mma_##tin##_##tout##_##tidx(              \
         i64 rows, i64 kb, i64 bs, i64 ell_cols, const I* col, const In* val, i64 base, i64 n, const In* B,        \
-        i64 b_rs, i64 b_cs, Out* C, i64 c_rs, i64 c_cs, const float* alpha_dev, float alpha_h,                   \
+        i64 b_rs, i64 b_cs, int b_vec, Out* C, i64 c_rs, i64 c_cs, const float* alpha_dev, float alpha_h,        \
         const float* beta_dev, float beta_h) {                                                                    \
-        blocked_ell_mma<In, Out, I>(rows, kb, bs, ell_cols, col, val, base, n, B, b_rs, b_cs, C, c_rs, c_cs,      \
-                                    alpha_dev, alpha_h, beta_dev, beta_h);                                        \
+        blocked_ell_mma<In, Out, I>(rows, kb, bs, ell_cols, col, val, base, n, B, b_rs, b_cs, b_vec, C, c_rs,     \
+                                    c_cs, alpha_dev, alpha_h, beta_dev, beta_h);                                  \
     }
 
 #define BELL_MMA_TF32X3(I, tidx)                                                                                   \

@@ -30,8 +30,10 @@ fn on_tensor_cores(args: &BlockedEllProductArgs) -> bool {
     (half || input == DataType::F32) && args.a.block % 16 == 0
 }
 
-/// Rows of C (16 per warp) times 32-column tiles per 256-thread block of the mma kernel.
-const MMA_WARPS: u64 = 8;
+/// Threads per block of the f16/bf16 tensor-core kernel (4 warps on a 16 x 128 tile of C), and
+/// 16 x 32 warp tiles per 256-thread block of the f32 one.
+const HALF_THREADS: u32 = 128;
+const TF32_WARPS: u64 = 8;
 
 pub fn blocked_ell_product(l: &Launcher, args: &BlockedEllProductArgs) -> Result<()> {
     let a = &args.a;
@@ -49,36 +51,33 @@ pub fn blocked_ell_product(l: &Launcher, args: &BlockedEllProductArgs) -> Result
             if (a.values as usize) % 4 != 0 { ", values not 4-byte aligned" } else { "" }
         ));
     }
-    let (kind, grid) = if tensor_cores {
-        let tiles = (a.rows / 16) as u64 * (args.n as u64).div_ceil(32);
-        ("mma", l.grid(tiles, MMA_WARPS))
-    } else {
-        ("rows", l.grid(a.rows as u64 * args.n as u64, BLOCK as u64))
+    let half = tensor_cores && args.precision.input != DataType::F32;
+    let b = &args.b;
+    let (kind, grid, threads) = match (tensor_cores, half) {
+        (true, true) => ("mma", l.grid((a.rows / 16) as u64 * (args.n as u64).div_ceil(128), 1), HALF_THREADS),
+        (true, false) => ("mma", l.grid((a.rows / 16) as u64 * (args.n as u64).div_ceil(32), TF32_WARPS), BLOCK),
+        _ => ("rows", l.grid(a.rows as u64 * args.n as u64, BLOCK as u64), BLOCK),
     };
     let name = format!("spblk_blocked_ell_{kind}_{}_{}", precision_tag(&args.precision), index_tag(a.index_type));
-    l.launch(
-        &name,
-        grid,
-        BLOCK,
-        0,
-        Args::new()
-            .i64(a.rows)
-            .i64(a.kb)
-            .i64(a.block)
-            .i64(a.ell_cols)
-            .ptr(a.columns as u64)
-            .ptr(a.values as u64)
-            .i64(a.base)
-            .i64(args.n)
-            .ptr(args.b.ptr as u64)
-            .i64(args.b.rs)
-            .i64(args.b.cs)
-            .ptr(args.c.ptr as u64)
-            .i64(args.c.rs)
-            .i64(args.c.cs)
-            .scalar(alpha)
-            .scalar(beta),
-    )
+    let mut launch = Args::new()
+        .i64(a.rows)
+        .i64(a.kb)
+        .i64(a.block)
+        .i64(a.ell_cols)
+        .ptr(a.columns as u64)
+        .ptr(a.values as u64)
+        .i64(a.base)
+        .i64(args.n)
+        .ptr(b.ptr as u64)
+        .i64(b.rs)
+        .i64(b.cs);
+    if half {
+        // op(B) staged with 16-byte copies when its k is contiguous and every copy aligned.
+        let vec = b.rs == 1 && b.cs % 8 == 0 && (b.ptr as usize) % 16 == 0;
+        launch = launch.i32(vec as i32);
+    }
+    let launch = launch.ptr(args.c.ptr as u64).i64(args.c.rs).i64(args.c.cs).scalar(alpha).scalar(beta);
+    l.launch(&name, grid, threads, 0, launch)
 }
 
 /// A Sliced-ELL matrix's arrays and sizes.
