@@ -318,17 +318,33 @@ pub struct Strided<P> {
     pub cs: i64,
 }
 
-/// `C = alpha A op(B) + beta C` with A in BSR: the legacy `spblk{S,D}bsrmm` and `bsrmv`, and
-/// SpMM and SpMV (n = 1) on BSR descriptors. op(B) is (kb block) x n, C (mb block) x n.
+/// `C = alpha A op(B) + beta C` with A read as stored (BSR, Blocked-ELL): op(B) is
+/// (A's columns) x n and C (A's rows) x n, both addressed by element strides.
 #[derive(Debug, Clone, Copy)]
-pub struct BsrProductArgs {
-    pub a: BsrOperand,
+pub struct StoredProductArgs<A> {
+    pub a: A,
     pub n: i64,
     pub b: Strided<*const c_void>,
     pub c: Strided<*mut c_void>,
     pub alpha: ScalarArg,
     pub beta: ScalarArg,
     pub precision: Precision,
+}
+
+/// The legacy `spblk{S,D}bsrmm` and `bsrmv`, and SpMM and SpMV (n = 1) on BSR descriptors.
+pub type BsrProductArgs = StoredProductArgs<BsrOperand>;
+/// SpMM on Blocked-ELL descriptors (op(A) = A).
+pub type BlockedEllProductArgs = StoredProductArgs<BlockedEllOperand>;
+
+impl<A> StoredProductArgs<A> {
+    /// SpMM's dense side around `a`: B and C in either order, op(B) either way.
+    fn of_spmm_with(a: A, args: &SpmmArgs) -> Self {
+        let (rs, cs) = dense_strides(args.b, args.op_b);
+        let b = Strided { ptr: args.b.values as *const c_void, rs, cs };
+        let (rs, cs) = dense_strides(args.c, Operation::NonTranspose);
+        let c = Strided { ptr: args.c.values, rs, cs };
+        StoredProductArgs { a, n: args.c.cols, b, c, alpha: args.alpha, beta: args.beta, precision: args.precision }
+    }
 }
 
 /// A Blocked-ELL matrix: `rows / block` block rows of `ell_cols / block` slots; `columns` the
@@ -346,18 +362,6 @@ pub struct BlockedEllOperand {
     pub base: i64,
 }
 
-/// SpMM with A in Blocked-ELL (op(A) = A): op(B) is cols x n, C rows x n, both by strides.
-#[derive(Debug, Clone, Copy)]
-pub struct BlockedEllProductArgs {
-    pub a: BlockedEllOperand,
-    pub n: i64,
-    pub b: Strided<*const c_void>,
-    pub c: Strided<*mut c_void>,
-    pub alpha: ScalarArg,
-    pub beta: ScalarArg,
-    pub precision: Precision,
-}
-
 impl BlockedEllProductArgs {
     pub fn of_spmm(args: &SpmmArgs) -> Result<Self> {
         let crate::descr::SparsePattern::BlockedEll { col_ind, block, ell_cols } = args.a.pattern else {
@@ -373,19 +377,7 @@ impl BlockedEllProductArgs {
             index_type: args.a.indices_type,
             base: args.a.base.offset(),
         };
-        let (rs, cs) = dense_strides(args.b, args.op_b);
-        let b = Strided { ptr: args.b.values as *const c_void, rs, cs };
-        let (rs, cs) = dense_strides(args.c, Operation::NonTranspose);
-        let c = Strided { ptr: args.c.values, rs, cs };
-        Ok(BlockedEllProductArgs {
-            a,
-            n: args.c.cols,
-            b,
-            c,
-            alpha: args.alpha,
-            beta: args.beta,
-            precision: args.precision,
-        })
+        Ok(Self::of_spmm_with(a, args))
     }
 }
 
@@ -402,19 +394,13 @@ fn dense_strides(d: &DnMat, op: Operation) -> (i64, i64) {
     }
 }
 
-impl BsrProductArgs {
-    fn of(
-        a: &SpMat,
-        b: Strided<*const c_void>,
-        c: Strided<*mut c_void>,
-        n: i64,
-        scalars: [ScalarArg; 2],
-        p: Precision,
-    ) -> Result<Self> {
+impl BsrOperand {
+    /// A BSR descriptor's arrays and sizes.
+    fn of(a: &SpMat) -> Result<Self> {
         let crate::descr::SparsePattern::Bsr { row_offsets, col_ind, block, order } = a.pattern else {
             return Err(crate::error::Error::internal("the BSR method needs a BSR matrix"));
         };
-        let a = BsrOperand {
+        Ok(BsrOperand {
             mb: a.rows / block,
             kb: a.cols / block,
             nnzb: a.nnz / (block * block),
@@ -425,24 +411,22 @@ impl BsrProductArgs {
             index_type: a.indices_type,
             base: a.base.offset(),
             column_major_blocks: order == crate::types::Order::Col,
-        };
-        Ok(BsrProductArgs { a, n, b, c, alpha: scalars[0], beta: scalars[1], precision: p })
+        })
     }
+}
 
+impl BsrProductArgs {
     /// SpMV on a BSR descriptor (op(A) = A): x as a one-column B, y as C.
     pub fn of_spmv(args: &SpmvArgs) -> Result<Self> {
         let b = Strided { ptr: args.x.values as *const c_void, rs: 1, cs: args.x.size.max(1) };
         let c = Strided { ptr: args.y.values, rs: 1, cs: args.y.size.max(1) };
-        Self::of(args.a, b, c, 1, [args.alpha, args.beta], args.precision)
+        let (alpha, beta, precision) = (args.alpha, args.beta, args.precision);
+        Ok(StoredProductArgs { a: BsrOperand::of(args.a)?, n: 1, b, c, alpha, beta, precision })
     }
 
     /// SpMM on a BSR descriptor (op(A) = A), B and C in either order, op(B) either way.
     pub fn of_spmm(args: &SpmmArgs) -> Result<Self> {
-        let (rs, cs) = dense_strides(args.b, args.op_b);
-        let b = Strided { ptr: args.b.values as *const c_void, rs, cs };
-        let (rs, cs) = dense_strides(args.c, Operation::NonTranspose);
-        let c = Strided { ptr: args.c.values, rs, cs };
-        Self::of(args.a, b, c, args.c.cols, [args.alpha, args.beta], args.precision)
+        Ok(Self::of_spmm_with(BsrOperand::of(args.a)?, args))
     }
 }
 
