@@ -11,9 +11,10 @@
 //   4-byte aligned. A block of 4 warps computes a 16 x 128 tile of C with mma.sync m16n8k16 in
 //   f32 registers, each warp 32 of its columns: per slot it walks the block's columns 16 at a
 //   time, stages op(B)'s 16 x 128 rows in shared memory (16-byte copies when k is contiguous
-//   and aligned, else coalesced element copies through the strides), loads A's fragment
-//   straight from the row-major values (two 32-bit words per row and lane quad, shared by the
-//   warps through L1), and skips padding slots whole (a tile's 16 rows share one block row).
+//   and aligned, else coalesced element copies through the strides) and A's 16 x 16 values
+//   (32-bit pairs, 32 contiguous bytes per row), and skips padding slots whole (a tile's 16
+//   rows share one block row). ncu of the version that loaded A's fragments per warp from
+//   global memory: L1 92 % busy, 14 of 21 cycles per instruction waiting on L1.
 // - mma_tf32x3: f32 inputs, bs a multiple of 16: a warp per 16 x 32 tile on m16n8k8 TF32,
 //   operands loaded directly, every one split into hi + lo and multiplied as hi*hi + hi*lo +
 //   lo*hi (about f32 accuracy, as the VBR kernel's default; tc::split_tf32x3).
@@ -61,6 +62,7 @@ __device__ void blocked_ell_mma(i64 rows, i64 kb, i64 bs, i64 ell_cols, const I*
                                 const In* B, i64 b_rs, i64 b_cs, int b_vec, Out* C, i64 c_rs, i64 c_cs,
                                 const float* alpha_dev, float alpha_h, const float* beta_dev, float beta_h) {
     __shared__ __align__(16) In tile[BELL_BLOCK_N * BELL_LD_K];
+    __shared__ __align__(16) In a_tile[16 * BELL_LD_K];  // A's 16 x 16 step tile, [row][k]
     const float alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, q = lane & 3;
     const i64 row_tiles = rows / 16, col_tiles = (n + BELL_BLOCK_N - 1) / BELL_BLOCK_N;
@@ -70,8 +72,6 @@ __device__ void blocked_ell_mma(i64 rows, i64 kb, i64 bs, i64 ell_cols, const I*
     for (i64 task = blockIdx.x; task < row_tiles * col_tiles; task += gridDim.x) {
         const i64 r0 = task % row_tiles * 16, n0 = task / row_tiles * BELL_BLOCK_N;
         const I* slot_col = col + r0 / bs * slots;
-        const In* a_lo = val + (r0 + g) * ell_cols + 2 * q;  // rows g and g + 8 of the tile
-        const In* a_hi = a_lo + 8 * ell_cols;
         float acc[4][4] = {};
         for (i64 s = 0; s < slots; ++s) {
             const i64 bc = (i64)slot_col[s] - base;  // the same for the whole block
@@ -92,13 +92,20 @@ __device__ void blocked_ell_mma(i64 rows, i64 kb, i64 bs, i64 ell_cols, const I*
                         tile[j * BELL_LD_K + k] = n0 + j < n ? B[(kr + k) * b_rs + (n0 + j) * b_cs] : In();
                     }
                 }
+                // A's step tile: 16 rows of 8 value pairs, a pair per thread (8 threads per row,
+                // 32 contiguous bytes): read once per block, not once per warp.
+                for (int e = tid; e < 16 * 8; e += blockDim.x) {
+                    const int row = e >> 3, pair = e & 7;
+                    *reinterpret_cast<unsigned*>(&a_tile[row * BELL_LD_K + 2 * pair]) =
+                        *reinterpret_cast<const unsigned*>(val + (r0 + row) * ell_cols + s * bs + k0 + 2 * pair);
+                }
                 __syncthreads();
-                const i64 ka = s * bs + k0;
+                const In* a = a_tile + g * BELL_LD_K + 2 * q;  // rows g and g + 8 of the tile
                 unsigned af[4];
-                af[0] = *reinterpret_cast<const unsigned*>(a_lo + ka);
-                af[1] = *reinterpret_cast<const unsigned*>(a_hi + ka);
-                af[2] = *reinterpret_cast<const unsigned*>(a_lo + ka + 8);
-                af[3] = *reinterpret_cast<const unsigned*>(a_hi + ka + 8);
+                af[0] = *reinterpret_cast<const unsigned*>(a);
+                af[1] = *reinterpret_cast<const unsigned*>(a + 8 * BELL_LD_K);
+                af[2] = *reinterpret_cast<const unsigned*>(a + 8);
+                af[3] = *reinterpret_cast<const unsigned*>(a + 8 * BELL_LD_K + 8);
 #pragma unroll
                 for (int f = 0; f < 4; ++f) {
                     const In* t = tile + (warp * BELL_TILE_N + f * 8 + g) * BELL_LD_K + 2 * q;
