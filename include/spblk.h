@@ -266,7 +266,7 @@ typedef uint32_t spblkSpMVAlg_t;
 /**
  * SpMM algorithms. The CSR and COO values run spblk's deterministic row method (format rules
  * as for SpMV); `SPBLK_SPMM_BSR_ALG1` and `SPBLK_SPMM_BLOCKED_ELL_ALG1` run on their formats
- * only (as does the default on them; Blocked-ELL f16/bf16 with blocks of a multiple of 16 on
+ * only (as does the default on them; Blocked-ELL blocks of a multiple of 16 rows on
  * tensor cores); `SPBLK_SPMM_ALG_RODE` needs a RoDe plan; ASpT is `SPBLK_STATUS_NOT_SUPPORTED`;
  * `SPBLK_SPMM_ALG_VBR` and `SPBLK_SPMM_ALG_VBR_TF32` run the 1-SA blocks on tensor cores
  * (host backend: the reference). No value ever runs another method.
