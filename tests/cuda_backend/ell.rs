@@ -298,9 +298,32 @@ fn spmv_on_sliced_ell_descriptors() {
                     let mut size = 0usize;
                     ok(spblkSpMV_bufferSize(h, op, sa, ma, vx, sb, vy, compute, alg, &mut size), &what);
                     let buf = side.buffer(size);
-                    ok(spblkSpMV(h, op, sa, ma, vx, sb, vy, compute, alg, buf), &what);
+                    let (st, unplanned) =
+                        spblk::trace::capture(|| spblkSpMV(h, op, sa, ma, vx, sb, vy, compute, alg, buf));
+                    ok(st, &what);
                     ok(spblkSpMV_preprocess(h, op, sa, ma, vx, sb, vy2, compute, alg, buf), &what);
-                    ok(spblkSpMV(h, op, sa, ma, vx, sb, vy2, compute, alg, buf), &what);
+                    let (st, planned) =
+                        spblk::trace::capture(|| spblkSpMV(h, op, sa, ma, vx, sb, vy2, compute, alg, buf));
+                    ok(st, &what);
+                    if kind == Kind::Cuda {
+                        // op N reads the slots; op T converts per call, or gathers through the plan.
+                        let count = |r: &[spblk::trace::Record], k| super::launched(r, k);
+                        let (n_before, n_after) =
+                            (count(&unplanned, "spblk_sell_spmv_"), count(&planned, "spblk_sell_spmv_"));
+                        let convert = (count(&unplanned, "spblk_sell_to_csr_"), count(&planned, "spblk_sell_to_csr_"));
+                        let gather = count(&planned, "spblk_convert_values");
+                        if op == N {
+                            assert_eq!((n_before, n_after, convert), (1, 1, (0, 0)), "{what}: op N kernels");
+                        } else {
+                            let converts = a.nnz > 0;
+                            assert_eq!((n_before, n_after), (0, 0), "{what}: op T ran the op N kernel");
+                            assert_eq!(convert, (converts as u32, 0), "{what}: op T conversions (no plan, plan)");
+                            assert_eq!(
+                                gather, converts as u32,
+                                "{what}: op T after the preprocess gathers through the plan"
+                            );
+                        }
+                    }
                     side.sync();
                     for (run, p) in [("without a plan", yp), ("after the preprocess", yp2)] {
                         let got = decode(&side.get(p, yn * vsize(tout)), tout);

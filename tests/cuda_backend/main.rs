@@ -1167,7 +1167,6 @@ fn every_registered_kernel_loads_on_the_gpu() {
 /// give the host's result. (SpMM and SDDMM launch single kernels on the same path.)
 #[test]
 fn spmv_is_capturable_in_a_cuda_graph() {
-    use cudarc::driver::sys;
     if !gpu("spmv_is_capturable_in_a_cuda_graph") || harness_on_host() {
         return;
     }
@@ -1190,13 +1189,6 @@ fn spmv_is_capturable_in_a_cuda_graph() {
     let scale = decode(&run_spmv(&mut Side::new(Kind::Host), &c.abs()), c.out);
 
     let mut gpu = Side::new(Kind::Cuda);
-    let mut stream: sys::CUstream = std::ptr::null_mut();
-    // SAFETY: out-pointer to a local; context current (Side::new).
-    assert_eq!(
-        unsafe { sys::cuStreamCreate(&mut stream, sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,) },
-        sys::CUresult::CUDA_SUCCESS
-    );
-    ok(spblk::capi::handle::spblkSetStream(gpu.handle, stream as spblkStream_t), "spblkSetStream");
     gpu.set_pointer_mode(true);
     let a = c.a.descr(&mut gpu);
     let (x, _) = dn_vec(&mut gpu, &c.x, c.a.vt);
@@ -1208,38 +1200,14 @@ fn spmv_is_capturable_in_a_cuda_graph() {
     ok(spblkSpMV_bufferSize(h, c.op, alpha, a, x, beta, y, c.compute, 0, &mut size), "bufferSize");
     let buf = gpu.buffer(size);
     gpu.sync();
-    let mut graph: sys::CUgraph = std::ptr::null_mut();
-    let mut exec: sys::CUgraphExec = std::ptr::null_mut();
-    // SAFETY: capture on our stream; thread-local mode so other test threads are unaffected.
-    unsafe {
-        assert_eq!(
-            sys::cuStreamBeginCapture_v2(stream, sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-            sys::CUresult::CUDA_SUCCESS
-        );
-    }
-    let status = spblkSpMV(h, c.op, alpha, a, x, beta, y, c.compute, 0, buf);
-    let message = last_message();
-    // SAFETY: ends the capture begun above.
-    let end = unsafe { sys::cuStreamEndCapture(stream, &mut graph) };
+    let (status, message) = capture_and_replay(h, || {
+        let status = spblkSpMV(h, c.op, alpha, a, x, beta, y, c.compute, 0, buf);
+        (status, last_message())
+    });
     assert_eq!(status, SPBLK_STATUS_SUCCESS, "spblkSpMV under capture: {message}");
-    assert_eq!(end, sys::CUresult::CUDA_SUCCESS, "capture was invalidated");
-    // SAFETY: instantiate and replay the captured graph, then wait for it.
-    unsafe {
-        assert_eq!(sys::cuGraphInstantiateWithFlags(&mut exec, graph, 0), sys::CUresult::CUDA_SUCCESS);
-        assert_eq!(sys::cuGraphLaunch(exec, stream), sys::CUresult::CUDA_SUCCESS);
-        assert_eq!(sys::cuStreamSynchronize(stream), sys::CUresult::CUDA_SUCCESS);
-    }
     let got = decode(&gpu.get(yp, c.y.len()), c.out);
     compare("spmv replayed from a graph", &got, &want, &scale, terms(&entries, c.op), c.out, c.compute, c.exact);
-    // SAFETY: destroys what was created above.
-    unsafe {
-        sys::cuGraphExecDestroy(exec);
-        sys::cuGraphDestroy(graph);
-    }
     spblkDestroySpMat(a);
     spblkDestroyDnVec(x);
     spblkDestroyDnVec(y);
-    ok(spblk::capi::handle::spblkSetStream(gpu.handle, std::ptr::null_mut()), "spblkSetStream");
-    // SAFETY: nothing uses the stream any more.
-    unsafe { sys::cuStreamDestroy_v2(stream) };
 }

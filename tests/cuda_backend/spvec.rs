@@ -341,7 +341,6 @@ fn host_checks_the_indices_of_x() {
 /// capturing (it needs the answer on the host) and leaves the capture intact.
 #[test]
 fn spvec_operations_are_capturable() {
-    use cudarc::driver::sys;
     if !gpu("spvec_operations_are_capturable") || harness_on_host() {
         return;
     }
@@ -349,7 +348,7 @@ fn spvec_operations_are_capturable() {
     let mut c = Case::random(&mut r, 1000, SPBLK_R_32F, true);
     c.device_scalars = true;
     // The reference: the same calls on the host backend.
-    let run = |side: &mut Side, stream: sys::CUstream| -> (Vec<f64>, Vec<f64>, f64) {
+    let run = |side: &mut Side| -> (Vec<f64>, Vec<f64>, f64) {
         side.set_pointer_mode(true);
         let v = Vecs::new(side, &c, &encode(&c.y, c.vt));
         let z = Vecs::new(side, &c, &encode(&c.y, c.vt));
@@ -360,61 +359,36 @@ fn spvec_operations_are_capturable() {
         let mut bytes = 0usize;
         ok(spblkSpVV_bufferSize(h, N, v.x, v.y, result, SPBLK_R_32F, &mut bytes), "spblkSpVV_bufferSize");
         let buf = side.buffer(bytes);
-        let mut graph: sys::CUgraph = std::ptr::null_mut();
-        let capture = side.kind == Kind::Cuda;
         side.sync();
-        if capture {
-            ok(spblk::capi::handle::spblkSetStream(h, stream as spblkStream_t), "spblkSetStream");
-            // SAFETY: capture on our stream; thread-local mode so other test threads are unaffected.
-            let begin = unsafe {
-                sys::cuStreamBeginCapture_v2(stream, sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
-            };
-            assert_eq!(begin, sys::CUresult::CUDA_SUCCESS);
-        }
-        ok(spblkAxpby(h, a, v.x, b, v.y), "spblkAxpby");
-        ok(spblkRot(h, a, b, v.x, v.y), "spblkRot");
-        ok(spblkScatter(h, v.x, z.y), "spblkScatter");
-        ok(spblkGather(h, v.y, z.x), "spblkGather");
-        ok(spblkSpVV(h, N, z.x, v.y, result, SPBLK_R_32F, buf), "spblkSpVV");
-        if capture {
-            side.set_pointer_mode(false);
-            let mut host = 0f32;
-            let st = spblkSpVV(h, N, z.x, v.y, &mut host as *mut f32 as *mut c_void, SPBLK_R_32F, buf);
-            assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "SpVV into host memory under capture");
-            assert!(last_message().contains("captur"), "{}", last_message());
-            let mut exec: sys::CUgraphExec = std::ptr::null_mut();
-            // SAFETY: ends the capture begun above, replays the graph and waits for it.
-            unsafe {
-                assert_eq!(
-                    sys::cuStreamEndCapture(stream, &mut graph),
-                    sys::CUresult::CUDA_SUCCESS,
-                    "capture invalidated"
-                );
-                assert_eq!(sys::cuGraphInstantiateWithFlags(&mut exec, graph, 0), sys::CUresult::CUDA_SUCCESS);
-                assert_eq!(sys::cuGraphLaunch(exec, stream), sys::CUresult::CUDA_SUCCESS);
-                assert_eq!(sys::cuStreamSynchronize(stream), sys::CUresult::CUDA_SUCCESS);
-                sys::cuGraphExecDestroy(exec);
-                sys::cuGraphDestroy(graph);
-            }
-            ok(spblk::capi::handle::spblkSetStream(h, std::ptr::null_mut()), "spblkSetStream");
+        let calls = || {
+            ok(spblkAxpby(h, a, v.x, b, v.y), "spblkAxpby");
+            ok(spblkRot(h, a, b, v.x, v.y), "spblkRot");
+            ok(spblkScatter(h, v.x, z.y), "spblkScatter");
+            ok(spblkGather(h, v.y, z.x), "spblkGather");
+            ok(spblkSpVV(h, N, z.x, v.y, result, SPBLK_R_32F, buf), "spblkSpVV");
+        };
+        if side.kind == Kind::Cuda {
+            capture_and_replay(h, || {
+                calls();
+                side.set_pointer_mode(false);
+                let mut host = 0f32;
+                let st = spblkSpVV(h, N, z.x, v.y, &mut host as *mut f32 as *mut c_void, SPBLK_R_32F, buf);
+                assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "SpVV into host memory under capture");
+                assert!(last_message().contains("captur"), "{}", last_message());
+            });
+        } else {
+            calls();
         }
         let (_, vy) = v.read(side, &c);
         let (zx, _) = z.read(side, &c);
         let dot = decode(&side.get(result, 4), SPBLK_R_32F)[0];
         (vy, zx, dot)
     };
-    let want = run(&mut Side::new(Kind::Host), std::ptr::null_mut());
-    let mut gpu = Side::new(Kind::Cuda);
-    let mut stream: sys::CUstream = std::ptr::null_mut();
-    // SAFETY: out-pointer to a local; context current (Side::new).
-    let made = unsafe { sys::cuStreamCreate(&mut stream, sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32) };
-    assert_eq!(made, sys::CUresult::CUDA_SUCCESS);
-    let got = run(&mut gpu, stream);
+    let want = run(&mut Side::new(Kind::Host));
+    let got = run(&mut Side::new(Kind::Cuda));
     // Exact inputs (multiples of 1/4, at most 1000 entries): every result is exact in f32,
     // so the bits must agree.
     assert!(got.0 == want.0, "Y after Axpby and Rot differs");
     assert!(got.1 == want.1, "gathered X differs");
     assert_eq!(got.2.to_bits(), want.2.to_bits(), "SpVV result differs");
-    // SAFETY: nothing uses the stream any more.
-    unsafe { sys::cuStreamDestroy_v2(stream) };
 }
