@@ -12,7 +12,7 @@
 
 #include "common.h"
 
-enum { PLAIN, HANDLE, SPMAT, DNMAT, DNVEC, SPGEMM, MATDESCR, SPVEC, KINDS }; /* what a pointer argument points to */
+enum { PLAIN, HANDLE, SPMAT, DNMAT, DNVEC, SPGEMM, MATDESCR, SPVEC, SPSV, KINDS }; /* what a pointer argument points to */
 
 typedef struct {
     const char *name;      /* the parameter's name in spblk.h (cuSPARSE's) */
@@ -30,7 +30,7 @@ typedef struct {
 
 #define MAX_PTRS 16
 #define MAX_ENUMS 5
-#define MAX_CASES 192 /* rows of the table: one per function of spblk.h */
+#define MAX_CASES 200 /* rows of the table: one per function of spblk.h */
 typedef struct {
     const char *function;
     spblkStatus_t (*call)(void *const *p, const uint32_t *e);
@@ -62,6 +62,9 @@ static struct {
     spblkDnVecDescr_t x, y, out_dnvec;
     spblkDnMatDescr_t b, c, da, db, out_dnmat;
     spblkSpGEMMDescr_t gemm, gemm_reuse, out_gemm;
+    spblkSpSVDescr_t spsv, out_spsv; /* analysed for A (lower, non-unit) with op N */
+    void *spsv_buf;
+    size_t spsv_size;
     spblkMatDescr_t mat_descr, out_mat_descr;
     spblkSpVecDescr_t xs, out_spvec; /* X: size 4, entries at 0 and 3 */
     spblkConstSpVecDescr_t out_const_spvec;
@@ -299,6 +302,12 @@ static void setup(spblkHandle_t h) {
                          F32, SPBLK_ORDER_ROW));
     CHECK(spblkCreateBlockedEll(&F.bell, 4, 4, 2, 2, F.a_arrays.minor, F.c_d.val, I32, BASE0, F32));
 
+    /* SpSV: A's lower triangle, analysed with op N. */
+    CHECK(spblkSpSV_createDescr(&F.spsv));
+    CHECK(spblkSpSV_bufferSize(h, N, &F.one, F.a, F.x, F.y, F32, SPBLK_SPSV_ALG_DEFAULT, F.spsv, &F.spsv_size));
+    F.spsv_buf = F.spsv_size ? dev_alloc(F.spsv_size) : NULL;
+    CHECK(spblkSpSV_analysis(h, N, &F.one, F.a, F.x, F.y, F32, SPBLK_SPSV_ALG_DEFAULT, F.spsv, F.spsv_buf));
+
     /* Destroyed objects of each kind, and live objects of another kind. */
     CHECK(spblkCreateWithBackend((spblkHandle_t *)&F.stale[HANDLE], SPBLK_BACKEND_HOST));
     CHECK(spblkCreateCsr((spblkSpMatDescr_t *)&F.stale[SPMAT], 1, 1, 0, NULL, NULL, NULL, I32, I32, BASE0, F32));
@@ -313,6 +322,9 @@ static void setup(spblkHandle_t h) {
     CHECK(spblkCreateSpVec((spblkSpVecDescr_t *)&F.stale[SPVEC], 1, 0, NULL, NULL, I32, BASE0, F32));
     CHECK(spblkDestroySpVec(F.stale[SPVEC]));
     F.foreign[SPVEC] = F.x;
+    CHECK(spblkSpSV_createDescr((spblkSpSVDescr_t *)&F.stale[SPSV]));
+    CHECK(spblkSpSV_destroyDescr(F.stale[SPSV]));
+    F.foreign[SPSV] = F.gemm;
     CHECK(spblkDestroy(F.stale[HANDLE]));
     CHECK(spblkDestroySpMat(F.stale[SPMAT]));
     CHECK(spblkDestroyDnMat(F.stale[DNMAT]));
@@ -329,6 +341,8 @@ static void setup(spblkHandle_t h) {
 static void teardown(void) {
     int k;
     CHECK(spblkSpGEMM_destroyDescr(F.gemm));
+    CHECK(spblkSpSV_destroyDescr(F.spsv));
+    if (F.spsv_buf) dev_free(F.spsv_buf);
     CHECK(spblkDestroyMatDescr(F.mat_descr));
     CHECK(spblkDestroySpVec(F.xs));
     dev_free(F.perm4);
@@ -400,6 +414,11 @@ static void *new_gemm(void) {
     CHECK(spblkSpGEMM_createDescr(&d));
     return d;
 }
+static void *new_spsv(void) {
+    spblkSpSVDescr_t d = NULL;
+    CHECK(spblkSpSV_createDescr(&d));
+    return d;
+}
 static void *new_handle(void) {
     spblkHandle_t d = NULL;
     CHECK(spblkCreateWithBackend(&d, SPBLK_BACKEND_HOST));
@@ -411,6 +430,7 @@ static void destroy_spmat(void *const *p) { CHECK(spblkDestroySpMat(*(spblkSpMat
 static void destroy_dnmat(void *const *p) { CHECK(spblkDestroyDnMat(*(spblkDnMatDescr_t *)p[0])); }
 static void destroy_dnvec(void *const *p) { CHECK(spblkDestroyDnVec(*(spblkDnVecDescr_t *)p[0])); }
 static void destroy_gemm(void *const *p) { CHECK(spblkSpGEMM_destroyDescr(*(spblkSpGEMMDescr_t *)p[0])); }
+static void destroy_spsv(void *const *p) { CHECK(spblkSpSV_destroyDescr(*(spblkSpSVDescr_t *)p[0])); }
 static void destroy_handle(void *const *p) { CHECK(spblkDestroy(*(spblkHandle_t *)p[0])); }
 
 /* ---- one wrapper per function: pointer arguments from p, enums from e ------------------------ */
@@ -606,6 +626,27 @@ static spblkStatus_t call_SpGEMM_createDescr(void *const *p, const uint32_t *e) 
 static spblkStatus_t call_SpGEMM_destroyDescr(void *const *p, const uint32_t *e) {
     (void)e;
     return spblkSpGEMM_destroyDescr(p[0] == FRESH ? new_gemm() : p[0]);
+}
+static spblkStatus_t call_SpSV_createDescr(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpSV_createDescr(p[0]);
+}
+static spblkStatus_t call_SpSV_destroyDescr(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpSV_destroyDescr(p[0] == FRESH ? new_spsv() : p[0]);
+}
+/* SpSV: p = handle, alpha, A, x, y, spsvDescr[, bufferSize or buffer]; e = opA, computeType, alg. */
+static spblkStatus_t call_SpSV_bufferSize(void *const *p, const uint32_t *e) {
+    return spblkSpSV_bufferSize(p[0], e[0], p[1], p[2], p[3], p[4], e[1], e[2], p[5], p[6]);
+}
+static spblkStatus_t call_SpSV_analysis(void *const *p, const uint32_t *e) {
+    return spblkSpSV_analysis(p[0], e[0], p[1], p[2], p[3], p[4], e[1], e[2], p[5], p[6]);
+}
+static spblkStatus_t call_SpSV_solve(void *const *p, const uint32_t *e) {
+    return spblkSpSV_solve(p[0], e[0], p[1], p[2], p[3], p[4], e[1], e[2], p[5]);
+}
+static spblkStatus_t call_SpSV_updateMatrix(void *const *p, const uint32_t *e) {
+    return spblkSpSV_updateMatrix(p[0], p[1], p[2], e[0]);
 }
 /* SpGEMM: p = handle, alpha, A, B, beta, C, spgemmDescr[, bufferSize, buffer];
  * e = opA, opB, computeType, alg. */
@@ -1194,6 +1235,20 @@ static int build_cases(fn_case *t) {
     ROW("spblkCsrSetPointers", call_CsrSetPointers,
         .p = {IN("spMatDescr", F.a, IV, SPMAT), IN("csrRowOffsets", a_off, IV, PLAIN), IN("csrColInd", a_col, IV, PLAIN),
          IN("csrValues", a_val, IV, PLAIN)});
+#define SPSV_PTRS                                                                                          \
+    HANDLE_ARG, IN("alpha", &F.one, IV, PLAIN), IN("matA", F.a, IV, SPMAT), IN("vecX", F.x, IV, DNVEC),    \
+        IN("vecY", F.y, IV, DNVEC), IN("spsvDescr", F.spsv, IV, SPSV)
+#define SPSV_ENUMS {E("opA", N), E("computeType", F32), E("alg", SPBLK_SPSV_ALG_DEFAULT)}
+    ROW("spblkSpSV_createDescr", call_SpSV_createDescr, .p = {OUT("descr", F.out_spsv)}, .cleanup = destroy_spsv);
+    ROW("spblkSpSV_destroyDescr", call_SpSV_destroyDescr, .p = {IN("descr", FRESH, OK, SPSV)});
+    ROW("spblkSpSV_bufferSize", call_SpSV_bufferSize, .p = {SPSV_PTRS, OUT("bufferSize", F.size)}, .e = SPSV_ENUMS);
+    ROW("spblkSpSV_analysis", call_SpSV_analysis,
+        .p = {SPSV_PTRS, IN("externalBuffer", F.spsv_buf, F.spsv_size ? IV : OK, PLAIN)}, .e = SPSV_ENUMS);
+    ROW("spblkSpSV_solve", call_SpSV_solve, .p = {SPSV_PTRS}, .e = SPSV_ENUMS);
+    /* newValues: A's 6 values (GENERAL reads nnz of them). */
+    ROW("spblkSpSV_updateMatrix", call_SpSV_updateMatrix,
+        .p = {HANDLE_ARG, IN("spsvDescr", F.spsv, IV, SPSV), IN("newValues", F.a_arrays.val, IV, PLAIN)},
+        .e = {E("updatePart", SPBLK_SPSV_UPDATE_GENERAL)});
     ROW("spblkSpGEMM_createDescr", call_SpGEMM_createDescr, .p = {OUT("descr", F.out_gemm)}, .cleanup = destroy_gemm);
     ROW("spblkSpGEMM_destroyDescr", call_SpGEMM_destroyDescr, .p = {IN("descr", FRESH, OK, SPGEMM)});
     /* The valid calls are size queries (NULL buffer), which leave the descriptor's state alone. */

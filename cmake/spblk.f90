@@ -93,6 +93,9 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_SPGEMM_ALG1 = 3
   integer(c_int32_t), parameter :: SPBLK_SPGEMM_ALG2 = 4
   integer(c_int32_t), parameter :: SPBLK_SPGEMM_ALG3 = 5
+  integer(c_int32_t), parameter :: SPBLK_SPSV_ALG_DEFAULT = 0
+  integer(c_int32_t), parameter :: SPBLK_SPSV_UPDATE_GENERAL = 0
+  integer(c_int32_t), parameter :: SPBLK_SPSV_UPDATE_DIAGONAL = 1
   integer(c_int32_t), parameter :: SPBLK_SPMAT_FILL_MODE = 0
   integer(c_int32_t), parameter :: SPBLK_SPMAT_DIAG_TYPE = 1
   integer(c_int32_t), parameter :: SPBLK_FILL_MODE_LOWER = 0
@@ -1967,6 +1970,83 @@ module spblk
       integer(c_int32_t), value :: alg
       type(c_ptr), value :: spgemmDescr
     end function spblkSpGEMMreuse_compute
+    ! Creates an SpSV descriptor, which holds one analysis at a time.
+    function spblkSpSV_createDescr(descr) bind(C, name="spblkSpSV_createDescr")
+      import
+      integer(c_int32_t) :: spblkSpSV_createDescr
+      type(c_ptr), intent(out) :: descr
+    end function spblkSpSV_createDescr
+    ! Destroys an SpSV descriptor (the analysis' buffer stays the caller's); NULL is a no-op.
+    function spblkSpSV_destroyDescr(descr) bind(C, name="spblkSpSV_destroyDescr")
+      import
+      integer(c_int32_t) :: spblkSpSV_destroyDescr
+      type(c_ptr), value :: descr
+    end function spblkSpSV_destroyDescr
+    ! Size in bytes of the buffer `spblkSpSV_analysis` keeps its analysis in.
+    function spblkSpSV_bufferSize(handle, opA, alpha, matA, vecX, vecY, computeType, alg, &
+        spsvDescr, bufferSize) bind(C, name="spblkSpSV_bufferSize")
+      import
+      integer(c_int32_t) :: spblkSpSV_bufferSize
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: vecX
+      type(c_ptr), value :: vecY
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spsvDescr
+      integer(c_size_t), intent(inout) :: bufferSize
+    end function spblkSpSV_bufferSize
+    ! Analyses op(A) for `spblkSpSV_solve`: the triangle the fill mode names (entries of the
+    ! other are ignored) and the diagonal (a missing entry reads as one), with a copy of their
+    ! values, in `externalBuffer`, which must stay allocated while the descriptor is used. A
+    ! later change of A's values is seen only after `spblkSpSV_updateMatrix` or a new analysis.
+    ! On CUDA it runs on the stream without waiting (graph-capturable).
+    function spblkSpSV_analysis(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr, &
+        externalBuffer) bind(C, name="spblkSpSV_analysis")
+      import
+      integer(c_int32_t) :: spblkSpSV_analysis
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: vecX
+      type(c_ptr), value :: vecY
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spsvDescr
+      type(c_ptr), value :: externalBuffer
+    end function spblkSpSV_analysis
+    ! Solves `op(A) y = alpha x` with the descriptor's analysis (x and y may be one vector).
+    ! Deterministic: the same inputs give the same bits every run. A zero on the diagonal gives
+    ! inf or NaN, as cuSPARSE's does; nothing is reported.
+    function spblkSpSV_solve(handle, opA, alpha, matA, vecX, vecY, computeType, alg, &
+        spsvDescr) bind(C, name="spblkSpSV_solve")
+      import
+      integer(c_int32_t) :: spblkSpSV_solve
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: vecX
+      type(c_ptr), value :: vecY
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spsvDescr
+    end function spblkSpSV_solve
+    ! Replaces the analysed values: all of A's (`SPBLK_SPSV_UPDATE_GENERAL`, nnz values in A's
+    ! storage order) or its diagonal (`SPBLK_SPSV_UPDATE_DIAGONAL`, one per row). The values are
+    ! copied; `newValues` may be reused once the call's stream reaches it.
+    function spblkSpSV_updateMatrix(handle, spsvDescr, newValues, updatePart) bind(C, &
+        name="spblkSpSV_updateMatrix")
+      import
+      integer(c_int32_t) :: spblkSpSV_updateMatrix
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: spsvDescr
+      type(c_ptr), value :: newValues
+      integer(c_int32_t), value :: updatePart
+    end function spblkSpSV_updateMatrix
     ! `Y = alpha X + beta Y`: Y scaled by beta everywhere, alpha X added at X's positions. alpha
     ! and beta are of the compute type (`double` for R_64F, `float` otherwise).
     function spblkAxpby(handle, alpha, vecX, beta, vecY) bind(C, name="spblkAxpby")

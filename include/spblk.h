@@ -75,6 +75,12 @@ typedef struct spblkSpGEMMDescr spblkSpGEMMDescr;
 typedef struct spblkSpMatDescr spblkSpMatDescr;
 
 /**
+ * Opaque triangular-solve state (cuSPARSE's `cusparseSpSVDescr_t`): the analysis of one
+ * matrix, kept until the descriptor is destroyed or analysed again.
+ */
+typedef struct spblkSpSVDescr spblkSpSVDescr;
+
+/**
  * Opaque sparse-vector descriptor.
  */
 typedef struct spblkSpVecDescr spblkSpVecDescr;
@@ -301,6 +307,20 @@ typedef spblkSpGEMMDescr *spblkSpGEMMDescr_t;
  */
 typedef uint32_t spblkSpGEMMAlg_t;
 
+typedef spblkSpSVDescr *spblkSpSVDescr_t;
+
+/**
+ * Triangular-solve algorithms (`spblkSpSV_*`, `spblkSpSM_*`): the default is spblk's
+ * synchronization-free solve (deterministic, graph-capturable; see docs/spsv.md).
+ */
+typedef uint32_t spblkSpSVAlg_t;
+
+/**
+ * What `spblkSpSV_updateMatrix` replaces: every value of A (`newValues` holds nnz values in
+ * A's storage order), or its diagonal only (`newValues` holds one value per row).
+ */
+typedef uint32_t spblkSpSVUpdate_t;
+
 #define SPBLK_STATUS_SUCCESS 0
 
 #define SPBLK_STATUS_NOT_INITIALIZED 1
@@ -509,6 +529,12 @@ typedef uint32_t spblkSpGEMMAlg_t;
 #define SPBLK_SPGEMM_ALG2 4
 
 #define SPBLK_SPGEMM_ALG3 5
+
+#define SPBLK_SPSV_ALG_DEFAULT 0
+
+#define SPBLK_SPSV_UPDATE_GENERAL 0
+
+#define SPBLK_SPSV_UPDATE_DIAGONAL 1
 
 #define SPBLK_SPMAT_FILL_MODE 0
 
@@ -2120,6 +2146,73 @@ spblkStatus_t spblkSpGEMMreuse_compute(spblkHandle_t handle,
                                        spblkDataType_t computeType,
                                        spblkSpGEMMAlg_t alg,
                                        spblkSpGEMMDescr_t spgemmDescr);
+
+/**
+ * Creates an SpSV descriptor, which holds one analysis at a time.
+ */
+spblkStatus_t spblkSpSV_createDescr(spblkSpSVDescr_t *descr);
+
+/**
+ * Destroys an SpSV descriptor (the analysis' buffer stays the caller's); NULL is a no-op.
+ */
+spblkStatus_t spblkSpSV_destroyDescr(spblkSpSVDescr_t descr);
+
+/**
+ * Size in bytes of the buffer `spblkSpSV_analysis` keeps its analysis in.
+ */
+spblkStatus_t spblkSpSV_bufferSize(spblkHandle_t handle,
+                                   spblkOperation_t opA,
+                                   const void *alpha,
+                                   spblkConstSpMatDescr_t matA,
+                                   spblkConstDnVecDescr_t vecX,
+                                   spblkDnVecDescr_t vecY,
+                                   spblkDataType_t computeType,
+                                   spblkSpSVAlg_t alg,
+                                   spblkSpSVDescr_t spsvDescr,
+                                   size_t *bufferSize);
+
+/**
+ * Analyses op(A) for `spblkSpSV_solve`: the triangle the fill mode names (entries of the
+ * other are ignored) and the diagonal (a missing entry reads as one), with a copy of their
+ * values, in `externalBuffer`, which must stay allocated while the descriptor is used. A
+ * later change of A's values is seen only after `spblkSpSV_updateMatrix` or a new analysis.
+ * On CUDA it runs on the stream without waiting (graph-capturable).
+ */
+spblkStatus_t spblkSpSV_analysis(spblkHandle_t handle,
+                                 spblkOperation_t opA,
+                                 const void *alpha,
+                                 spblkConstSpMatDescr_t matA,
+                                 spblkConstDnVecDescr_t vecX,
+                                 spblkDnVecDescr_t vecY,
+                                 spblkDataType_t computeType,
+                                 spblkSpSVAlg_t alg,
+                                 spblkSpSVDescr_t spsvDescr,
+                                 void *externalBuffer);
+
+/**
+ * Solves `op(A) y = alpha x` with the descriptor's analysis (x and y may be one vector).
+ * Deterministic: the same inputs give the same bits every run. A zero on the diagonal gives
+ * inf or NaN, as cuSPARSE's does; nothing is reported.
+ */
+spblkStatus_t spblkSpSV_solve(spblkHandle_t handle,
+                              spblkOperation_t opA,
+                              const void *alpha,
+                              spblkConstSpMatDescr_t matA,
+                              spblkConstDnVecDescr_t vecX,
+                              spblkDnVecDescr_t vecY,
+                              spblkDataType_t computeType,
+                              spblkSpSVAlg_t alg,
+                              spblkSpSVDescr_t spsvDescr);
+
+/**
+ * Replaces the analysed values: all of A's (`SPBLK_SPSV_UPDATE_GENERAL`, nnz values in A's
+ * storage order) or its diagonal (`SPBLK_SPSV_UPDATE_DIAGONAL`, one per row). The values are
+ * copied; `newValues` may be reused once the call's stream reaches it.
+ */
+spblkStatus_t spblkSpSV_updateMatrix(spblkHandle_t handle,
+                                     spblkSpSVDescr_t spsvDescr,
+                                     void *newValues,
+                                     spblkSpSVUpdate_t updatePart);
 
 /**
  * `Y = alpha X + beta Y`: Y scaled by beta everywhere, alpha X added at X's positions.

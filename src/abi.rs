@@ -164,6 +164,16 @@ pub const SPBLK_SPGEMM_ALG1: spblkSpGEMMAlg_t = 3;
 pub const SPBLK_SPGEMM_ALG2: spblkSpGEMMAlg_t = 4;
 pub const SPBLK_SPGEMM_ALG3: spblkSpGEMMAlg_t = 5;
 
+/// Triangular-solve algorithms (`spblkSpSV_*`, `spblkSpSM_*`): the default is spblk's
+/// synchronization-free solve (deterministic, graph-capturable; see docs/spsv.md).
+pub type spblkSpSVAlg_t = u32;
+pub const SPBLK_SPSV_ALG_DEFAULT: spblkSpSVAlg_t = 0;
+/// What `spblkSpSV_updateMatrix` replaces: every value of A (`newValues` holds nnz values in
+/// A's storage order), or its diagonal only (`newValues` holds one value per row).
+pub type spblkSpSVUpdate_t = u32;
+pub const SPBLK_SPSV_UPDATE_GENERAL: spblkSpSVUpdate_t = 0;
+pub const SPBLK_SPSV_UPDATE_DIAGONAL: spblkSpSVUpdate_t = 1;
+
 /// Attributes of a sparse matrix descriptor (`spblkSpMatGetAttribute`, `spblkSpMatSetAttribute`):
 /// its fill mode (`spblkFillMode_t`, default LOWER) and diagonal type (`spblkDiagType_t`,
 /// default NON_UNIT), both 4-byte values. Only triangular solves read them.

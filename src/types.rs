@@ -137,6 +137,14 @@ c_enum!(
     }
 );
 c_enum!(
+    /// `spblkSpSVAlg_t`.
+    SpsvAlg: spblkSpSVAlg_t { Default = SPBLK_SPSV_ALG_DEFAULT }
+);
+c_enum!(
+    /// `spblkSpSVUpdate_t`.
+    SpsvUpdate: spblkSpSVUpdate_t { General = SPBLK_SPSV_UPDATE_GENERAL, Diagonal = SPBLK_SPSV_UPDATE_DIAGONAL }
+);
+c_enum!(
     /// `spblkSparseToDenseAlg_t`.
     SparseToDenseAlg: spblkSparseToDenseAlg_t { Default = SPBLK_SPARSETODENSE_ALG_DEFAULT }
 );

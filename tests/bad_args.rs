@@ -1966,3 +1966,77 @@ fn blocked_format_descriptors() {
     assert_eq!(spblkDestroySpMat(m), OK);
     assert_eq!(spblkDestroy(h), OK);
 }
+
+#[test]
+fn spsv_functions() {
+    use spblk::capi::spsv::*;
+    let mut fx = fixture();
+    let (h, sa, vx, vy) = (fx.h, fx.sa, fx.vx, fx.vy);
+    let mut d: spblkSpSVDescr_t = 0x31 as _;
+    check("spblkSpSV_createDescr", &[(0, IV, "descr")], &[], |m, _| spblkSpSV_createDescr(n(m, 0, &mut d)));
+    let ptrs =
+        [(0, NI, "handle"), (1, IV, "alpha"), (2, IV, "matA"), (3, IV, "vecX"), (4, IV, "vecY"), (5, IV, "spsvDescr")];
+    let enums = [(10, "opA"), (11, "computeType"), (12, "alg")];
+    let mut size = 0usize;
+    let mut with_size = ptrs.to_vec();
+    with_size.push((6, IV, "bufferSize"));
+    check("spblkSpSV_bufferSize", &with_size, &enums, |m, b| {
+        let st = spblkSpSV_bufferSize(
+            n(m, 0, h),
+            e(b, 10, 0),
+            nc(m, 1, one()),
+            nc(m, 2, sa),
+            nc(m, 3, vx),
+            n(m, 4, vy),
+            e(b, 11, SPBLK_R_32F),
+            e(b, 12, 0),
+            n(m, 5, d),
+            n(m, 6, &mut size),
+        );
+        assert!(st == OK || size == 0, "bufferSize written on failure");
+        st
+    });
+    // The host backend keeps its analysis in the descriptor: no buffer is needed.
+    assert_eq!(size, 0);
+    // Solve and update before the analysis: the descriptor has none.
+    assert_eq!(spblkSpSV_solve(h, 0, one(), sa, vx, vy, SPBLK_R_32F, 0, d), IV);
+    assert!(last_error().contains("spblkSpSV_analysis"), "{}", last_error());
+    check("spblkSpSV_analysis", &ptrs, &enums, |m, b| {
+        spblkSpSV_analysis(
+            n(m, 0, h),
+            e(b, 10, 0),
+            nc(m, 1, one()),
+            nc(m, 2, sa),
+            nc(m, 3, vx),
+            n(m, 4, vy),
+            e(b, 11, SPBLK_R_32F),
+            e(b, 12, 0),
+            n(m, 5, d),
+            null_mut(),
+        )
+    });
+    check("spblkSpSV_solve", &ptrs, &enums, |m, b| {
+        spblkSpSV_solve(
+            n(m, 0, h),
+            e(b, 10, 0),
+            nc(m, 1, one()),
+            nc(m, 2, sa),
+            nc(m, 3, vx),
+            n(m, 4, vy),
+            e(b, 11, SPBLK_R_32F),
+            e(b, 12, 0),
+            n(m, 5, d),
+        )
+    });
+    let values = fx.a.values.ptr();
+    check(
+        "spblkSpSV_updateMatrix",
+        &[(0, NI, "handle"), (1, IV, "spsvDescr"), (2, IV, "newValues")],
+        &[(10, "updatePart")],
+        |m, b| spblkSpSV_updateMatrix(n(m, 0, h), n(m, 1, d), n(m, 2, values), e(b, 10, 0)),
+    );
+    assert_eq!(spblkSpSV_destroyDescr(d), OK);
+    assert_eq!(spblkSpSV_destroyDescr(d), NI);
+    assert_eq!(spblkSpSV_destroyDescr(null_mut()), OK);
+    drop_fixture(&mut fx);
+}

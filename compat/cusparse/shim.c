@@ -998,22 +998,22 @@ cusparseStatus_t cusparseSpSM_updateMatrix(cusparseHandle_t handle, cusparseSpSM
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSM_updateMatrix");
 }
 cusparseStatus_t cusparseSpSV_analysis(cusparseHandle_t handle, cusparseOperation_t opA, const void* alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX, cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpSVAlg_t alg, cusparseSpSVDescr_t spsvDescr, void* externalBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSV_analysis");
+    return (cusparseStatus_t)spblkSpSV_analysis((spblkHandle_t)handle, (spblkOperation_t)opA, (const void*)alpha, (spblkConstSpMatDescr_t)matA, (spblkConstDnVecDescr_t)vecX, (spblkDnVecDescr_t)vecY, (spblkDataType_t)computeType, (spblkSpSVAlg_t)alg, (spblkSpSVDescr_t)spsvDescr, (void*)externalBuffer);
 }
 cusparseStatus_t cusparseSpSV_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA, const void* alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX, cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpSVAlg_t alg, cusparseSpSVDescr_t spsvDescr, size_t* bufferSize) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSV_bufferSize");
+    return (cusparseStatus_t)spblkSpSV_bufferSize((spblkHandle_t)handle, (spblkOperation_t)opA, (const void*)alpha, (spblkConstSpMatDescr_t)matA, (spblkConstDnVecDescr_t)vecX, (spblkDnVecDescr_t)vecY, (spblkDataType_t)computeType, (spblkSpSVAlg_t)alg, (spblkSpSVDescr_t)spsvDescr, (size_t*)bufferSize);
 }
 cusparseStatus_t cusparseSpSV_createDescr(cusparseSpSVDescr_t* descr) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSV_createDescr");
+    return (cusparseStatus_t)spblkSpSV_createDescr((spblkSpSVDescr_t*)descr);
 }
 cusparseStatus_t cusparseSpSV_destroyDescr(cusparseSpSVDescr_t descr) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSV_destroyDescr");
+    return (cusparseStatus_t)spblkSpSV_destroyDescr((spblkSpSVDescr_t)descr);
 }
 cusparseStatus_t cusparseSpSV_solve(cusparseHandle_t handle, cusparseOperation_t opA, const void* alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX, cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpSVAlg_t alg, cusparseSpSVDescr_t spsvDescr) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSV_solve");
+    return (cusparseStatus_t)spblkSpSV_solve((spblkHandle_t)handle, (spblkOperation_t)opA, (const void*)alpha, (spblkConstSpMatDescr_t)matA, (spblkConstDnVecDescr_t)vecX, (spblkDnVecDescr_t)vecY, (spblkDataType_t)computeType, (spblkSpSVAlg_t)alg, (spblkSpSVDescr_t)spsvDescr);
 }
 cusparseStatus_t cusparseSpSV_updateMatrix(cusparseHandle_t handle, cusparseSpSVDescr_t spsvDescr, void* newValues, cusparseSpSVUpdate_t updatePart) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSV_updateMatrix");
+    return (cusparseStatus_t)spblkSpSV_updateMatrix((spblkHandle_t)handle, (spblkSpSVDescr_t)spsvDescr, (void*)newValues, (spblkSpSVUpdate_t)updatePart);
 }
 cusparseStatus_t cusparseSpVV(cusparseHandle_t handle, cusparseOperation_t opX, cusparseConstSpVecDescr_t vecX, cusparseConstDnVecDescr_t vecY, void* result, cudaDataType computeType, void* externalBuffer) {
     return (cusparseStatus_t)spblkSpVV((spblkHandle_t)handle, (spblkOperation_t)opX, (spblkConstSpVecDescr_t)vecX, (spblkConstDnVecDescr_t)vecY, (void*)result, (spblkDataType_t)computeType, (void*)externalBuffer);

@@ -79,6 +79,9 @@ pub enum SpgemmMethod {
 }
 
 pub mod host;
+pub mod spsv;
+
+pub use spsv::{SpsvAnalysis, SpsvArgs, SpsvShape, SpsvState};
 
 #[cfg(feature = "cuda")]
 pub mod cuda;
@@ -565,6 +568,23 @@ pub trait Backend: Send + Sync {
 
     fn csr2csc_buffer_size(&self, args: &Csr2CscArgs) -> Result<usize>;
     fn csr2csc(&self, exec: &Exec, args: &Csr2CscArgs, buffer: *mut c_void) -> Result<()>;
+
+    /// The buffer `spsv_analysis` keeps its analysis in (it must live until the last solve).
+    fn spsv_buffer_size(&self, args: &SpsvArgs) -> Result<usize>;
+    /// Analyses op(A): its triangle's entries in solve order and a copy of their values and of
+    /// the diagonal (a missing diagonal entry reads as one, as cuSPARSE's does).
+    fn spsv_analysis(&self, exec: &Exec, args: &SpsvArgs, buffer: *mut c_void) -> Result<Box<SpsvAnalysis>>;
+    /// Solves with an analysis this backend made for `args`' shape.
+    fn spsv_solve(&self, exec: &Exec, args: &SpsvArgs, analysis: &SpsvAnalysis) -> Result<()>;
+    /// Replaces the analysis' copy of A's values (`General`: nnz values in A's storage order)
+    /// or of its diagonal (`Diagonal`: one value per row), from `values` in backend memory.
+    fn spsv_update(
+        &self,
+        exec: &Exec,
+        analysis: &mut SpsvAnalysis,
+        values: *const c_void,
+        part: crate::types::SpsvUpdate,
+    ) -> Result<()>;
 
     /// Copies `dst.len()` bytes from backend memory at `src` into host memory (blocking).
     fn read_bytes(&self, exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()>;

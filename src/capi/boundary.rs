@@ -63,6 +63,7 @@ pub enum Kind {
     DnVec,
     SpVec,
     SpGemm,
+    SpSv,
     MatDescr,
 }
 
@@ -75,6 +76,7 @@ impl Kind {
             Kind::DnVec => "dense vector descriptor",
             Kind::SpVec => "sparse vector descriptor",
             Kind::SpGemm => "SpGEMM descriptor",
+            Kind::SpSv => "SpSV descriptor",
             Kind::MatDescr => "legacy matrix descriptor",
         }
     }

@@ -33,6 +33,11 @@ pub struct spblkMatDescr {
 pub struct spblkSpGEMMDescr {
     _private: [u8; 0],
 }
+/// Opaque triangular-solve state (cuSPARSE's `cusparseSpSVDescr_t`): the analysis of one
+/// matrix, kept until the descriptor is destroyed or analysed again.
+pub struct spblkSpSVDescr {
+    _private: [u8; 0],
+}
 /// CUDA's stream type, declared by tag so that a `cudaStream_t` or `CUstream` passes as is
 /// and no CUDA header is needed.
 pub struct CUstream_st {
@@ -61,6 +66,7 @@ pub type spblkSpVecDescr_t = *mut spblkSpVecDescr;
 pub type spblkConstSpVecDescr_t = *const spblkSpVecDescr;
 pub type spblkSpGEMMDescr_t = *mut spblkSpGEMMDescr;
 pub type spblkMatDescr_t = *mut spblkMatDescr;
+pub type spblkSpSVDescr_t = *mut spblkSpSVDescr;
 /// A CUDA stream (`cudaStream_t` / `CUstream`); NULL is the legacy default stream.
 pub type spblkStream_t = *mut CUstream_st;
 /// Untyped pointer to user memory (host or device, depending on the backend).

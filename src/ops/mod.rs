@@ -24,6 +24,7 @@ pub mod dense_sparse;
 pub mod dispatch;
 pub mod geam;
 pub mod index_arrays;
+pub mod spsv;
 pub mod spvec;
 
 /// Decodes opA/opB: N and T are computed; C on real types is rejected as cuSPARSE does

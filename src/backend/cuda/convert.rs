@@ -297,6 +297,34 @@ pub fn csr_of_op(
     Ok(csr)
 }
 
+/// CSR of op(A) without values, for an analysis that copies the values itself: A's own arrays
+/// when A is stored that way (`perm` 0: entries in A's order), else converted into `c`'s space
+/// with `perm`, each converted entry's position in A's values (u32 words in `c`'s space).
+#[derive(Clone, Copy, Debug)]
+pub struct OpPattern {
+    pub ptr: u64,
+    pub col: u64,
+    pub base: i64,
+    pub perm: u64,
+}
+
+/// Builds (or, with a measuring `Carve` and no launcher, reserves the space of) [`OpPattern`].
+pub fn pattern_with_perm(l: Option<&Launcher>, c: &mut Carve, a: &SpMat, op: Operation) -> Result<OpPattern> {
+    let src = match op_source(a, op, 0)? {
+        Ok(csr) => return Ok(OpPattern { ptr: csr.ptr, col: csr.col, base: csr.base, perm: 0 }),
+        Err(src) => src,
+    };
+    limits(src.nnz, src.new_rows, "matA")?;
+    let isz = a.indices_type.size();
+    let (ptr, col) = (c.take((src.new_rows as usize + 1) * isz), c.take(a.nnz as usize * isz));
+    let space = ConvertSpace::carve(c, src.nnz);
+    let perm = match l {
+        Some(l) => convert_with_perm(l, &src, &Dest { ptr, idx: col, val: 0, base: 0 }, &space)?,
+        None => 0,
+    };
+    Ok(OpPattern { ptr, col, base: 0, perm })
+}
+
 /// The pattern of CSR of op(A) as the product calls read it: `(rows, row offsets, base)` of A
 /// itself when it is stored that way, else of the operand plan's converted pattern; `None` when
 /// A must be converted and no plan holds the conversion.

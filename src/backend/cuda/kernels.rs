@@ -192,6 +192,17 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_sell_to_csr_{w}_{i}"));
         }
     }
+    // kernels/spsv/sync_free.cu.
+    v.push("spblk_spsv_start".to_string());
+    for i in INDICES {
+        v.push(format!("spblk_spsv_count_{i}"));
+        v.push(format!("spblk_spsv_fill_{i}"));
+        for t in ["f32", "f64"] {
+            for k in ["values", "rows", "warp"] {
+                v.push(format!("spblk_spsv_{k}_{t}_{i}"));
+            }
+        }
+    }
     // kernels/geam/merge.cu.
     v.extend(
         ["spblk_geam_count", "spblk_geam_offsets", "spblk_geam_fill_f32", "spblk_geam_fill_f64"].map(String::from),

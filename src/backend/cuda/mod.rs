@@ -17,7 +17,7 @@ use std::sync::Arc;
 use super::{
     Backend, BlockedEllProductArgs, BsrProductArgs, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues,
     IndexArrays, SddmmArgs, SddmmMethod, SortArgs, SparseToDenseArgs, SpgemmArgs, SpgemmState, SpmmArgs, SpmmMethod,
-    SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
+    SpmvArgs, SpmvMethod, SpsvAnalysis, SpsvArgs, SpvecArgs, SpvvArgs,
 };
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
@@ -46,6 +46,7 @@ mod spgemm;
 mod spgemm_reuse;
 mod spmm;
 mod spmv;
+mod spsv;
 mod spvec;
 mod tensor_map;
 mod vbr;
@@ -392,6 +393,30 @@ impl Backend for CudaBackend {
         sort::run(&Launcher::new(&self.dev, exec)?, args, buffer)
     }
 
+    fn spsv_buffer_size(&self, args: &SpsvArgs) -> Result<usize> {
+        spsv::buffer_size(args)
+    }
+
+    fn spsv_analysis(&self, exec: &Exec, args: &SpsvArgs, buffer: *mut c_void) -> Result<Box<SpsvAnalysis>> {
+        Ok(Box::new(spsv::analysis(&Launcher::new(&self.dev, exec)?, args, buffer)?))
+    }
+
+    fn spsv_solve(&self, exec: &Exec, args: &SpsvArgs, analysis: &SpsvAnalysis) -> Result<()> {
+        let t = analysis.downcast_ref::<spsv::DeviceTriangle>().ok_or_else(other_backend)?;
+        spsv::solve(&Launcher::new(&self.dev, exec)?, args, t)
+    }
+
+    fn spsv_update(
+        &self,
+        exec: &Exec,
+        analysis: &mut SpsvAnalysis,
+        values: *const c_void,
+        part: crate::types::SpsvUpdate,
+    ) -> Result<()> {
+        let t = analysis.downcast_ref::<spsv::DeviceTriangle>().ok_or_else(other_backend)?;
+        spsv::update(&Launcher::new(&self.dev, exec)?, t, values, part)
+    }
+
     fn read_bytes(&self, exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()> {
         if dst.is_empty() {
             return Ok(());
@@ -497,4 +522,9 @@ fn check_size(given: usize, needed: usize, what: &str) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// An analysis made by the other backend (a descriptor analysed with a host handle).
+fn other_backend() -> Error {
+    Error::invalid("spsvDescr", "was analysed with a handle of another backend")
 }

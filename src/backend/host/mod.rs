@@ -7,7 +7,7 @@ use std::ffi::c_void;
 use super::{
     Backend, BlockedEllProductArgs, BsrProductArgs, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues,
     IndexArrays, SddmmArgs, SddmmMethod, SortArgs, SparseToDenseArgs, SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs,
-    SpmmMethod, SpmvArgs, SpmvMethod, SpvecArgs, SpvvArgs,
+    SpmmMethod, SpmvArgs, SpmvMethod, SpsvAnalysis, SpsvArgs, SpvecArgs, SpvvArgs,
 };
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
@@ -26,6 +26,7 @@ pub mod geam;
 pub mod index_arrays;
 pub mod products;
 pub mod spgemm;
+pub mod spsv;
 pub mod spvec;
 pub mod vbr;
 pub mod views;
@@ -358,6 +359,37 @@ impl Backend for HostBackend {
         Ok(())
     }
 
+    fn spsv_buffer_size(&self, _args: &SpsvArgs) -> Result<usize> {
+        Ok(0)
+    }
+
+    fn spsv_analysis(&self, _exec: &Exec, args: &SpsvArgs, _buffer: *mut c_void) -> Result<Box<SpsvAnalysis>> {
+        // SAFETY: host backend: the descriptors describe host memory of their sizes.
+        let t = unsafe { spsv::analysis(args)? };
+        trace::note(format_args!("{} level sets (host)", t.depth()));
+        Ok(Box::new(t))
+    }
+
+    fn spsv_solve(&self, _exec: &Exec, args: &SpsvArgs, analysis: &SpsvAnalysis) -> Result<()> {
+        let t = analysis.downcast_ref::<spsv::Triangle>().ok_or_else(other_backend)?;
+        // SAFETY: as in spsv_analysis.
+        unsafe { spsv::solve(args, t) }
+    }
+
+    // `values` is backend memory the caller vouches for, as every pointer a backend is given.
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
+    fn spsv_update(
+        &self,
+        _exec: &Exec,
+        analysis: &mut SpsvAnalysis,
+        values: *const c_void,
+        part: crate::types::SpsvUpdate,
+    ) -> Result<()> {
+        let t = analysis.downcast_mut::<spsv::Triangle>().ok_or_else(other_backend)?;
+        // SAFETY: `values` is host memory of the values the part needs (the caller's contract).
+        unsafe { spsv::update(t, values, part) }
+    }
+
     fn read_bytes(&self, _exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()> {
         if dst.is_empty() {
             return Ok(());
@@ -369,6 +401,11 @@ impl Backend for HostBackend {
         unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst.as_mut_ptr(), dst.len()) };
         Ok(())
     }
+}
+
+/// An analysis made by the other backend (a descriptor analysed with a CUDA handle).
+fn other_backend() -> Error {
+    Error::invalid("spsvDescr", "was analysed with a handle of another backend")
 }
 
 /// The matrix's operand plan for op(A), built once: the converted pattern (when A is not CSR
