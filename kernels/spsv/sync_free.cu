@@ -9,8 +9,9 @@
 // upper: last to first), so every row a row waits on belongs to a warp that is already running:
 // no deadlock, whatever the scheduler does. A row is published by writing y[row] and then, with
 // release order, its flag = this solve's epoch; a reader acquires the flag before loading y.
-// Each row's sum runs in storage order (thread kernel; bit for bit the host reference) or
-// lane-strided with a fixed reduction tree (warp kernel): the same bits every run. The start
+// Each row's sum runs in storage order (thread kernel, rows of at most SPSV_LONG_ROW entries:
+// bit for bit the host reference) or partly lane-strided with a fixed reduction tree (longer
+// rows, warp kernel): the same bits every run. The start
 // kernel resets the ticket and moves to a new epoch, so nothing needs clearing between solves
 // and the whole solve can be captured into a graph.
 #include "common/types.cuh"
@@ -90,12 +91,13 @@ extern "C" __global__ void spblk_spsv_start(u32* state) {
 
 // y[row] = (alpha x[row] - sum) / diag[row], published to the rows that wait on it.
 template <class T>
-__device__ __forceinline__ void spsv_publish(i64 row, T sum, T alpha, const T* x, T* y, const T* diag, int unit,
+__device__ __forceinline__ T spsv_publish(i64 row, T sum, T alpha, const T* x, T* y, const T* diag, int unit,
                                              u32* flags, u32 epoch) {
     T r = add_rn(mul_rn(alpha, x[row]), -sum);
     if (!unit) r = r / diag[row];
     __stcg(&y[row], r);
     store_release(&flags[row], epoch);
+    return r;
 }
 
 // The next ticket of a warp (the same in every lane).
@@ -105,9 +107,17 @@ __device__ __forceinline__ u32 spsv_ticket(u32* state) {
     return __shfl_sync(SPBLK_FULL_MASK, ticket, 0);
 }
 
+// Rows with more entries than this have their entries outside the warp summed by the whole warp.
+#define SPSV_LONG_ROW 32
+
 // A thread per row, 32 consecutive rows (in solve order) per ticket. A thread never blocks: it
 // takes its row's entries in order while their rows are published, and the warp goes round
-// until all its rows are done (a row may wait on an earlier row of the same warp).
+// until all its rows are done. A row of the same warp (always an earlier lane) is read from
+// that lane's register once the warp's ballot shows it done: a chain of neighbouring rows
+// costs a round of the loop per row, not a trip through L2 per row. A round in which no lane
+// moves sleeps briefly, so that waiting warps leave L2 to the rows being published. Long rows
+// first have their entries outside the warp summed by all 32 lanes (lane-strided, a fixed
+// tree), then their in-warp entries in order.
 template <class T, class I>
 __device__ void spsv_rows(i64 n, const I* __restrict__ ptr, const I* __restrict__ col, const T* __restrict__ val,
                           const T* __restrict__ diag, int lower, int unit, const T* x, T* y, u32* state, u32* flags,
@@ -117,26 +127,69 @@ __device__ void spsv_rows(i64 n, const I* __restrict__ ptr, const I* __restrict_
     const T alpha = scalar_arg(alpha_dev, alpha_h);
     for (u32 ticket = spsv_ticket(state); (i64)ticket * 32 < n; ticket = spsv_ticket(state)) {
         const i64 k = (i64)ticket * 32 + lane;
-        bool done = k >= n;
-        const i64 row = lower ? k : n - 1 - k;
+        // Lane 0's row; lane l has row0 + l (lower) or row0 - l (upper).
+        const i64 row0 = lower ? (i64)ticket * 32 : n - 1 - (i64)ticket * 32;
+        const i64 row = lower ? row0 + lane : row0 - lane;
+        // The lane of a column in this warp's rows, or -1.
+        auto lane_of = [&](i64 c) -> int {
+            const i64 off = lower ? c - row0 : row0 - c;
+            return off >= 0 && off < 32 ? (int)off : -1;
+        };
         i64 p = 0, e = 0;
-        if (!done) {
+        if (k < n) {
             p = (i64)ptr[row];
             e = (i64)ptr[row + 1];
         }
-        T sum = T(0);
-        while (__any_sync(SPBLK_FULL_MASK, !done)) {
-            if (done) continue;
-            while (p < e) {
-                const i64 c = (i64)col[p];
-                if (load_acquire(&flags[c]) != epoch) break;
-                sum = add_rn(sum, mul_rn(val[p], __ldcg(&y[c])));
+        T sum = T(0), mine = T(0);
+        bool outside_summed = false;
+        for (u32 longs = __ballot_sync(SPBLK_FULL_MASK, e - p > SPSV_LONG_ROW); longs; longs &= longs - 1) {
+            const int j = __ffs(longs) - 1;
+            const i64 pj = __shfl_sync(SPBLK_FULL_MASK, p, j), ej = __shfl_sync(SPBLK_FULL_MASK, e, j);
+            T part = T(0);
+            for (i64 q = pj + lane; q < ej; q += 32) {
+                const i64 c = (i64)col[q];
+                if (lane_of(c) >= 0) continue;
+                while (load_acquire(&flags[c]) != epoch) __nanosleep(64);
+                part = add_rn(part, mul_rn(val[q], __ldcg(&y[c])));
+            }
+            for (int o = 16; o > 0; o >>= 1) part = add_rn(part, __shfl_down_sync(SPBLK_FULL_MASK, part, o));
+            part = __shfl_sync(SPBLK_FULL_MASK, part, 0);
+            if (lane == j) {
+                sum = part;
+                outside_summed = true;
+            }
+        }
+        u32 done = __ballot_sync(SPBLK_FULL_MASK, k >= n);
+        while (done != SPBLK_FULL_MASK) {
+            const bool active = !((done >> lane) & 1u);
+            const i64 before = p;
+            int src = lane;
+            if (active) {
+                while (p < e) {
+                    const i64 c = (i64)col[p];
+                    const int at = lane_of(c);
+                    if (at >= 0) {
+                        src = at;
+                        break;
+                    }
+                    if (!outside_summed) {
+                        if (load_acquire(&flags[c]) != epoch) break;
+                        sum = add_rn(sum, mul_rn(val[p], __ldcg(&y[c])));
+                    }
+                    ++p;
+                }
+            }
+            const T theirs = __shfl_sync(SPBLK_FULL_MASK, mine, src);
+            if (src != lane && ((done >> src) & 1u)) {
+                sum = add_rn(sum, mul_rn(val[p], theirs));
                 ++p;
             }
-            if (p == e) {
-                spsv_publish(row, sum, alpha, x, y, diag, unit, flags, epoch);
-                done = true;
+            if (active && p == e) {
+                mine = spsv_publish(row, sum, alpha, x, y, diag, unit, flags, epoch);
             }
+            const u32 now = __ballot_sync(SPBLK_FULL_MASK, !active || p == e);
+            if (now == done && !__any_sync(SPBLK_FULL_MASK, p != before)) __nanosleep(100);
+            done = now;
         }
     }
 }

@@ -31,9 +31,21 @@ const UNIT: spblkDiagType_t = SPBLK_DIAG_TYPE_UNIT;
 /// without a diagonal entry; each stored diagonal entry outweighs its row and its column, so
 /// the triangle of A and of Aᵀ are both well conditioned.
 fn square(r: &mut StdRng, n: usize, avg: usize, missing: f64) -> (Vec<(usize, usize)>, Vec<f64>) {
+    square_with_long_rows(r, n, avg, missing, 0)
+}
+
+/// [`square`] with every 97th row `long` entries long (when `long` > 0).
+fn square_with_long_rows(
+    r: &mut StdRng,
+    n: usize,
+    avg: usize,
+    missing: f64,
+    long: usize,
+) -> (Vec<(usize, usize)>, Vec<f64>) {
     let mut rows: Vec<Vec<usize>> = Vec::with_capacity(n);
     for i in 0..n {
-        let len = r.gen_range(0..=2 * avg).min(n.saturating_sub(1));
+        let len = if long > 0 && i % 97 == 0 { long } else { r.gen_range(0..=2 * avg) };
+        let len = len.min(n.saturating_sub(1));
         let mut set = std::collections::BTreeSet::new();
         while set.len() < len {
             let j = r.gen_range(0..n);
@@ -240,15 +252,22 @@ fn spsv_matches_the_reference_on_every_variant() {
     }
 }
 
-/// Long rows (a warp per row on CUDA, lanes' sums in a tree), large level sets (the host runs
+/// Long rows (a warp per row on CUDA when rows are long on average; else rows of more than 32
+/// entries summed by the whole warp, lanes' sums in a tree), large level sets (the host runs
 /// them in parallel) and many rows waiting on each other across the GPU: within the bound, and
 /// the same bits over repeated solves.
 #[test]
 fn spsv_long_rows_and_many_rows() {
     let sides = sides("spsv_long_rows_and_many_rows");
     let mut r = rng(0x10ca1);
-    for (n, avg, vt) in [(3000, 40, SPBLK_R_64F), (60000, 3, SPBLK_R_32F), (200000, 2, SPBLK_R_64F)] {
-        let (e, v) = square(&mut r, n, avg, 0.0);
+    let cases = [
+        (3000, 40, 0, SPBLK_R_64F),
+        (20000, 3, 700, SPBLK_R_32F),
+        (60000, 3, 0, SPBLK_R_32F),
+        (200000, 2, 0, SPBLK_R_64F),
+    ];
+    for (n, avg, long, vt) in cases {
+        let (e, v) = square_with_long_rows(&mut r, n, avg, 0.0, long);
         let sp = Sp::new(&mut r, SPBLK_FORMAT_CSR, n, n, &e, &v, SPBLK_INDEX_32I, SPBLK_INDEX_BASE_ZERO, vt);
         let x = values(&mut r, n);
         for (op, fill) in [(N, L), (T, L), (N, U)] {
@@ -256,7 +275,7 @@ fn spsv_long_rows_and_many_rows() {
             let (want, bound) = reference(n, &e, &v, s, &x);
             for &kind in &sides {
                 let mut side = Side::new(kind);
-                let what = format!("n={n} avg={avg} {s:?} {kind:?}");
+                let what = format!("n={n} avg={avg} long={long} {s:?} {kind:?}");
                 let (ys, records) = spblk::trace::capture(|| run(&mut side, &sp, s, &x, 3, false, no_change));
                 within(&what, &ys[0], &want, &bound);
                 same_bits(&format!("{what}, solve 2"), &ys[1], &ys[0]);

@@ -2,7 +2,7 @@
 //! order with a copy of its values, and the rows grouped into level sets (a row's level is one
 //! past the highest of the rows it needs); the solve runs each level's rows in parallel, each
 //! row's sum in storage order. Every run gives the same bits, and so does the CUDA backend's
-//! row-per-thread kernel, which sums in the same order.
+//! row-per-thread kernel on rows of at most 32 entries, which it sums in the same order.
 
 use std::borrow::Cow;
 use std::ffi::c_void;
