@@ -7,26 +7,53 @@
 //
 // The solve's warps take rows by a ticket counter in dependency order (lower: first to last;
 // upper: last to first), so every row a row waits on belongs to a warp that is already running:
-// no deadlock, whatever the scheduler does. A row is published by writing y[row] and then, with
-// release order, its flag = this solve's epoch; a reader acquires the flag before loading y.
-// Each row's sum runs in storage order (thread kernel, rows of at most SPSV_LONG_ROW entries:
-// bit for bit the host reference) or partly lane-strided with a fixed reduction tree (longer
-// rows, warp kernel): the same bits every run. The start
-// kernel resets the ticket and moves to a new epoch, so nothing needs clearing between solves
-// and the whole solve can be captured into a graph.
+// no deadlock, whatever the scheduler does. A row is published by storing its value into
+// `ready`, a copy of y whose words all hold READY_NONE (all bits set) at the start of a solve:
+// the value is its own flag, so a reader needs one load and no fence (an aligned 4- or 8-byte
+// store is seen whole or not at all), and a computed value with those bits is stored as the
+// canonical NaN instead. Each row's sum runs in storage order (thread kernel, rows of at most
+// SPSV_LONG_ROW entries: bit for bit the host reference) or partly lane-strided with a fixed
+// reduction tree (longer rows, warp kernel): the same bits every run. The ticket and `ready` are
+// reset by memsets on the stream, so the whole solve can be captured into a graph.
 #include "common/types.cuh"
 
 #define SPSV_NONE 0xffffffffu
 
-__device__ __forceinline__ u32 load_acquire(const u32* p) {
-    u32 v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
-__device__ __forceinline__ void store_release(u32* p, u32 v) {
-    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
+// The published value of a row as raw bits (u32 for float, u64 for double), READY_NONE while
+// the row is not done. Loads and stores are relaxed at GPU scope: they go to L2, never L1.
+template <class T> struct Ready;
+template <> struct Ready<float> {
+    typedef u32 Bits;
+    __device__ static __forceinline__ u32 load(const float* p) {
+        u32 v;
+        asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+        return v;
+    }
+    __device__ static __forceinline__ void store(float* p, float v) {
+        asm volatile("st.relaxed.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(__float_as_uint(v)) : "memory");
+    }
+    __device__ static __forceinline__ float value(u32 b) { return __uint_as_float(b); }
+    __device__ static __forceinline__ bool none(u32 b) { return b == 0xffffffffu; }
+    __device__ static __forceinline__ float publishable(float v) {
+        return __float_as_uint(v) == 0xffffffffu ? __uint_as_float(0x7fc00000u) : v;
+    }
+};
+template <> struct Ready<double> {
+    typedef u64 Bits;
+    __device__ static __forceinline__ u64 load(const double* p) {
+        u64 v;
+        asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+        return v;
+    }
+    __device__ static __forceinline__ void store(double* p, double v) {
+        asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(__double_as_longlong(v)) : "memory");
+    }
+    __device__ static __forceinline__ double value(u64 b) { return __longlong_as_double((long long)b); }
+    __device__ static __forceinline__ bool none(u64 b) { return b == ~0ull; }
+    __device__ static __forceinline__ double publishable(double v) {
+        return (u64)__double_as_longlong(v) == ~0ull ? __longlong_as_double(0x7ff8000000000000ll) : v;
+    }
+};
 
 __device__ __forceinline__ bool kept(i64 c, i64 row, int lower) { return c != row && ((c < row) == (lower != 0)); }
 
@@ -83,28 +110,30 @@ __device__ void spsv_values(i64 n, const I* tri_ptr, const u32* tri_src, const u
     }
 }
 
-// state[0]: the ticket counter; state[1]: the epoch of the solve about to run.
-extern "C" __global__ void spblk_spsv_start(u32* state) {
-    state[0] = 0;
-    state[1] += 1;
-}
-
 // y[row] = (alpha x[row] - sum) / diag[row], published to the rows that wait on it.
 template <class T>
 __device__ __forceinline__ T spsv_publish(i64 row, T sum, T alpha, const T* x, T* y, const T* diag, int unit,
-                                             u32* flags, u32 epoch) {
+                                          T* ready) {
     T r = add_rn(mul_rn(alpha, x[row]), -sum);
     if (!unit) r = r / diag[row];
-    __stcg(&y[row], r);
-    store_release(&flags[row], epoch);
+    r = Ready<T>::publishable(r);
+    y[row] = r;
+    Ready<T>::store(&ready[row], r);
     return r;
 }
 
 // The next ticket of a warp (the same in every lane).
-__device__ __forceinline__ u32 spsv_ticket(u32* state) {
-    u32 ticket = 0;
-    if ((threadIdx.x & 31) == 0) ticket = atomicAdd(&state[0], 1u);
-    return __shfl_sync(SPBLK_FULL_MASK, ticket, 0);
+__device__ __forceinline__ u32 spsv_ticket(u32* ticket) {
+    u32 t = 0;
+    if ((threadIdx.x & 31) == 0) t = atomicAdd(ticket, 1u);
+    return __shfl_sync(SPBLK_FULL_MASK, t, 0);
+}
+
+// Row c's value, waiting for it (its row belongs to an earlier ticket).
+template <class T> __device__ __forceinline__ T spsv_wait(const T* ready, i64 c) {
+    typename Ready<T>::Bits b;
+    while (Ready<T>::none(b = Ready<T>::load(&ready[c]))) __nanosleep(32);
+    return Ready<T>::value(b);
 }
 
 // Rows with more entries than this have their entries outside the warp summed by the whole warp.
@@ -120,15 +149,14 @@ __device__ __forceinline__ u32 spsv_ticket(u32* state) {
 // tree), then their in-warp entries in order.
 template <class T, class I>
 __device__ void spsv_rows(i64 n, const I* __restrict__ ptr, const I* __restrict__ col, const T* __restrict__ val,
-                          const T* __restrict__ diag, int lower, int unit, const T* x, T* y, u32* state, u32* flags,
+                          const T* __restrict__ diag, int lower, int unit, const T* x, T* y, u32* ticket, T* ready,
                           const T* alpha_dev, T alpha_h) {
     const int lane = threadIdx.x & 31;
-    const u32 epoch = state[1];
     const T alpha = scalar_arg(alpha_dev, alpha_h);
-    for (u32 ticket = spsv_ticket(state); (i64)ticket * 32 < n; ticket = spsv_ticket(state)) {
-        const i64 k = (i64)ticket * 32 + lane;
+    for (u32 t = spsv_ticket(ticket); (i64)t * 32 < n; t = spsv_ticket(ticket)) {
+        const i64 k = (i64)t * 32 + lane;
         // Lane 0's row; lane l has row0 + l (lower) or row0 - l (upper).
-        const i64 row0 = lower ? (i64)ticket * 32 : n - 1 - (i64)ticket * 32;
+        const i64 row0 = lower ? (i64)t * 32 : n - 1 - (i64)t * 32;
         const i64 row = lower ? row0 + lane : row0 - lane;
         // The lane of a column in this warp's rows, or -1.
         auto lane_of = [&](i64 c) -> int {
@@ -148,9 +176,7 @@ __device__ void spsv_rows(i64 n, const I* __restrict__ ptr, const I* __restrict_
             T part = T(0);
             for (i64 q = pj + lane; q < ej; q += 32) {
                 const i64 c = (i64)col[q];
-                if (lane_of(c) >= 0) continue;
-                while (load_acquire(&flags[c]) != epoch) __nanosleep(64);
-                part = add_rn(part, mul_rn(val[q], __ldcg(&y[c])));
+                if (lane_of(c) < 0) part = add_rn(part, mul_rn(val[q], spsv_wait(ready, c)));
             }
             for (int o = 16; o > 0; o >>= 1) part = add_rn(part, __shfl_down_sync(SPBLK_FULL_MASK, part, o));
             part = __shfl_sync(SPBLK_FULL_MASK, part, 0);
@@ -173,8 +199,9 @@ __device__ void spsv_rows(i64 n, const I* __restrict__ ptr, const I* __restrict_
                         break;
                     }
                     if (!outside_summed) {
-                        if (load_acquire(&flags[c]) != epoch) break;
-                        sum = add_rn(sum, mul_rn(val[p], __ldcg(&y[c])));
+                        const typename Ready<T>::Bits b = Ready<T>::load(&ready[c]);
+                        if (Ready<T>::none(b)) break;
+                        sum = add_rn(sum, mul_rn(val[p], Ready<T>::value(b)));
                     }
                     ++p;
                 }
@@ -184,11 +211,9 @@ __device__ void spsv_rows(i64 n, const I* __restrict__ ptr, const I* __restrict_
                 sum = add_rn(sum, mul_rn(val[p], theirs));
                 ++p;
             }
-            if (active && p == e) {
-                mine = spsv_publish(row, sum, alpha, x, y, diag, unit, flags, epoch);
-            }
+            if (active && p == e) mine = spsv_publish(row, sum, alpha, x, y, diag, unit, ready);
             const u32 now = __ballot_sync(SPBLK_FULL_MASK, !active || p == e);
-            if (now == done && !__any_sync(SPBLK_FULL_MASK, p != before)) __nanosleep(100);
+            if (now == done && !__any_sync(SPBLK_FULL_MASK, p != before)) __nanosleep(64);
             done = now;
         }
     }
@@ -198,22 +223,17 @@ __device__ void spsv_rows(i64 n, const I* __restrict__ ptr, const I* __restrict_
 // each one's row; the lanes' sums are added in a fixed tree.
 template <class T, class I>
 __device__ void spsv_warp(i64 n, const I* __restrict__ ptr, const I* __restrict__ col, const T* __restrict__ val,
-                          const T* __restrict__ diag, int lower, int unit, const T* x, T* y, u32* state, u32* flags,
+                          const T* __restrict__ diag, int lower, int unit, const T* x, T* y, u32* ticket, T* ready,
                           const T* alpha_dev, T alpha_h) {
     const int lane = threadIdx.x & 31;
-    const u32 epoch = state[1];
     const T alpha = scalar_arg(alpha_dev, alpha_h);
-    for (u32 ticket = spsv_ticket(state); (i64)ticket < n; ticket = spsv_ticket(state)) {
-        const i64 row = lower ? (i64)ticket : n - 1 - (i64)ticket;
+    for (u32 t = spsv_ticket(ticket); (i64)t < n; t = spsv_ticket(ticket)) {
+        const i64 row = lower ? (i64)t : n - 1 - (i64)t;
         T sum = T(0);
-        for (i64 p = (i64)ptr[row] + lane, e = (i64)ptr[row + 1]; p < e; p += 32) {
-            const i64 c = (i64)col[p];
-            while (load_acquire(&flags[c]) != epoch) {
-            }
-            sum = add_rn(sum, mul_rn(val[p], __ldcg(&y[c])));
-        }
+        for (i64 p = (i64)ptr[row] + lane, e = (i64)ptr[row + 1]; p < e; p += 32)
+            sum = add_rn(sum, mul_rn(val[p], spsv_wait(ready, (i64)col[p])));
         for (int o = 16; o > 0; o >>= 1) sum = add_rn(sum, __shfl_down_sync(SPBLK_FULL_MASK, sum, o));
-        if (lane == 0) spsv_publish(row, sum, alpha, x, y, diag, unit, flags, epoch);
+        if (lane == 0) spsv_publish(row, sum, alpha, x, y, diag, unit, ready);
         __syncwarp();
     }
 }
@@ -236,13 +256,13 @@ __device__ void spsv_warp(i64 n, const I* __restrict__ ptr, const I* __restrict_
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(128) spblk_spsv_rows_##tval##_##tidx(                           \
         i64 n, const I* ptr, const I* col, const T* val, const T* diag, int lower, int unit, const T* x, T* y,  \
-        u32* state, u32* flags, const T* alpha_dev, T alpha) {                                                   \
-        spsv_rows<T, I>(n, ptr, col, val, diag, lower, unit, x, y, state, flags, alpha_dev, alpha);               \
+        u32* ticket, T* ready, const T* alpha_dev, T alpha) {                                                    \
+        spsv_rows<T, I>(n, ptr, col, val, diag, lower, unit, x, y, ticket, ready, alpha_dev, alpha);              \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(128) spblk_spsv_warp_##tval##_##tidx(                           \
         i64 n, const I* ptr, const I* col, const T* val, const T* diag, int lower, int unit, const T* x, T* y,  \
-        u32* state, u32* flags, const T* alpha_dev, T alpha) {                                                   \
-        spsv_warp<T, I>(n, ptr, col, val, diag, lower, unit, x, y, state, flags, alpha_dev, alpha);               \
+        u32* ticket, T* ready, const T* alpha_dev, T alpha) {                                                    \
+        spsv_warp<T, I>(n, ptr, col, val, diag, lower, unit, x, y, ticket, ready, alpha_dev, alpha);              \
     }
 
 SPSV_PATTERN_ENTRY(int, i32)

@@ -193,7 +193,6 @@ pub fn all() -> Vec<String> {
         }
     }
     // kernels/spsv/sync_free.cu.
-    v.push("spblk_spsv_start".to_string());
     for i in INDICES {
         v.push(format!("spblk_spsv_count_{i}"));
         v.push(format!("spblk_spsv_fill_{i}"));

@@ -1,6 +1,6 @@
 //! Triangular solves on the GPU (kernels/spsv/sync_free.cu). The analysis lives in the
 //! caller's buffer, as cuSPARSE's does: op(A)'s strict triangle in solve order with a copy of
-//! its values, the diagonal, the ready flags and the ticket counter. Nothing is allocated and
+//! its values, the diagonal, and the solve's ticket counter and published values. Nothing is allocated and
 //! nothing waits for the GPU, so the analysis, the updates and the solves all capture into
 //! graphs.
 
@@ -17,15 +17,18 @@ use crate::types::{DataType, IndexType, SpsvUpdate};
 
 /// Warps per block of the solve kernels (`__launch_bounds__(128)`).
 const SOLVE_WARPS: u32 = 4;
+/// Solve blocks per SM: the warps beyond the rows that can progress would only poll L2.
+const SOLVE_BLOCKS_PER_SM: u32 = 4;
 /// From this many stored entries per row on, a warp takes each row.
 const WARP_ROWS_FROM: i64 = 16;
 
 /// Where an analysis keeps each array in the buffer.
 #[derive(Debug, Clone, Copy)]
 struct Layout {
-    /// Ticket counter and epoch (two u32 words).
-    state: u64,
-    flags: u64,
+    /// The solve's ticket counter (a u32 word).
+    ticket: u64,
+    /// The values the solve has published, all bits set while a row is not done.
+    ready: u64,
     ptr: u64,
     col: u64,
     src: u64,
@@ -41,8 +44,8 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
     let (n, nnz) = (args.a.rows as usize, args.a.nnz as usize);
     let (isz, vsz) = (args.a.indices_type.size(), args.value_type.size());
     let mut at = Layout {
-        state: c.take(8),
-        flags: c.take(n * 4),
+        ticket: c.take(4),
+        ready: c.take(n * vsz),
         ptr: c.take((n + 1) * isz),
         col: c.take(nnz * isz),
         src: c.take(nnz * 4),
@@ -92,11 +95,9 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
     }
     let at = layout(Some(l), &mut Carve::new(buffer), args)?;
     let t = DeviceTriangle { n, nnz: args.a.nnz, ity, vty: args.value_type, lower: args.lower, unit: args.unit, at };
-    l.memset_u32(at.state, 0, 2)?;
     if n == 0 {
         return Ok(t);
     }
-    l.memset_u32(at.flags, 0, n as usize)?;
     let p = at.pattern;
     let i = index_tag(ity);
     let rows = || Args::new().i64(n).ptr(p.ptr).ptr(p.col).i64(p.base).i32(args.lower as i32).ptr(p.perm);
@@ -149,12 +150,13 @@ pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
     }
     let alpha = Scalar::new(&args.alpha, t.vty, "alpha")?;
     let at = &t.at;
-    l.launch("spblk_spsv_start", 1, 1, 0, Args::new().ptr(at.state))?;
+    l.memset_u32(at.ticket, 0, 1)?;
+    l.memset_u32(at.ready, u32::MAX, t.n as usize * t.vty.size() / 4)?;
     let (kernel, rows_per_warp) = if warp_rows(t) { ("warp", 1) } else { ("rows", 32) };
     let warps = (t.n as u64).div_ceil(rows_per_warp);
     l.launch(
         &format!("spblk_spsv_{kernel}_{}_{}", value_tag(t.vty), index_tag(t.ity)),
-        l.grid(warps, SOLVE_WARPS as u64),
+        l.resident_grid(warps, SOLVE_WARPS as u64, SOLVE_BLOCKS_PER_SM),
         SOLVE_WARPS * 32,
         0,
         Args::new()
@@ -167,8 +169,8 @@ pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
             .i32(t.unit as i32)
             .ptr(args.x.values as u64)
             .ptr(args.y.values as u64)
-            .ptr(at.state)
-            .ptr(at.flags)
+            .ptr(at.ticket)
+            .ptr(at.ready)
             .scalar(alpha),
     )
 }
