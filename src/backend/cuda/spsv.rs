@@ -17,8 +17,9 @@ use crate::types::{DataType, IndexType, SpsvUpdate};
 
 /// Warps per block of the solve kernels (`__launch_bounds__(128)`).
 const SOLVE_WARPS: u32 = 4;
-/// Solve blocks per SM: the warps beyond the rows that can progress would only poll L2.
-const SOLVE_BLOCKS_PER_SM: u32 = 4;
+/// Solve blocks per SM: as many as fit (12 by registers), since tickets go out in row order and
+/// only the resident warps' rows are in flight (docs/spsv.md, run 4).
+const SOLVE_BLOCKS_PER_SM: u32 = 16;
 /// From this many stored entries per row on, a warp takes each row.
 const WARP_ROWS_FROM: i64 = 16;
 
