@@ -5,9 +5,9 @@
 // row's kept entries (zero-based columns, values, and each entry's position in A's values for
 // updates) and the diagonal apart (a missing entry reads as one, as cuSPARSE's does).
 //
-// The solve's warps take rows by a ticket counter in dependency order (lower: first to last;
-// upper: last to first), so every row a row waits on belongs to a warp that is already running:
-// no deadlock, whatever the scheduler does. A row is published by storing its value into
+// The solve's warps take rows by a ticket counter in the analysis' topological order (order.cu),
+// so every row a row waits on belongs to a warp that is already running, or to an earlier lane
+// of the same warp: no deadlock, whatever the scheduler does. A row is published by storing its value into
 // `ready`, a copy of y whose words all hold READY_NONE (all bits set) at the start of a solve:
 // the value is its own flag, so a reader needs one load and no fence (an aligned 4- or 8-byte
 // store is seen whole or not at all), and a computed value with those bits is stored as the
@@ -136,10 +136,16 @@ template <class T> __device__ __forceinline__ T spsv_wait(const T* ready, i64 c)
     return Ready<T>::value(b);
 }
 
+// The lane of row c in the warp whose ticket starts at position `first`, or -1.
+__device__ __forceinline__ int lane_of(const u32* position, i64 first, i64 c) {
+    const i64 off = (i64)position[c] - first;
+    return off >= 0 && off < 32 ? (int)off : -1;
+}
+
 // Rows with more entries than this have their entries outside the warp summed by the whole warp.
 #define SPSV_LONG_ROW 32
 
-// A thread per row, 32 consecutive rows (in solve order) per ticket. A thread never blocks: it
+// A thread per row, 32 rows (consecutive in the solve order) per ticket. A thread never blocks: it
 // takes its row's entries in order while their rows are published, and the warp goes round
 // until all its rows are done. A row of the same warp (always an earlier lane) is read from
 // that lane's register once the warp's ballot shows it done: a chain of neighbouring rows
@@ -149,20 +155,13 @@ template <class T> __device__ __forceinline__ T spsv_wait(const T* ready, i64 c)
 // tree), then their in-warp entries in order.
 template <class T, class I>
 __device__ void spsv_rows(i64 n, const I* __restrict__ ptr, const I* __restrict__ col, const T* __restrict__ val,
-                          const T* __restrict__ diag, int lower, int unit, const T* x, T* y, u32* ticket, T* ready,
-                          const T* alpha_dev, T alpha_h) {
+                          const T* __restrict__ diag, const u32* __restrict__ order, const u32* __restrict__ position,
+                          int unit, const T* x, T* y, u32* ticket, T* ready, const T* alpha_dev, T alpha_h) {
     const int lane = threadIdx.x & 31;
     const T alpha = scalar_arg(alpha_dev, alpha_h);
     for (u32 t = spsv_ticket(ticket); (i64)t * 32 < n; t = spsv_ticket(ticket)) {
-        const i64 k = (i64)t * 32 + lane;
-        // Lane 0's row; lane l has row0 + l (lower) or row0 - l (upper).
-        const i64 row0 = lower ? (i64)t * 32 : n - 1 - (i64)t * 32;
-        const i64 row = lower ? row0 + lane : row0 - lane;
-        // The lane of a column in this warp's rows, or -1.
-        auto lane_of = [&](i64 c) -> int {
-            const i64 off = lower ? c - row0 : row0 - c;
-            return off >= 0 && off < 32 ? (int)off : -1;
-        };
+        const i64 first = (i64)t * 32, k = first + lane;
+        const i64 row = k < n ? (i64)order[k] : 0;
         i64 p = 0, e = 0;
         if (k < n) {
             p = (i64)ptr[row];
@@ -176,7 +175,7 @@ __device__ void spsv_rows(i64 n, const I* __restrict__ ptr, const I* __restrict_
             T part = T(0);
             for (i64 q = pj + lane; q < ej; q += 32) {
                 const i64 c = (i64)col[q];
-                if (lane_of(c) < 0) part = add_rn(part, mul_rn(val[q], spsv_wait(ready, c)));
+                if (lane_of(position, first, c) < 0) part = add_rn(part, mul_rn(val[q], spsv_wait(ready, c)));
             }
             for (int o = 16; o > 0; o >>= 1) part = add_rn(part, __shfl_down_sync(SPBLK_FULL_MASK, part, o));
             part = __shfl_sync(SPBLK_FULL_MASK, part, 0);
@@ -193,7 +192,7 @@ __device__ void spsv_rows(i64 n, const I* __restrict__ ptr, const I* __restrict_
             if (active) {
                 while (p < e) {
                     const i64 c = (i64)col[p];
-                    const int at = lane_of(c);
+                    const int at = lane_of(position, first, c);
                     if (at >= 0) {
                         src = at;
                         break;
@@ -223,12 +222,12 @@ __device__ void spsv_rows(i64 n, const I* __restrict__ ptr, const I* __restrict_
 // each one's row; the lanes' sums are added in a fixed tree.
 template <class T, class I>
 __device__ void spsv_warp(i64 n, const I* __restrict__ ptr, const I* __restrict__ col, const T* __restrict__ val,
-                          const T* __restrict__ diag, int lower, int unit, const T* x, T* y, u32* ticket, T* ready,
-                          const T* alpha_dev, T alpha_h) {
+                          const T* __restrict__ diag, const u32* __restrict__ order, int unit, const T* x, T* y,
+                          u32* ticket, T* ready, const T* alpha_dev, T alpha_h) {
     const int lane = threadIdx.x & 31;
     const T alpha = scalar_arg(alpha_dev, alpha_h);
     for (u32 t = spsv_ticket(ticket); (i64)t < n; t = spsv_ticket(ticket)) {
-        const i64 row = lower ? (i64)t : n - 1 - (i64)t;
+        const i64 row = (i64)order[t];
         T sum = T(0);
         for (i64 p = (i64)ptr[row] + lane, e = (i64)ptr[row + 1]; p < e; p += 32)
             sum = add_rn(sum, mul_rn(val[p], spsv_wait(ready, (i64)col[p])));
@@ -255,14 +254,15 @@ __device__ void spsv_warp(i64 n, const I* __restrict__ ptr, const I* __restrict_
         spsv_values<T, I>(n, tri_ptr, tri_src, diag_src, a_val, tri_val, diag);                                   \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(128) spblk_spsv_rows_##tval##_##tidx(                           \
-        i64 n, const I* ptr, const I* col, const T* val, const T* diag, int lower, int unit, const T* x, T* y,  \
-        u32* ticket, T* ready, const T* alpha_dev, T alpha) {                                                    \
-        spsv_rows<T, I>(n, ptr, col, val, diag, lower, unit, x, y, ticket, ready, alpha_dev, alpha);              \
+        i64 n, const I* ptr, const I* col, const T* val, const T* diag, const u32* order, const u32* position,  \
+        int unit, const T* x, T* y, u32* ticket, T* ready, const T* alpha_dev, T alpha) {                        \
+        spsv_rows<T, I>(n, ptr, col, val, diag, order, position, unit, x, y, ticket, ready, alpha_dev, alpha);    \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(128) spblk_spsv_warp_##tval##_##tidx(                           \
-        i64 n, const I* ptr, const I* col, const T* val, const T* diag, int lower, int unit, const T* x, T* y,  \
-        u32* ticket, T* ready, const T* alpha_dev, T alpha) {                                                    \
-        spsv_warp<T, I>(n, ptr, col, val, diag, lower, unit, x, y, ticket, ready, alpha_dev, alpha);              \
+        i64 n, const I* ptr, const I* col, const T* val, const T* diag, const u32* order, const u32* position,  \
+        int unit, const T* x, T* y, u32* ticket, T* ready, const T* alpha_dev, T alpha) {                        \
+        (void)position;                                                                                          \
+        spsv_warp<T, I>(n, ptr, col, val, diag, order, unit, x, y, ticket, ready, alpha_dev, alpha);              \
     }
 
 SPSV_PATTERN_ENTRY(int, i32)

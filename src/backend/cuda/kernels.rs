@@ -192,8 +192,11 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_sell_to_csr_{w}_{i}"));
         }
     }
-    // kernels/spsv/sync_free.cu.
+    // kernels/spsv/sync_free.cu and order.cu.
+    v.extend(["spblk_spsv_order_sources", "spblk_spsv_order_queue", "spblk_spsv_order_positions"].map(String::from));
     for i in INDICES {
+        v.push(format!("spblk_spsv_order_count_{i}"));
+        v.push(format!("spblk_spsv_order_fill_{i}"));
         v.push(format!("spblk_spsv_count_{i}"));
         v.push(format!("spblk_spsv_fill_{i}"));
         for t in ["f32", "f64"] {

@@ -1,8 +1,9 @@
-//! Triangular solves on the GPU (kernels/spsv/sync_free.cu). The analysis lives in the
-//! caller's buffer, as cuSPARSE's does: op(A)'s strict triangle in solve order with a copy of
-//! its values, the diagonal, and the solve's ticket counter and published values. Nothing is allocated and
-//! nothing waits for the GPU, so the analysis, the updates and the solves all capture into
-//! graphs.
+//! Triangular solves on the GPU (kernels/spsv/sync_free.cu, order.cu). The analysis lives in
+//! the caller's buffer, as cuSPARSE's does: op(A)'s strict triangle with a copy of its values,
+//! the diagonal, the order in which the solve takes rows (a topological order with the level
+//! sets' parallelism), and the solve's ticket counter and published values. Nothing is
+//! allocated and nothing waits for the GPU, so the analysis, the updates and the solves all
+//! capture into graphs.
 
 use std::ffi::c_void;
 
@@ -17,9 +18,9 @@ use crate::types::{DataType, IndexType, SpsvUpdate};
 
 /// Warps per block of the solve kernels (`__launch_bounds__(128)`).
 const SOLVE_WARPS: u32 = 4;
-/// Solve blocks per SM: as many as fit (12 by registers), since tickets go out in row order and
-/// only the resident warps' rows are in flight (docs/spsv.md, run 4).
-const SOLVE_BLOCKS_PER_SM: u32 = 16;
+/// Solve blocks per SM (and of the ordering pass): tickets follow the analysis' topological
+/// order, so a wavefront's rows are in flight together; more warps would only poll L2.
+const SOLVE_BLOCKS_PER_SM: u32 = 8;
 /// From this many stored entries per row on, a warp takes each row.
 const WARP_ROWS_FROM: i64 = 16;
 
@@ -36,8 +37,17 @@ struct Layout {
     val: u64,
     diag_src: u64,
     diag: u64,
-    /// Analysis scratch: the scan's partial sums, then CSR of op(A) if A must be converted.
+    /// The solve order (rows, u32) and each row's position in it (kernels/spsv/order.cu).
+    order: u64,
+    position: u64,
+    /// Analysis scratch: the scan's partial sums; the ordering pass's dependent lists (offsets,
+    /// fill cursors, rows), wait counts and queue counters; CSR of op(A) if A must be converted.
     scan_tmp: u64,
+    dependent_ptr: u64,
+    cursor: u64,
+    dependent_rows: u64,
+    waiting: u64,
+    counters: u64,
     pattern: OpPattern,
 }
 
@@ -53,7 +63,14 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
         val: c.take(nnz * vsz),
         diag_src: c.take(n * 4),
         diag: c.take(n * vsz),
+        order: c.take(n * 4),
+        position: c.take(n * 4),
         scan_tmp: c.take(scan_tmp_bytes(n as u64 + 1, width(args.a.indices_type))),
+        dependent_ptr: c.take((n + 1) * 4),
+        cursor: c.take(n * 4),
+        dependent_rows: c.take(nnz * 4),
+        waiting: c.take(n * 4),
+        counters: c.take(8),
         pattern: OpPattern { ptr: 0, col: 0, base: 0, perm: 0 },
     };
     at.pattern = pattern_with_perm(l, c, args.a, args.op_a)?;
@@ -80,7 +97,6 @@ pub struct DeviceTriangle {
     nnz: i64,
     ity: IndexType,
     vty: DataType,
-    lower: bool,
     unit: bool,
     at: Layout,
 }
@@ -95,7 +111,7 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
         )));
     }
     let at = layout(Some(l), &mut Carve::new(buffer), args)?;
-    let t = DeviceTriangle { n, nnz: args.a.nnz, ity, vty: args.value_type, lower: args.lower, unit: args.unit, at };
+    let t = DeviceTriangle { n, nnz: args.a.nnz, ity, vty: args.value_type, unit: args.unit, at };
     if n == 0 {
         return Ok(t);
     }
@@ -109,12 +125,51 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
     scan(l, at.ptr, n as u64 + 1, width(ity), at.scan_tmp, 0)?;
     l.launch(&format!("spblk_spsv_fill_{i}"), grid, BLOCK, 0, rows().ptr(at.ptr).ptr(at.col).ptr(at.src))?;
     copy_values(l, &t, args.a.values as u64)?;
+    solve_order(l, &t)?;
     trace::note(format_args!(
         "SpSV analysis: n={n} nnz={} {} kernel",
         args.a.nnz,
         if warp_rows(&t) { "warp-per-row" } else { "thread-per-row" }
     ));
     Ok(t)
+}
+
+/// The order of the solve's tickets (kernels/spsv/order.cu): each row's dependents listed, the
+/// rows that wait on nothing queued, then the queue drained by warps that queue each row whose
+/// last dependency they took.
+fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
+    let (at, n, i) = (&t.at, t.n as u64, index_tag(t.ity));
+    let rows = l.grid(n, BLOCK as u64);
+    l.memset_u32(at.dependent_ptr, 0, n as usize + 1)?;
+    let entries = l.grid(t.nnz.max(1) as u64, BLOCK as u64);
+    l.launch(
+        &format!("spblk_spsv_order_count_{i}"),
+        entries,
+        BLOCK,
+        0,
+        Args::new().i64(t.n).ptr(at.ptr).ptr(at.col).ptr(at.dependent_ptr),
+    )?;
+    scan(l, at.dependent_ptr, n + 1, Width::U32, at.scan_tmp, 0)?;
+    l.copy(at.cursor, at.dependent_ptr, n as usize * 4)?;
+    l.launch(
+        &format!("spblk_spsv_order_fill_{i}"),
+        rows,
+        BLOCK,
+        0,
+        Args::new().i64(t.n).ptr(at.ptr).ptr(at.col).ptr(at.cursor).ptr(at.dependent_rows).ptr(at.waiting),
+    )?;
+    l.memset_u32(at.order, u32::MAX, n as usize)?;
+    l.memset_u32(at.counters, 0, 2)?;
+    let queue = || Args::new().i64(t.n);
+    l.launch("spblk_spsv_order_sources", rows, BLOCK, 0, queue().ptr(at.waiting).ptr(at.order).ptr(at.counters))?;
+    l.launch(
+        "spblk_spsv_order_queue",
+        l.resident_grid(n.div_ceil(32), SOLVE_WARPS as u64, SOLVE_BLOCKS_PER_SM),
+        SOLVE_WARPS * 32,
+        0,
+        queue().ptr(at.dependent_ptr).ptr(at.dependent_rows).ptr(at.waiting).ptr(at.order).ptr(at.counters),
+    )?;
+    l.launch("spblk_spsv_order_positions", rows, BLOCK, 0, queue().ptr(at.order).ptr(at.position))
 }
 
 /// The analysis' copy of the kept entries' values and of the diagonal, from `values` (nnz of
@@ -166,7 +221,8 @@ pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
             .ptr(at.col)
             .ptr(at.val)
             .ptr(at.diag)
-            .i32(t.lower as i32)
+            .ptr(at.order)
+            .ptr(at.position)
             .i32(t.unit as i32)
             .ptr(args.x.values as u64)
             .ptr(args.y.values as u64)
