@@ -1,104 +1,237 @@
 // The order in which the synchronization-free solve (sync_free.cu) hands out rows: a topological
 // order of the triangle's dependencies with the parallelism of its level sets, so that a whole
-// wavefront of independent rows is in flight at once (docs/spsv.md, session 20).
+// wavefront of independent rows is in flight at once (docs/spsv.md).
 //
 // The analysis lists each row's dependents (the transpose of the strict triangle, counted and
-// filled with atomics: the order within a list does not matter), queues the rows that wait on
-// nothing, and then warps take queued rows and decrement their dependents' counters, queueing
-// each that reaches zero. A row is queued only after every row it waits on was taken, so the
-// queue is a topological order. The queue's order varies from run to run; the solve's results
+// filled with atomics: the order within a list does not matter), each listed dependent with
+// the range of its own list, so that one load tells a warp both which row it made ready and
+// where that row's dependents are. Kahn's algorithm then runs in one kernel: a warp holds up to
+// 32 rows (a lane each) and decrements their dependents' counters, up to 128 at a time spread
+// over the lanes; a row whose counter reaches zero is appended to the order, and the warp keeps
+// it on a lane that fell free (one trip through L2 per level for a chain) or, when none has,
+// pushes it to a shared queue that idle lanes poll. A row enters the order only after every row
+// it waits on did, so the order is topological. It varies from run to run; the solve's results
 // do not (each row still sums its entries in storage order).
 #include "common/types.cuh"
 
-#define ORDER_NONE 0xffffffffu
+#define ORDER_EMPTY 0xffffffffffffffffull
 
-__device__ __forceinline__ u32 load_relaxed(const u32* p) {
+__device__ __forceinline__ u32 order_load(const u32* p) {
     u32 v;
     asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
 }
 
-__device__ __forceinline__ void store_relaxed(u32* p, u32 v) {
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+__device__ __forceinline__ u64 order_load64(const u64* p) {
+    u64 v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
 }
 
-// dependents[c] += 1 for every kept entry (r, c) (the row's entries are tri_ptr[r]..).
+__device__ __forceinline__ void order_store64(u64* p, u64 v) {
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+// A row's dependents as [start, end) in the lists, packed (never ORDER_EMPTY: end < 2^32 - 1).
+__device__ __forceinline__ u64 order_range(const u32* dep_ptr, u32 r) {
+    return (u64)dep_ptr[r] | ((u64)dep_ptr[r + 1] << 32);
+}
+
+// dep_ptr[c] += 1 for every kept entry (r, c).
+template <class I> __device__ void order_count(i64 n, const I* tri_ptr, const u32* tri_col, u32* dep_ptr) {
+    GRID_STRIDE(j, (i64)tri_ptr[n]) atomicAdd(&dep_ptr[tri_col[j]], 1u);
+}
+
+// Lists each entry's row among the dependents of its column (cursor: the lists' offsets,
+// advanced as they fill).
 template <class I>
-__device__ void order_count(i64 n, const I* tri_ptr, const I* tri_col, u32* dependents) {
-    const i64 count = (i64)tri_ptr[n];
-    GRID_STRIDE(j, count) atomicAdd(&dependents[(i64)tri_col[j]], 1u);
+__device__ void order_fill(i64 n, const I* tri_ptr, const u32* tri_col, const u32* tri_row, u32* cursor,
+                           u32* dep_rows) {
+    GRID_STRIDE(j, (i64)tri_ptr[n]) dep_rows[atomicAdd(&cursor[tri_col[j]], 1u)] = tri_row[j];
 }
 
-// Lists each row among the dependents of its entries' columns (cursor: the lists' offsets,
-// advanced as they fill); waiting[r] = the number of rows r waits on.
-template <class I>
-__device__ void order_fill(i64 n, const I* tri_ptr, const I* tri_col, u32* cursor, u32* dependent_rows,
-                           u32* waiting) {
-    GRID_STRIDE(r, n) {
-        const i64 s = (i64)tri_ptr[r], e = (i64)tri_ptr[r + 1];
-        for (i64 j = s; j < e; ++j) dependent_rows[atomicAdd(&cursor[(i64)tri_col[j]], 1u)] = (u32)r;
-        waiting[r] = (u32)(e - s);
-    }
-}
-
-// Queues the rows that wait on nothing (queue: order, with its tail at counters[1]).
+// dep_range[j] = the list range of the j-th listed dependent.
 extern "C" __global__ void __launch_bounds__(256)
-    spblk_spsv_order_sources(i64 n, const u32* waiting, u32* order, u32* counters) {
+    spblk_spsv_order_ranges(i64 n, const u32* dep_rows, const u32* dep_ptr, u64* dep_range) {
+    GRID_STRIDE(j, (i64)dep_ptr[n]) dep_range[j] = order_range(dep_ptr, dep_rows[j]);
+}
+
+// waiting[r] = the number of rows r waits on; the rows that wait on none start the order and the
+// queue. counters: [0] queue head, [1] queue tail, [2] order length.
+template <class I>
+__device__ void order_sources(i64 n, const I* tri_ptr, const u32* dep_ptr, u32* waiting, u64* queue, u32* order,
+                              u32* counters) {
     const int lane = threadIdx.x & 31;
+    const u32 below = (1u << lane) - 1;
     for (i64 base = ((i64)blockIdx.x * blockDim.x + threadIdx.x) & ~31ll; base < n;
          base += (i64)gridDim.x * blockDim.x) {
         const i64 r = base + lane;
-        const bool source = r < n && waiting[r] == 0;
-        const u32 mask = __ballot_sync(SPBLK_FULL_MASK, source);
-        u32 slot = 0;
-        if (lane == 0 && mask) slot = atomicAdd(&counters[1], (u32)__popc(mask));
-        slot = __shfl_sync(SPBLK_FULL_MASK, slot, 0);
-        if (source) order[slot + __popc(mask & ((1u << lane) - 1))] = (u32)r;
+        u32 w = 1;
+        u64 range = 0;
+        if (r < n) {
+            w = (u32)(tri_ptr[r + 1] - tri_ptr[r]);
+            waiting[r] = w;
+            range = order_range(dep_ptr, (u32)r);
+        }
+        // Sources join the order; those with dependents the queue too.
+        const u32 source = __ballot_sync(SPBLK_FULL_MASK, w == 0);
+        const u32 queued = __ballot_sync(SPBLK_FULL_MASK, w == 0 && (u32)range != (u32)(range >> 32));
+        u32 at = 0, qat = 0;
+        if (lane == 0 && source) at = atomicAdd(&counters[2], (u32)__popc(source));
+        if (lane == 0 && queued) qat = atomicAdd(&counters[1], (u32)__popc(queued));
+        at = __shfl_sync(SPBLK_FULL_MASK, at, 0);
+        qat = __shfl_sync(SPBLK_FULL_MASK, qat, 0);
+        if ((source >> lane) & 1u) order[at + __popc(source & below)] = (u32)r;
+        if ((queued >> lane) & 1u) queue[qat + __popc(queued & below)] = range;
     }
 }
 
-// Warps take 32 queue slots at a time (head: counters[0]). A lane whose slot is filled takes
-// that row and, one dependent per round, decrements the dependents' counts; the warp queues the
-// dependents that reached zero in the round together (one atomic on the tail per round). Lanes
-// never block: a warp goes round until all its slots are taken and their dependents counted.
-extern "C" __global__ void __launch_bounds__(128)
-    spblk_spsv_order_queue(i64 n, const u32* dependent_ptr, const u32* dependent_rows, u32* waiting, u32* order,
-                           u32* counters) {
+// The r-th set bit of m (r < popc(m)).
+__device__ __forceinline__ int nth_bit(u32 m, int r) {
+    for (int i = 0; i < r; ++i) m &= m - 1;
+    return __ffs(m) - 1;
+}
+
+#define ORDER_BATCH 4
+
+// Kahn's algorithm by persistent warps (see the top of the file). The sources are in the order and
+// those with dependents in the queue before the launch; the queue slots past its tail read
+// ORDER_EMPTY. The warps return once every row is in the order.
+extern "C" __global__ void __launch_bounds__(128) spblk_spsv_order_queue(u32 n, const u32* dep_rows,
+                                                                         const u64* dep_range, u32* waiting,
+                                                                         u64* queue, u32* order, u32* counters) {
     const int lane = threadIdx.x & 31;
+    const u32 below = (1u << lane) - 1;
+    bool have = false, polling = false;
+    u32 j = 0, e = 0, slot = 0;
+    if (order_load(&counters[2]) >= n) return;  // every row waits on none
     for (;;) {
-        u32 base = 0;
-        if (lane == 0) base = atomicAdd(&counters[0], 32u);
-        base = __shfl_sync(SPBLK_FULL_MASK, base, 0);
-        if ((i64)base >= n) return;
-        const i64 slot = (i64)base + lane;
-        bool have = false, finished = slot >= n;
-        u32 j = 0, e = 0;
-        while (!__all_sync(SPBLK_FULL_MASK, finished)) {
-            bool moved = false;
-            if (!finished && !have) {
-                const u32 r = load_relaxed(&order[slot]);
-                if (r != ORDER_NONE) {
-                    have = moved = true;
-                    j = dependent_ptr[r];
-                    e = dependent_ptr[r + 1];
-                }
+        // Lanes with nothing take the next queue slots.
+        const u32 idle = __ballot_sync(SPBLK_FULL_MASK, !have && !polling);
+        if (idle) {
+            u32 at = 0;
+            if (lane == 0) at = atomicAdd(&counters[0], (u32)__popc(idle));
+            at = __shfl_sync(SPBLK_FULL_MASK, at, 0);
+            if (!have && !polling) {
+                slot = at + __popc(idle & below);
+                polling = true;
             }
-            bool ready = false;
-            u32 d = 0;
-            if (have && j < e) {
-                d = dependent_rows[j++];
-                ready = atomicSub(&waiting[d], 1u) == 1u;
+        }
+        bool moved = false;
+        if (polling && slot < n) {
+            const u64 v = order_load64(&queue[slot]);
+            if (v != ORDER_EMPTY) {
+                j = (u32)v;
+                e = (u32)(v >> 32);
+                have = true;
+                polling = false;
                 moved = true;
             }
-            if (have && j >= e) finished = true;
-            const u32 mask = __ballot_sync(SPBLK_FULL_MASK, ready);
-            if (mask) {
-                u32 at = 0;
-                if (lane == 0) at = atomicAdd(&counters[1], (u32)__popc(mask));
-                at = __shfl_sync(SPBLK_FULL_MASK, at, 0);
-                if (ready) store_relaxed(&order[at + __popc(mask & ((1u << lane) - 1))], d);
+        }
+        // Up to 32 * ORDER_BATCH of the warp's pending dependents, in lane order.
+        const u32 pending = have ? e - j : 0;
+        u32 incl = pending;
+        for (int o = 1; o < 32; o <<= 1) {
+            const u32 t = __shfl_up_sync(SPBLK_FULL_MASK, incl, o);
+            if (lane >= o) incl += t;
+        }
+        const u32 total = __shfl_sync(SPBLK_FULL_MASK, incl, 31);
+        const u32 take = min(total, 32u * ORDER_BATCH);
+        u32 child[ORDER_BATCH];
+        u64 range[ORDER_BATCH];
+        bool ready[ORDER_BATCH];
+#pragma unroll
+        for (int k = 0; k < ORDER_BATCH; ++k) {
+            const u32 item = (u32)lane + 32u * k;
+            child[k] = 0;
+            range[k] = 0;
+            ready[k] = false;
+            if (32u * k >= take) continue;  // uniform across the warp
+            int owner = 0;                  // the first lane whose inclusive count exceeds item
+            for (int step = 16; step > 0; step >>= 1) {
+                const u32 v = __shfl_sync(SPBLK_FULL_MASK, incl, owner + step - 1);
+                if (v <= item) owner += step;
             }
-            if (!__any_sync(SPBLK_FULL_MASK, moved)) __nanosleep(64);
+            const u32 oj = __shfl_sync(SPBLK_FULL_MASK, j, owner);
+            const u32 oexcl = __shfl_sync(SPBLK_FULL_MASK, incl - pending, owner);
+            if (item < take) {
+                const u32 at = oj + (item - oexcl);
+                child[k] = dep_rows[at];
+                range[k] = dep_range[at];
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < ORDER_BATCH; ++k)
+            if ((u32)lane + 32u * k < take) ready[k] = atomicSub(&waiting[child[k]], 1u) == 1u;
+        if (have) {
+            const u32 excl = incl - pending;
+            const u32 used = take > excl ? min(take - excl, pending) : 0;
+            j += used;
+            moved |= used > 0;
+            if (j == e) have = false;
+        }
+        // The rows made ready join the order; those with dependents go to free lanes first.
+        u32 ready_mask[ORDER_BATCH], busy_mask[ORDER_BATCH];
+        u32 ready_total = 0, busy_total = 0;
+#pragma unroll
+        for (int k = 0; k < ORDER_BATCH; ++k) {
+            ready_mask[k] = __ballot_sync(SPBLK_FULL_MASK, ready[k]);
+            busy_mask[k] = __ballot_sync(SPBLK_FULL_MASK, ready[k] && (u32)range[k] != (u32)(range[k] >> 32));
+            ready_total += __popc(ready_mask[k]);
+            busy_total += __popc(busy_mask[k]);
+        }
+        if (ready_total) {
+            u32 at = 0;
+            if (lane == 0) at = atomicAdd(&counters[2], ready_total);
+            at = __shfl_sync(SPBLK_FULL_MASK, at, 0);
+            u32 before_k = 0;
+#pragma unroll
+            for (int k = 0; k < ORDER_BATCH; ++k) {
+                if (ready[k]) order[at + before_k + __popc(ready_mask[k] & below)] = child[k];
+                before_k += __popc(ready_mask[k]);
+            }
+            if (at + ready_total >= n) return;  // every row is in the order
+        }
+        if (busy_total) {
+            const u32 free_mask = __ballot_sync(SPBLK_FULL_MASK, !have && !polling);
+            const u32 kept = min((u32)__popc(free_mask), busy_total);
+            // The r-th busy row (in batch, then lane order) goes to the r-th free lane.
+            const bool taker = !have && !polling && (u32)__popc(free_mask & below) < kept;
+            int r = taker ? (int)__popc(free_mask & below) : -1;
+#pragma unroll
+            for (int k = 0; k < ORDER_BATCH; ++k) {
+                const int here = __popc(busy_mask[k]);
+                const bool mine = r >= 0 && r < here;
+                const u64 v = __shfl_sync(SPBLK_FULL_MASK, range[k], mine ? nth_bit(busy_mask[k], r) : 0);
+                if (mine) {
+                    j = (u32)v;
+                    e = (u32)(v >> 32);
+                    have = true;
+                    r = -1;
+                } else if (r >= 0) {
+                    r -= here;
+                }
+            }
+            if (busy_total > kept) {
+                u32 at = 0;
+                if (lane == 0) at = atomicAdd(&counters[1], busy_total - kept);
+                at = __shfl_sync(SPBLK_FULL_MASK, at, 0);
+                u32 before_k = 0;
+#pragma unroll
+                for (int k = 0; k < ORDER_BATCH; ++k) {
+                    const bool busy = (busy_mask[k] >> lane) & 1u;
+                    const u32 rank = before_k + __popc(busy_mask[k] & below);
+                    if (busy && rank >= kept) order_store64(&queue[at + rank - kept], range[k]);
+                    before_k += __popc(busy_mask[k]);
+                }
+            }
+            moved = true;
+        }
+        if (!__any_sync(SPBLK_FULL_MASK, moved || ready_total)) {
+            u32 length = 0;
+            if (lane == 0) length = order_load(&counters[2]);
+            if (__shfl_sync(SPBLK_FULL_MASK, length, 0) >= n) return;
+            __nanosleep(64);
         }
     }
 }
@@ -110,12 +243,16 @@ extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_positions(i64
 
 #define ORDER_ENTRY(I, tidx)                                                                                  \
     extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_count_##tidx(                          \
-        i64 n, const I* tri_ptr, const I* tri_col, u32* dependents) {                                         \
-        order_count<I>(n, tri_ptr, tri_col, dependents);                                                      \
+        i64 n, const I* tri_ptr, const u32* tri_col, u32* dep_ptr) {                                          \
+        order_count<I>(n, tri_ptr, tri_col, dep_ptr);                                                         \
     }                                                                                                         \
     extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_fill_##tidx(                           \
-        i64 n, const I* tri_ptr, const I* tri_col, u32* cursor, u32* dependent_rows, u32* waiting) {          \
-        order_fill<I>(n, tri_ptr, tri_col, cursor, dependent_rows, waiting);                                  \
+        i64 n, const I* tri_ptr, const u32* tri_col, const u32* tri_row, u32* cursor, u32* dep_rows) {        \
+        order_fill<I>(n, tri_ptr, tri_col, tri_row, cursor, dep_rows);                                        \
+    }                                                                                                         \
+    extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_sources_##tidx(                        \
+        i64 n, const I* tri_ptr, const u32* dep_ptr, u32* waiting, u64* queue, u32* order, u32* counters) {   \
+        order_sources<I>(n, tri_ptr, dep_ptr, waiting, queue, order, counters);                               \
     }
 
 ORDER_ENTRY(int, i32)

@@ -1,14 +1,14 @@
 // Triangular solves (SpSV) without level synchronization (after Liu et al., "A synchronization-
 // free algorithm for parallel sparse triangular solves", Euro-Par 2016; docs/spsv.md).
 //
-// The analysis copies op(A)'s strict triangle into the caller's buffer in solve order: each
-// row's kept entries (zero-based columns, values, and each entry's position in A's values for
-// updates) and the diagonal apart (a missing entry reads as one, as cuSPARSE's does).
+// The analysis (analysis.cu) copies op(A)'s strict triangle into the caller's buffer in solve
+// order, a topological order with the level sets' parallelism (order.cu): position s holds the
+// s-th row of the order, and its entries name the positions of the rows they wait on.
 //
-// The solve's warps take rows by a ticket counter in the analysis' topological order (order.cu),
-// so every row a row waits on belongs to a warp that is already running, or to an earlier lane
-// of the same warp: no deadlock, whatever the scheduler does. A row is published by storing its value into
-// `ready`, a copy of y whose words all hold READY_NONE (all bits set) at the start of a solve:
+// The solve's warps take 32 positions (or one) per ticket, in order, so every row a row waits on
+// belongs to a warp that is already running, or to an earlier lane of the same warp: no
+// deadlock, whatever the scheduler does. A row is published by storing its value into
+// `ready` (by position), whose words all hold READY_NONE (all bits set) at the start of a solve:
 // the value is its own flag, so a reader needs one load and no fence (an aligned 4- or 8-byte
 // store is seen whole or not at all), and a computed value with those bits is stored as the
 // canonical NaN instead. Each row's sum runs in storage order (thread kernel, rows of at most
@@ -16,8 +16,6 @@
 // reduction tree (longer rows, warp kernel): the same bits every run. The ticket and `ready` are
 // reset by memsets on the stream, so the whole solve can be captured into a graph.
 #include "common/types.cuh"
-
-#define SPSV_NONE 0xffffffffu
 
 // The published value of a row as raw bits (u32 for float, u64 for double), READY_NONE while
 // the row is not done. Loads and stores are relaxed at GPU scope: they go to L2, never L1.
@@ -55,70 +53,14 @@ template <> struct Ready<double> {
     }
 };
 
-__device__ __forceinline__ bool kept(i64 c, i64 row, int lower) { return c != row && ((c < row) == (lower != 0)); }
-
-// counts[i] = row i's kept entries (to be scanned into offsets); diag_src[i] = the position in
-// A's values of row i's first diagonal entry, or SPSV_NONE. `perm` (NULL: identity) maps an
-// entry of the given CSR of op(A) to A's stored entry.
-template <class I>
-__device__ void spsv_count(i64 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm, I* counts,
-                           u32* diag_src) {
-    GRID_STRIDE(i, n) {
-        const i64 s = (i64)ptr[i] - base, e = (i64)ptr[i + 1] - base;
-        i64 count = 0;
-        u32 d = SPSV_NONE;
-        for (i64 p = s; p < e; ++p) {
-            const i64 c = (i64)col[p] - base;
-            if (c == (i64)i) {
-                if (d == SPSV_NONE) d = perm ? perm[p] : (u32)p;
-            } else if (kept(c, (i64)i, lower)) {
-                ++count;
-            }
-        }
-        counts[i] = (I)count;
-        diag_src[i] = d;
-    }
-}
-
-// Writes row i's kept entries at tri_ptr[i]..: columns (zero-based) and source positions.
-template <class I>
-__device__ void spsv_fill(i64 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm,
-                          const I* tri_ptr, I* tri_col, u32* tri_src) {
-    GRID_STRIDE(i, n) {
-        const i64 s = (i64)ptr[i] - base, e = (i64)ptr[i + 1] - base;
-        i64 q = (i64)tri_ptr[i];
-        for (i64 p = s; p < e; ++p) {
-            const i64 c = (i64)col[p] - base;
-            if (kept(c, (i64)i, lower)) {
-                tri_col[q] = (I)c;
-                tri_src[q] = perm ? perm[p] : (u32)p;
-                ++q;
-            }
-        }
-    }
-}
-
-// The analysis' copy of the values, from A's (or an update's) nnz values.
-template <class T, class I>
-__device__ void spsv_values(i64 n, const I* tri_ptr, const u32* tri_src, const u32* diag_src, const T* a_val,
-                            T* tri_val, T* diag) {
-    const i64 count = (i64)tri_ptr[n];
-    GRID_STRIDE(j, count) tri_val[j] = a_val[tri_src[j]];
-    GRID_STRIDE(i, n) {
-        const u32 d = diag_src[i];
-        diag[i] = d == SPSV_NONE ? T(1) : a_val[d];
-    }
-}
-
-// y[row] = (alpha x[row] - sum) / diag[row], published to the rows that wait on it.
+// y[row] = (alpha x[row] - sum) / diag, published (at position s) to the rows that wait on it.
 template <class T>
-__device__ __forceinline__ T spsv_publish(i64 row, T sum, T alpha, const T* x, T* y, const T* diag, int unit,
-                                          T* ready) {
-    T r = add_rn(mul_rn(alpha, x[row]), -sum);
-    if (!unit) r = r / diag[row];
+__device__ __forceinline__ T spsv_publish(u32 s, u32 row, T sum, T alpha, T xr, T d, int unit, T* y, T* ready) {
+    T r = add_rn(mul_rn(alpha, xr), -sum);
+    if (!unit) r = r / d;
     r = Ready<T>::publishable(r);
     y[row] = r;
-    Ready<T>::store(&ready[row], r);
+    Ready<T>::store(&ready[s], r);
     return r;
 }
 
@@ -129,54 +71,77 @@ __device__ __forceinline__ u32 spsv_ticket(u32* ticket) {
     return __shfl_sync(SPBLK_FULL_MASK, t, 0);
 }
 
-// Row c's value, waiting for it (its row belongs to an earlier ticket).
-template <class T> __device__ __forceinline__ T spsv_wait(const T* ready, i64 c) {
-    typename Ready<T>::Bits b;
-    while (Ready<T>::none(b = Ready<T>::load(&ready[c]))) __nanosleep(32);
-    return Ready<T>::value(b);
-}
+// Entries a lane holds in registers at a time: their `ready` words are polled together, so a
+// row of up to this many entries waits one trip through L2 per poll, not one per entry.
+#define SPSV_BATCH 4
 
-// The lane of row c in the warp whose ticket starts at position `first`, or -1.
-__device__ __forceinline__ int lane_of(const u32* position, i64 first, i64 c) {
-    const i64 off = (i64)position[c] - first;
-    return off >= 0 && off < 32 ? (int)off : -1;
+// Adds val[q] * ready[col[q]] for the lane's entries q = first, first + 32, ... below end that
+// wait on rows outside the warp (position < warp_first), in order, waiting for each.
+template <class T>
+__device__ __forceinline__ T spsv_strided_sum(u32 first, u32 end, u32 warp_first, const u32* __restrict__ col,
+                                              const T* __restrict__ val, const T* ready) {
+    T part = T(0);
+    for (u32 q0 = first; q0 < end; q0 += 32 * SPSV_BATCH) {
+        u32 c[SPSV_BATCH];
+        T v[SPSV_BATCH];
+        typename Ready<T>::Bits b[SPSV_BATCH];
+#pragma unroll
+        for (int k = 0; k < SPSV_BATCH; ++k) {
+            const u32 q = q0 + 32 * k;
+            c[k] = q < end ? col[q] : warp_first;
+            v[k] = q < end ? val[q] : T(0);
+        }
+#pragma unroll
+        for (int k = 0; k < SPSV_BATCH; ++k)
+            if (c[k] < warp_first) b[k] = Ready<T>::load(&ready[c[k]]);
+#pragma unroll
+        for (int k = 0; k < SPSV_BATCH; ++k) {
+            if (c[k] >= warp_first) continue;
+            while (Ready<T>::none(b[k])) {
+                __nanosleep(32);
+                b[k] = Ready<T>::load(&ready[c[k]]);
+            }
+            part = add_rn(part, mul_rn(v[k], Ready<T>::value(b[k])));
+        }
+    }
+    return part;
 }
 
 // Rows with more entries than this have their entries outside the warp summed by the whole warp.
 #define SPSV_LONG_ROW 32
 
-// A thread per row, 32 rows (consecutive in the solve order) per ticket. A thread never blocks: it
-// takes its row's entries in order while their rows are published, and the warp goes round
-// until all its rows are done. A row of the same warp (always an earlier lane) is read from
-// that lane's register once the warp's ballot shows it done: a chain of neighbouring rows
-// costs a round of the loop per row, not a trip through L2 per row. A round in which no lane
-// moves sleeps briefly, so that waiting warps leave L2 to the rows being published. Long rows
-// first have their entries outside the warp summed by all 32 lanes (lane-strided, a fixed
-// tree), then their in-warp entries in order.
-template <class T, class I>
-__device__ void spsv_rows(i64 n, const I* __restrict__ ptr, const I* __restrict__ col, const T* __restrict__ val,
-                          const T* __restrict__ diag, const u32* __restrict__ order, const u32* __restrict__ position,
-                          int unit, const T* x, T* y, u32* ticket, T* ready, const T* alpha_dev, T alpha_h) {
+// A thread per row, 32 positions per ticket. A thread never blocks: it holds up to SPSV_BATCH of
+// its row's entries in registers, polls the rows they wait on together, adds the published ones
+// in storage order, and the warp goes round until all its rows are done. A row of the same warp
+// (always an earlier lane) is read from that lane's register once the warp's ballot shows it
+// done: a chain of neighbouring rows costs a round of the loop per row, not a trip through L2. A
+// round in which no lane moves sleeps briefly, so that waiting warps leave L2 to the rows being
+// published. Long rows first have their entries outside the warp summed by all 32 lanes
+// (lane-strided, a fixed tree), then their in-warp entries in order.
+template <class T>
+__device__ void spsv_rows(u32 n, const u32* __restrict__ ptr, const u32* __restrict__ col, const T* __restrict__ val,
+                          const T* __restrict__ diag, const u32* __restrict__ row_of, int unit, const T* x, T* y,
+                          u32* ticket, T* ready, const T* alpha_dev, T alpha_h) {
     const int lane = threadIdx.x & 31;
     const T alpha = scalar_arg(alpha_dev, alpha_h);
-    for (u32 t = spsv_ticket(ticket); (i64)t * 32 < n; t = spsv_ticket(ticket)) {
-        const i64 first = (i64)t * 32, k = first + lane;
-        const i64 row = k < n ? (i64)order[k] : 0;
-        i64 p = 0, e = 0;
-        if (k < n) {
-            p = (i64)ptr[row];
-            e = (i64)ptr[row + 1];
+    for (u32 t = spsv_ticket(ticket); (u64)t * 32 < n; t = spsv_ticket(ticket)) {
+        const u32 first = t * 32, s = first + lane;
+        const bool valid = s < n;
+        u32 p = 0, e = 0, row = 0;
+        T xr = T(0), d = T(1);
+        if (valid) {
+            p = ptr[s];
+            e = ptr[s + 1];
+            row = row_of[s];
+            xr = x[row];
+            d = diag[s];
         }
         T sum = T(0), mine = T(0);
         bool outside_summed = false;
         for (u32 longs = __ballot_sync(SPBLK_FULL_MASK, e - p > SPSV_LONG_ROW); longs; longs &= longs - 1) {
             const int j = __ffs(longs) - 1;
-            const i64 pj = __shfl_sync(SPBLK_FULL_MASK, p, j), ej = __shfl_sync(SPBLK_FULL_MASK, e, j);
-            T part = T(0);
-            for (i64 q = pj + lane; q < ej; q += 32) {
-                const i64 c = (i64)col[q];
-                if (lane_of(position, first, c) < 0) part = add_rn(part, mul_rn(val[q], spsv_wait(ready, c)));
-            }
+            const u32 pj = __shfl_sync(SPBLK_FULL_MASK, p, j), ej = __shfl_sync(SPBLK_FULL_MASK, e, j);
+            T part = spsv_strided_sum(pj + lane, ej, first, col, val, ready);
             for (int o = 16; o > 0; o >>= 1) part = add_rn(part, __shfl_down_sync(SPBLK_FULL_MASK, part, o));
             part = __shfl_sync(SPBLK_FULL_MASK, part, 0);
             if (lane == j) {
@@ -184,90 +149,95 @@ __device__ void spsv_rows(i64 n, const I* __restrict__ ptr, const I* __restrict_
                 outside_summed = true;
             }
         }
-        u32 done = __ballot_sync(SPBLK_FULL_MASK, k >= n);
+        // The batch: entries bp .. bp + SPSV_BATCH (those at or past p are still to add).
+        u32 bp = p, c[SPSV_BATCH];
+        T v[SPSV_BATCH];
+#pragma unroll
+        for (int k = 0; k < SPSV_BATCH; ++k) {
+            c[k] = bp + k < e ? col[bp + k] : 0;
+            v[k] = bp + k < e ? val[bp + k] : T(0);
+        }
+        u32 done = __ballot_sync(SPBLK_FULL_MASK, !valid);
         while (done != SPBLK_FULL_MASK) {
             const bool active = !((done >> lane) & 1u);
-            const i64 before = p;
+            const u32 before = p;
             int src = lane;
-            if (active) {
-                while (p < e) {
-                    const i64 c = (i64)col[p];
-                    const int at = lane_of(position, first, c);
-                    if (at >= 0) {
-                        src = at;
-                        break;
+            if (active && p < e) {
+                typename Ready<T>::Bits b[SPSV_BATCH];
+#pragma unroll
+                for (int k = 0; k < SPSV_BATCH; ++k)
+                    if (bp + k >= p && bp + k < e && c[k] < first && !outside_summed) b[k] = Ready<T>::load(&ready[c[k]]);
+                bool go = true;
+#pragma unroll
+                for (int k = 0; k < SPSV_BATCH; ++k) {
+                    if (!go || bp + k < p || bp + k >= e) continue;
+                    if (c[k] >= first) {
+                        src = (int)(c[k] - first);
+                        go = false;
+                    } else if (outside_summed) {
+                        ++p;
+                    } else if (Ready<T>::none(b[k])) {
+                        go = false;
+                    } else {
+                        sum = add_rn(sum, mul_rn(v[k], Ready<T>::value(b[k])));
+                        ++p;
                     }
-                    if (!outside_summed) {
-                        const typename Ready<T>::Bits b = Ready<T>::load(&ready[c]);
-                        if (Ready<T>::none(b)) break;
-                        sum = add_rn(sum, mul_rn(val[p], Ready<T>::value(b)));
-                    }
-                    ++p;
                 }
             }
             const T theirs = __shfl_sync(SPBLK_FULL_MASK, mine, src);
             if (src != lane && ((done >> src) & 1u)) {
-                sum = add_rn(sum, mul_rn(val[p], theirs));
+                T vp = T(0);
+#pragma unroll
+                for (int k = 0; k < SPSV_BATCH; ++k)
+                    if (bp + k == p) vp = v[k];
+                sum = add_rn(sum, mul_rn(vp, theirs));
                 ++p;
             }
-            if (active && p == e) mine = spsv_publish(row, sum, alpha, x, y, diag, unit, ready);
+            if (active && p < e && p == bp + SPSV_BATCH) {
+                bp = p;
+#pragma unroll
+                for (int k = 0; k < SPSV_BATCH; ++k) {
+                    c[k] = bp + k < e ? col[bp + k] : 0;
+                    v[k] = bp + k < e ? val[bp + k] : T(0);
+                }
+            }
+            if (active && p == e) mine = spsv_publish(s, row, sum, alpha, xr, d, unit, y, ready);
             const u32 now = __ballot_sync(SPBLK_FULL_MASK, !active || p == e);
-            if (now == done && !__any_sync(SPBLK_FULL_MASK, p != before)) __nanosleep(64);
+            if (now == done && !__any_sync(SPBLK_FULL_MASK, p != before)) __nanosleep(32);
             done = now;
         }
     }
 }
 
-// A warp per row, for long rows: lane t takes entries t, t + 32, ... in order, waiting for
+// A warp per position, for long rows: lane t takes entries t, t + 32, ... in order, waiting for
 // each one's row; the lanes' sums are added in a fixed tree.
-template <class T, class I>
-__device__ void spsv_warp(i64 n, const I* __restrict__ ptr, const I* __restrict__ col, const T* __restrict__ val,
-                          const T* __restrict__ diag, const u32* __restrict__ order, int unit, const T* x, T* y,
+template <class T>
+__device__ void spsv_warp(u32 n, const u32* __restrict__ ptr, const u32* __restrict__ col, const T* __restrict__ val,
+                          const T* __restrict__ diag, const u32* __restrict__ row_of, int unit, const T* x, T* y,
                           u32* ticket, T* ready, const T* alpha_dev, T alpha_h) {
     const int lane = threadIdx.x & 31;
     const T alpha = scalar_arg(alpha_dev, alpha_h);
-    for (u32 t = spsv_ticket(ticket); (i64)t < n; t = spsv_ticket(ticket)) {
-        const i64 row = (i64)order[t];
-        T sum = T(0);
-        for (i64 p = (i64)ptr[row] + lane, e = (i64)ptr[row + 1]; p < e; p += 32)
-            sum = add_rn(sum, mul_rn(val[p], spsv_wait(ready, (i64)col[p])));
+    for (u32 s = spsv_ticket(ticket); s < n; s = spsv_ticket(ticket)) {
+        const u32 row = row_of[s];
+        const T xr = x[row], d = diag[s];
+        T sum = spsv_strided_sum(ptr[s] + lane, ptr[s + 1], s, col, val, ready);
         for (int o = 16; o > 0; o >>= 1) sum = add_rn(sum, __shfl_down_sync(SPBLK_FULL_MASK, sum, o));
-        if (lane == 0) spsv_publish(row, sum, alpha, x, y, diag, unit, ready);
+        if (lane == 0) spsv_publish(s, row, sum, alpha, xr, d, unit, y, ready);
         __syncwarp();
     }
 }
 
-#define SPSV_PATTERN_ENTRY(I, tidx)                                                                              \
-    extern "C" __global__ void __launch_bounds__(256) spblk_spsv_count_##tidx(                                   \
-        i64 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm, I* counts, u32* diag_src) {    \
-        spsv_count<I>(n, ptr, col, base, lower, perm, counts, diag_src);                                          \
+#define SPSV_SOLVE_ENTRY(T, tval)                                                                                \
+    extern "C" __global__ void __launch_bounds__(128) spblk_spsv_rows_##tval(                                    \
+        u32 n, const u32* ptr, const u32* col, const T* val, const T* diag, const u32* row_of, int unit,        \
+        const T* x, T* y, u32* ticket, T* ready, const T* alpha_dev, T alpha) {                                  \
+        spsv_rows<T>(n, ptr, col, val, diag, row_of, unit, x, y, ticket, ready, alpha_dev, alpha);               \
     }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(256) spblk_spsv_fill_##tidx(                                    \
-        i64 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm, const I* tri_ptr, I* tri_col,  \
-        u32* tri_src) {                                                                                          \
-        spsv_fill<I>(n, ptr, col, base, lower, perm, tri_ptr, tri_col, tri_src);                                  \
+    extern "C" __global__ void __launch_bounds__(128) spblk_spsv_warp_##tval(                                    \
+        u32 n, const u32* ptr, const u32* col, const T* val, const T* diag, const u32* row_of, int unit,        \
+        const T* x, T* y, u32* ticket, T* ready, const T* alpha_dev, T alpha) {                                  \
+        spsv_warp<T>(n, ptr, col, val, diag, row_of, unit, x, y, ticket, ready, alpha_dev, alpha);               \
     }
 
-#define SPSV_ENTRY(T, tval, I, tidx)                                                                             \
-    extern "C" __global__ void __launch_bounds__(256) spblk_spsv_values_##tval##_##tidx(                         \
-        i64 n, const I* tri_ptr, const u32* tri_src, const u32* diag_src, const T* a_val, T* tri_val, T* diag) { \
-        spsv_values<T, I>(n, tri_ptr, tri_src, diag_src, a_val, tri_val, diag);                                   \
-    }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(128) spblk_spsv_rows_##tval##_##tidx(                           \
-        i64 n, const I* ptr, const I* col, const T* val, const T* diag, const u32* order, const u32* position,  \
-        int unit, const T* x, T* y, u32* ticket, T* ready, const T* alpha_dev, T alpha) {                        \
-        spsv_rows<T, I>(n, ptr, col, val, diag, order, position, unit, x, y, ticket, ready, alpha_dev, alpha);    \
-    }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(128) spblk_spsv_warp_##tval##_##tidx(                           \
-        i64 n, const I* ptr, const I* col, const T* val, const T* diag, const u32* order, const u32* position,  \
-        int unit, const T* x, T* y, u32* ticket, T* ready, const T* alpha_dev, T alpha) {                        \
-        (void)position;                                                                                          \
-        spsv_warp<T, I>(n, ptr, col, val, diag, order, unit, x, y, ticket, ready, alpha_dev, alpha);              \
-    }
-
-SPSV_PATTERN_ENTRY(int, i32)
-SPSV_PATTERN_ENTRY(long long, i64)
-SPSV_ENTRY(float, f32, int, i32)
-SPSV_ENTRY(float, f32, long long, i64)
-SPSV_ENTRY(double, f64, int, i32)
-SPSV_ENTRY(double, f64, long long, i64)
+SPSV_SOLVE_ENTRY(float, f32)
+SPSV_SOLVE_ENTRY(double, f64)

@@ -192,17 +192,16 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_sell_to_csr_{w}_{i}"));
         }
     }
-    // kernels/spsv/sync_free.cu and order.cu.
-    v.extend(["spblk_spsv_order_sources", "spblk_spsv_order_queue", "spblk_spsv_order_positions"].map(String::from));
+    // kernels/spsv/analysis.cu, order.cu and sync_free.cu.
+    v.extend(["spblk_spsv_order_ranges", "spblk_spsv_order_queue", "spblk_spsv_order_positions"].map(String::from));
     for i in INDICES {
-        v.push(format!("spblk_spsv_order_count_{i}"));
-        v.push(format!("spblk_spsv_order_fill_{i}"));
-        v.push(format!("spblk_spsv_count_{i}"));
-        v.push(format!("spblk_spsv_fill_{i}"));
-        for t in ["f32", "f64"] {
-            for k in ["values", "rows", "warp"] {
-                v.push(format!("spblk_spsv_{k}_{t}_{i}"));
-            }
+        for k in ["count", "fill", "arrange", "place", "order_count", "order_fill", "order_sources"] {
+            v.push(format!("spblk_spsv_{k}_{i}"));
+        }
+    }
+    for t in ["f32", "f64"] {
+        for k in ["values", "diagonal", "rows", "warp"] {
+            v.push(format!("spblk_spsv_{k}_{t}"));
         }
     }
     // kernels/geam/merge.cu.

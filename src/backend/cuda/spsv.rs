@@ -29,24 +29,35 @@ const WARP_ROWS_FROM: i64 = 16;
 struct Layout {
     /// The solve's ticket counter (a u32 word).
     ticket: u64,
-    /// The values the solve has published, all bits set while a row is not done.
+    /// The values the solve has published (by position), all bits set while a row is not done.
     ready: u64,
+    /// The triangle in solve order (kernels/spsv/analysis.cu): u32 offsets, entries naming the
+    /// positions they wait on, each entry's source in A's values, the values; the diagonal's
+    /// sources and values; the row at each position.
     ptr: u64,
     col: u64,
     src: u64,
     val: u64,
     diag_src: u64,
     diag: u64,
-    /// The solve order (rows, u32) and each row's position in it (kernels/spsv/order.cu).
     order: u64,
+    /// Analysis scratch: the triangle in row order (offsets, columns, rows, sources, diagonal
+    /// sources), each row's position in the order, the scans' partial sums, the ordering pass'
+    /// dependent lists (offsets, fill cursors, rows, ranges), wait counts, queue and counters;
+    /// CSR of op(A) if A must be converted.
+    tri_ptr: u64,
+    tri_col: u64,
+    tri_row: u64,
+    tri_src: u64,
+    tri_diag_src: u64,
     position: u64,
-    /// Analysis scratch: the scan's partial sums; the ordering pass's dependent lists (offsets,
-    /// fill cursors, rows), wait counts and queue counters; CSR of op(A) if A must be converted.
     scan_tmp: u64,
-    dependent_ptr: u64,
+    dep_ptr: u64,
     cursor: u64,
-    dependent_rows: u64,
+    dep_rows: u64,
+    dep_range: u64,
     waiting: u64,
+    queue: u64,
     counters: u64,
     pattern: OpPattern,
 }
@@ -54,23 +65,32 @@ struct Layout {
 fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout> {
     let (n, nnz) = (args.a.rows as usize, args.a.nnz as usize);
     let (isz, vsz) = (args.a.indices_type.size(), args.value_type.size());
+    let scan_tmp =
+        scan_tmp_bytes(n as u64 + 1, width(args.a.indices_type)).max(scan_tmp_bytes(n as u64 + 1, Width::U32));
     let mut at = Layout {
         ticket: c.take(4),
         ready: c.take(n * vsz),
-        ptr: c.take((n + 1) * isz),
-        col: c.take(nnz * isz),
+        ptr: c.take((n + 1) * 4),
+        col: c.take(nnz * 4),
         src: c.take(nnz * 4),
         val: c.take(nnz * vsz),
         diag_src: c.take(n * 4),
         diag: c.take(n * vsz),
         order: c.take(n * 4),
+        tri_ptr: c.take((n + 1) * isz),
+        tri_col: c.take(nnz * 4),
+        tri_row: c.take(nnz * 4),
+        tri_src: c.take(nnz * 4),
+        tri_diag_src: c.take(n * 4),
         position: c.take(n * 4),
-        scan_tmp: c.take(scan_tmp_bytes(n as u64 + 1, width(args.a.indices_type))),
-        dependent_ptr: c.take((n + 1) * 4),
+        scan_tmp: c.take(scan_tmp),
+        dep_ptr: c.take((n + 1) * 4),
         cursor: c.take(n * 4),
-        dependent_rows: c.take(nnz * 4),
+        dep_rows: c.take(nnz * 4),
+        dep_range: c.take(nnz * 8),
         waiting: c.take(n * 4),
-        counters: c.take(8),
+        queue: c.take(n * 8),
+        counters: c.take(12),
         pattern: OpPattern { ptr: 0, col: 0, base: 0, perm: 0 },
     };
     at.pattern = pattern_with_perm(l, c, args.a, args.op_a)?;
@@ -119,13 +139,15 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
     let i = index_tag(ity);
     let rows = || Args::new().i64(n).ptr(p.ptr).ptr(p.col).i64(p.base).i32(args.lower as i32).ptr(p.perm);
     let grid = l.grid(n as u64, BLOCK as u64);
-    l.launch(&format!("spblk_spsv_count_{i}"), grid, BLOCK, 0, rows().ptr(at.ptr).ptr(at.diag_src))?;
+    l.launch(&format!("spblk_spsv_count_{i}"), grid, BLOCK, 0, rows().ptr(at.tri_ptr).ptr(at.tri_diag_src))?;
     // The counts (n of them, then a zero) become offsets, the last one the kept total.
-    l.memset_u32(at.ptr + n as u64 * ity.size() as u64, 0, ity.size() / 4)?;
-    scan(l, at.ptr, n as u64 + 1, width(ity), at.scan_tmp, 0)?;
-    l.launch(&format!("spblk_spsv_fill_{i}"), grid, BLOCK, 0, rows().ptr(at.ptr).ptr(at.col).ptr(at.src))?;
-    copy_values(l, &t, args.a.values as u64)?;
+    l.memset_u32(at.tri_ptr + n as u64 * ity.size() as u64, 0, ity.size() / 4)?;
+    scan(l, at.tri_ptr, n as u64 + 1, width(ity), at.scan_tmp, 0)?;
+    let fill = rows().ptr(at.tri_ptr).ptr(at.tri_col).ptr(at.tri_row).ptr(at.tri_src);
+    l.launch(&format!("spblk_spsv_fill_{i}"), grid, BLOCK, 0, fill)?;
     solve_order(l, &t)?;
+    arrange(l, &t)?;
+    copy_values(l, &t, args.a.values as u64)?;
     trace::note(format_args!(
         "SpSV analysis: n={n} nnz={} {} kernel",
         args.a.nnz,
@@ -134,42 +156,65 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
     Ok(t)
 }
 
-/// The order of the solve's tickets (kernels/spsv/order.cu): each row's dependents listed, the
-/// rows that wait on nothing queued, then the queue drained by warps that queue each row whose
-/// last dependency they took.
+/// The order of the solve's positions (kernels/spsv/order.cu): each row's dependents listed with
+/// their lists' ranges, the rows that wait on nothing put first, then Kahn's algorithm by
+/// persistent warps; and each row's position in the order.
 fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
     let (at, n, i) = (&t.at, t.n as u64, index_tag(t.ity));
     let rows = l.grid(n, BLOCK as u64);
-    l.memset_u32(at.dependent_ptr, 0, n as usize + 1)?;
+    // Kept entries are at most A's; the kernels read their count from the offsets.
     let entries = l.grid(t.nnz.max(1) as u64, BLOCK as u64);
-    l.launch(
-        &format!("spblk_spsv_order_count_{i}"),
-        entries,
-        BLOCK,
-        0,
-        Args::new().i64(t.n).ptr(at.ptr).ptr(at.col).ptr(at.dependent_ptr),
-    )?;
-    scan(l, at.dependent_ptr, n + 1, Width::U32, at.scan_tmp, 0)?;
-    l.copy(at.cursor, at.dependent_ptr, n as usize * 4)?;
-    l.launch(
-        &format!("spblk_spsv_order_fill_{i}"),
-        rows,
-        BLOCK,
-        0,
-        Args::new().i64(t.n).ptr(at.ptr).ptr(at.col).ptr(at.cursor).ptr(at.dependent_rows).ptr(at.waiting),
-    )?;
-    l.memset_u32(at.order, u32::MAX, n as usize)?;
-    l.memset_u32(at.counters, 0, 2)?;
-    let queue = || Args::new().i64(t.n);
-    l.launch("spblk_spsv_order_sources", rows, BLOCK, 0, queue().ptr(at.waiting).ptr(at.order).ptr(at.counters))?;
+    l.memset_u32(at.dep_ptr, 0, n as usize + 1)?;
+    let count = Args::new().i64(t.n).ptr(at.tri_ptr).ptr(at.tri_col).ptr(at.dep_ptr);
+    l.launch(&format!("spblk_spsv_order_count_{i}"), entries, BLOCK, 0, count)?;
+    scan(l, at.dep_ptr, n + 1, Width::U32, at.scan_tmp, 0)?;
+    l.copy(at.cursor, at.dep_ptr, n as usize * 4)?;
+    let fill = Args::new().i64(t.n).ptr(at.tri_ptr).ptr(at.tri_col).ptr(at.tri_row).ptr(at.cursor).ptr(at.dep_rows);
+    l.launch(&format!("spblk_spsv_order_fill_{i}"), entries, BLOCK, 0, fill)?;
+    let ranges = Args::new().i64(t.n).ptr(at.dep_rows).ptr(at.dep_ptr).ptr(at.dep_range);
+    l.launch("spblk_spsv_order_ranges", entries, BLOCK, 0, ranges)?;
+    l.memset_u32(at.queue, u32::MAX, n as usize * 2)?;
+    l.memset_u32(at.counters, 0, 3)?;
+    let sources = Args::new().i64(t.n).ptr(at.tri_ptr).ptr(at.dep_ptr).ptr(at.waiting).ptr(at.queue).ptr(at.order);
+    l.launch(&format!("spblk_spsv_order_sources_{i}"), rows, BLOCK, 0, sources.ptr(at.counters))?;
     l.launch(
         "spblk_spsv_order_queue",
         l.resident_grid(n.div_ceil(32), SOLVE_WARPS as u64, SOLVE_BLOCKS_PER_SM),
         SOLVE_WARPS * 32,
         0,
-        queue().ptr(at.dependent_ptr).ptr(at.dependent_rows).ptr(at.waiting).ptr(at.order).ptr(at.counters),
+        Args::new()
+            .u32(t.n as u32)
+            .ptr(at.dep_rows)
+            .ptr(at.dep_range)
+            .ptr(at.waiting)
+            .ptr(at.queue)
+            .ptr(at.order)
+            .ptr(at.counters),
     )?;
-    l.launch("spblk_spsv_order_positions", rows, BLOCK, 0, queue().ptr(at.order).ptr(at.position))
+    l.launch("spblk_spsv_order_positions", rows, BLOCK, 0, Args::new().i64(t.n).ptr(at.order).ptr(at.position))
+}
+
+/// The triangle in solve order (kernels/spsv/analysis.cu): offsets by position, then each kept
+/// entry moved to its row's place with its column as a position.
+fn arrange(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
+    let (at, n, i) = (&t.at, t.n as u64, index_tag(t.ity));
+    let rows = l.grid(n, BLOCK as u64);
+    let counts = Args::new().i64(t.n).ptr(at.order).ptr(at.tri_ptr).ptr(at.tri_diag_src).ptr(at.ptr).ptr(at.diag_src);
+    l.launch(&format!("spblk_spsv_arrange_{i}"), rows, BLOCK, 0, counts)?;
+    l.memset_u32(at.ptr + n * 4, 0, 1)?;
+    scan(l, at.ptr, n + 1, Width::U32, at.scan_tmp, 0)?;
+    let entries = l.grid(t.nnz.max(1) as u64, BLOCK as u64);
+    let place = Args::new()
+        .i64(t.n)
+        .ptr(at.tri_ptr)
+        .ptr(at.tri_col)
+        .ptr(at.tri_row)
+        .ptr(at.tri_src)
+        .ptr(at.position)
+        .ptr(at.ptr)
+        .ptr(at.col)
+        .ptr(at.src);
+    l.launch(&format!("spblk_spsv_place_{i}"), entries, BLOCK, 0, place)
 }
 
 /// The analysis' copy of the kept entries' values and of the diagonal, from `values` (nnz of
@@ -180,7 +225,7 @@ fn copy_values(l: &Launcher, t: &DeviceTriangle, values: u64) -> Result<()> {
     }
     let at = &t.at;
     l.launch(
-        &format!("spblk_spsv_values_{}_{}", value_tag(t.vty), index_tag(t.ity)),
+        &format!("spblk_spsv_values_{}", value_tag(t.vty)),
         l.grid(t.nnz.max(t.n) as u64, BLOCK as u64),
         BLOCK,
         0,
@@ -191,7 +236,14 @@ fn copy_values(l: &Launcher, t: &DeviceTriangle, values: u64) -> Result<()> {
 pub fn update(l: &Launcher, t: &DeviceTriangle, values: *const c_void, part: SpsvUpdate) -> Result<()> {
     match part {
         SpsvUpdate::General => copy_values(l, t, values as u64),
-        SpsvUpdate::Diagonal if t.n > 0 => l.copy(t.at.diag, values as u64, t.n as usize * t.vty.size()),
+        // The new diagonal comes in row order; the analysis keeps it in solve order.
+        SpsvUpdate::Diagonal if t.n > 0 => l.launch(
+            &format!("spblk_spsv_diagonal_{}", value_tag(t.vty)),
+            l.grid(t.n as u64, BLOCK as u64),
+            BLOCK,
+            0,
+            Args::new().i64(t.n).ptr(t.at.order).ptr(values as u64).ptr(t.at.diag),
+        ),
         SpsvUpdate::Diagonal => Ok(()),
     }
 }
@@ -211,18 +263,17 @@ pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
     let (kernel, rows_per_warp) = if warp_rows(t) { ("warp", 1) } else { ("rows", 32) };
     let warps = (t.n as u64).div_ceil(rows_per_warp);
     l.launch(
-        &format!("spblk_spsv_{kernel}_{}_{}", value_tag(t.vty), index_tag(t.ity)),
+        &format!("spblk_spsv_{kernel}_{}", value_tag(t.vty)),
         l.resident_grid(warps, SOLVE_WARPS as u64, SOLVE_BLOCKS_PER_SM),
         SOLVE_WARPS * 32,
         0,
         Args::new()
-            .i64(t.n)
+            .u32(t.n as u32)
             .ptr(at.ptr)
             .ptr(at.col)
             .ptr(at.val)
             .ptr(at.diag)
             .ptr(at.order)
-            .ptr(at.position)
             .i32(t.unit as i32)
             .ptr(args.x.values as u64)
             .ptr(args.y.values as u64)
