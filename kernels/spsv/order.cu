@@ -57,10 +57,10 @@ extern "C" __global__ void __launch_bounds__(256)
 }
 
 // waiting[r] = the number of rows r waits on; the rows that wait on none start the order and the
-// queue. counters: [0] queue head, [1] queue tail, [2] order length.
+// queue (queue_ends: head and tail, packed; see order_queue).
 template <class I>
 __device__ void order_sources(i64 n, const I* tri_ptr, const u32* dep_ptr, u32* waiting, u64* queue, u32* order,
-                              u32* counters) {
+                              u64* queue_ends, u32* order_length) {
     const int lane = threadIdx.x & 31;
     const u32 below = (1u << lane) - 1;
     for (i64 base = ((i64)blockIdx.x * blockDim.x + threadIdx.x) & ~31ll; base < n;
@@ -77,8 +77,8 @@ __device__ void order_sources(i64 n, const I* tri_ptr, const u32* dep_ptr, u32* 
         const u32 source = __ballot_sync(SPBLK_FULL_MASK, w == 0);
         const u32 queued = __ballot_sync(SPBLK_FULL_MASK, w == 0 && (u32)range != (u32)(range >> 32));
         u32 at = 0, qat = 0;
-        if (lane == 0 && source) at = atomicAdd(&counters[2], (u32)__popc(source));
-        if (lane == 0 && queued) qat = atomicAdd(&counters[1], (u32)__popc(queued));
+        if (lane == 0 && source) at = atomicAdd(order_length, (u32)__popc(source));
+        if (lane == 0 && queued) qat = (u32)(atomicAdd(queue_ends, (u64)__popc(queued) << 32) >> 32);
         at = __shfl_sync(SPBLK_FULL_MASK, at, 0);
         qat = __shfl_sync(SPBLK_FULL_MASK, qat, 0);
         if ((source >> lane) & 1u) order[at + __popc(source & below)] = (u32)r;
@@ -96,38 +96,50 @@ __device__ __forceinline__ int nth_bit(u32 m, int r) {
 
 // Kahn's algorithm by persistent warps (see the top of the file). The sources are in the order and
 // those with dependents in the queue before the launch; the queue slots past its tail read
-// ORDER_EMPTY. The warps return once every row is in the order.
-extern "C" __global__ void __launch_bounds__(128) spblk_spsv_order_queue(u32 n, const u32* dep_rows,
-                                                                         const u64* dep_range, u32* waiting,
-                                                                         u64* queue, u32* order, u32* counters) {
+// ORDER_EMPTY. `queue_ends` packs the queue's head (low word: slots handed out) and tail (high
+// word: slots filled), so one load tells an idle warp whether there is work. The warps return
+// once every row is in the order.
+//
+// A round is laid out so that its trips through L2 overlap: the polls of the queue slots and
+// the order slots of the previous round's rows are used only after the round's own loads and
+// decrements are issued, so a chain of rows on one warp costs two trips per level (its dependent
+// lists, their counters).
+extern "C" __global__ void __launch_bounds__(128)
+    spblk_spsv_order_queue(u32 n, const u32* dep_rows, const u64* dep_range, u32* waiting, u64* queue, u32* order,
+                           u64* queue_ends, u32* order_length) {
     const int lane = threadIdx.x & 31;
     const u32 below = (1u << lane) - 1;
     bool have = false, polling = false;
     u32 j = 0, e = 0, slot = 0;
-    if (order_load(&counters[2]) >= n) return;  // every row waits on none
+    // The previous round's rows made ready, waiting for their order slots.
+    u32 prev_child[ORDER_BATCH], prev_mask[ORDER_BATCH], prev_at = 0, prev_total = 0;
+#pragma unroll
+    for (int k = 0; k < ORDER_BATCH; ++k) prev_child[k] = prev_mask[k] = 0;
+    u32 backoff = 32;
+    if (order_load(order_length) >= n) return;  // every row waits on none
     for (;;) {
-        // Lanes with nothing take the next queue slots.
-        const u32 idle = __ballot_sync(SPBLK_FULL_MASK, !have && !polling);
-        if (idle) {
-            u32 at = 0;
-            if (lane == 0) at = atomicAdd(&counters[0], (u32)__popc(idle));
+        // A warp that holds no row takes as many filled queue slots as it has idle lanes.
+        if (!__any_sync(SPBLK_FULL_MASK, have)) {
+            const u32 idle = __ballot_sync(SPBLK_FULL_MASK, !polling);
+            u32 at = 0, got = 0;
+            if (lane == 0 && idle) {
+                const u64 ends = order_load64(queue_ends);
+                const u32 head = (u32)ends, tail = (u32)(ends >> 32);
+                if (tail > head) {
+                    got = min((u32)__popc(idle), tail - head);
+                    at = (u32)atomicAdd(queue_ends, (u64)got);
+                }
+            }
             at = __shfl_sync(SPBLK_FULL_MASK, at, 0);
-            if (!have && !polling) {
-                slot = at + __popc(idle & below);
+            got = __shfl_sync(SPBLK_FULL_MASK, got, 0);
+            const u32 rank = __popc(idle & below);
+            if (!polling && rank < got) {
+                slot = at + rank;
                 polling = true;
             }
         }
-        bool moved = false;
-        if (polling && slot < n) {
-            const u64 v = order_load64(&queue[slot]);
-            if (v != ORDER_EMPTY) {
-                j = (u32)v;
-                e = (u32)(v >> 32);
-                have = true;
-                polling = false;
-                moved = true;
-            }
-        }
+        u64 polled = ORDER_EMPTY;
+        if (polling && slot < n) polled = order_load64(&queue[slot]);
         // Up to 32 * ORDER_BATCH of the warp's pending dependents, in lane order.
         const u32 pending = have ? e - j : 0;
         u32 incl = pending;
@@ -163,6 +175,18 @@ extern "C" __global__ void __launch_bounds__(128) spblk_spsv_order_queue(u32 n, 
 #pragma unroll
         for (int k = 0; k < ORDER_BATCH; ++k)
             if ((u32)lane + 32u * k < take) ready[k] = atomicSub(&waiting[child[k]], 1u) == 1u;
+        // The previous round's rows take their order slots.
+        if (prev_total) {
+            const u32 prev_at_all = __shfl_sync(SPBLK_FULL_MASK, prev_at, 0);
+            u32 before_k = 0;
+#pragma unroll
+            for (int k = 0; k < ORDER_BATCH; ++k) {
+                if ((prev_mask[k] >> lane) & 1u) order[prev_at_all + before_k + __popc(prev_mask[k] & below)] = prev_child[k];
+                before_k += __popc(prev_mask[k]);
+            }
+            if (prev_at_all + prev_total >= n) return;  // every row is in the order
+        }
+        bool moved = polled != ORDER_EMPTY;
         if (have) {
             const u32 excl = incl - pending;
             const u32 used = take > excl ? min(take - excl, pending) : 0;
@@ -171,27 +195,20 @@ extern "C" __global__ void __launch_bounds__(128) spblk_spsv_order_queue(u32 n, 
             if (j == e) have = false;
         }
         // The rows made ready join the order; those with dependents go to free lanes first.
-        u32 ready_mask[ORDER_BATCH], busy_mask[ORDER_BATCH];
+        u32 busy_mask[ORDER_BATCH];
         u32 ready_total = 0, busy_total = 0;
 #pragma unroll
         for (int k = 0; k < ORDER_BATCH; ++k) {
-            ready_mask[k] = __ballot_sync(SPBLK_FULL_MASK, ready[k]);
+            prev_mask[k] = __ballot_sync(SPBLK_FULL_MASK, ready[k]);
+            prev_child[k] = child[k];
             busy_mask[k] = __ballot_sync(SPBLK_FULL_MASK, ready[k] && (u32)range[k] != (u32)(range[k] >> 32));
-            ready_total += __popc(ready_mask[k]);
+            ready_total += __popc(prev_mask[k]);
             busy_total += __popc(busy_mask[k]);
         }
-        if (ready_total) {
-            u32 at = 0;
-            if (lane == 0) at = atomicAdd(&counters[2], ready_total);
-            at = __shfl_sync(SPBLK_FULL_MASK, at, 0);
-            u32 before_k = 0;
-#pragma unroll
-            for (int k = 0; k < ORDER_BATCH; ++k) {
-                if (ready[k]) order[at + before_k + __popc(ready_mask[k] & below)] = child[k];
-                before_k += __popc(ready_mask[k]);
-            }
-            if (at + ready_total >= n) return;  // every row is in the order
-        }
+        prev_total = ready_total;
+        // Lane 0 holds the slots' start; the warp reads it next round, so the atomic's trip
+        // overlaps that round's loads.
+        if (ready_total && lane == 0) prev_at = atomicAdd(order_length, ready_total);
         if (busy_total) {
             const u32 free_mask = __ballot_sync(SPBLK_FULL_MASK, !have && !polling);
             const u32 kept = min((u32)__popc(free_mask), busy_total);
@@ -214,7 +231,7 @@ extern "C" __global__ void __launch_bounds__(128) spblk_spsv_order_queue(u32 n, 
             }
             if (busy_total > kept) {
                 u32 at = 0;
-                if (lane == 0) at = atomicAdd(&counters[1], busy_total - kept);
+                if (lane == 0) at = (u32)(atomicAdd(queue_ends, (u64)(busy_total - kept) << 32) >> 32);
                 at = __shfl_sync(SPBLK_FULL_MASK, at, 0);
                 u32 before_k = 0;
 #pragma unroll
@@ -227,11 +244,21 @@ extern "C" __global__ void __launch_bounds__(128) spblk_spsv_order_queue(u32 n, 
             }
             moved = true;
         }
-        if (!__any_sync(SPBLK_FULL_MASK, moved || ready_total)) {
+        // A polled slot that was filled gives its lane a row for the next round.
+        if (polled != ORDER_EMPTY) {
+            j = (u32)polled;
+            e = (u32)(polled >> 32);
+            have = true;
+            polling = false;
+        }
+        if (__any_sync(SPBLK_FULL_MASK, moved || ready_total)) {
+            backoff = 32;
+        } else {
             u32 length = 0;
-            if (lane == 0) length = order_load(&counters[2]);
+            if (lane == 0) length = order_load(order_length);
             if (__shfl_sync(SPBLK_FULL_MASK, length, 0) >= n) return;
-            __nanosleep(64);
+            __nanosleep(backoff);
+            backoff = min(backoff * 2, 1024u);
         }
     }
 }
@@ -251,8 +278,9 @@ extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_positions(i64
         order_fill<I>(n, tri_ptr, tri_col, tri_row, cursor, dep_rows);                                        \
     }                                                                                                         \
     extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_sources_##tidx(                        \
-        i64 n, const I* tri_ptr, const u32* dep_ptr, u32* waiting, u64* queue, u32* order, u32* counters) {   \
-        order_sources<I>(n, tri_ptr, dep_ptr, waiting, queue, order, counters);                               \
+        i64 n, const I* tri_ptr, const u32* dep_ptr, u32* waiting, u64* queue, u32* order, u64* queue_ends,   \
+        u32* order_length) {                                                                                  \
+        order_sources<I>(n, tri_ptr, dep_ptr, waiting, queue, order, queue_ends, order_length);               \
     }
 
 ORDER_ENTRY(int, i32)

@@ -73,27 +73,39 @@ __device__ __forceinline__ u32 spsv_ticket(u32* ticket) {
 
 // Entries a lane holds in registers at a time: their `ready` words are polled together, so a
 // row of up to this many entries waits one trip through L2 per poll, not one per entry.
-#define SPSV_BATCH 4
+#define SPSV_BATCH 8
+
+// Loads the lane's entries q0, q0 + 32, ... (SPSV_BATCH of them; past `end` they read as
+// waiting on nothing: column warp_first).
+template <class T>
+__device__ __forceinline__ void spsv_strided_batch(u32 q0, u32 end, u32 warp_first, const u32* __restrict__ col,
+                                                   const T* __restrict__ val, u32* c, T* v) {
+#pragma unroll
+    for (int k = 0; k < SPSV_BATCH; ++k) {
+        const u32 q = q0 + 32 * k;
+        c[k] = q < end ? col[q] : warp_first;
+        v[k] = q < end ? val[q] : T(0);
+    }
+}
 
 // Adds val[q] * ready[col[q]] for the lane's entries q = first, first + 32, ... below end that
-// wait on rows outside the warp (position < warp_first), in order, waiting for each.
+// wait on rows outside the warp (position < warp_first), in order, waiting for each. The next
+// batch's entries load while this batch's rows are polled.
 template <class T>
 __device__ __forceinline__ T spsv_strided_sum(u32 first, u32 end, u32 warp_first, const u32* __restrict__ col,
                                               const T* __restrict__ val, const T* ready) {
     T part = T(0);
+    u32 c[SPSV_BATCH];
+    T v[SPSV_BATCH];
+    spsv_strided_batch(first, end, warp_first, col, val, c, v);
     for (u32 q0 = first; q0 < end; q0 += 32 * SPSV_BATCH) {
-        u32 c[SPSV_BATCH];
-        T v[SPSV_BATCH];
         typename Ready<T>::Bits b[SPSV_BATCH];
-#pragma unroll
-        for (int k = 0; k < SPSV_BATCH; ++k) {
-            const u32 q = q0 + 32 * k;
-            c[k] = q < end ? col[q] : warp_first;
-            v[k] = q < end ? val[q] : T(0);
-        }
 #pragma unroll
         for (int k = 0; k < SPSV_BATCH; ++k)
             if (c[k] < warp_first) b[k] = Ready<T>::load(&ready[c[k]]);
+        u32 cn[SPSV_BATCH];
+        T vn[SPSV_BATCH];
+        spsv_strided_batch(q0 + 32 * SPSV_BATCH, end, warp_first, col, val, cn, vn);
 #pragma unroll
         for (int k = 0; k < SPSV_BATCH; ++k) {
             if (c[k] >= warp_first) continue;
@@ -102,6 +114,11 @@ __device__ __forceinline__ T spsv_strided_sum(u32 first, u32 end, u32 warp_first
                 b[k] = Ready<T>::load(&ready[c[k]]);
             }
             part = add_rn(part, mul_rn(v[k], Ready<T>::value(b[k])));
+        }
+#pragma unroll
+        for (int k = 0; k < SPSV_BATCH; ++k) {
+            c[k] = cn[k];
+            v[k] = vn[k];
         }
     }
     return part;

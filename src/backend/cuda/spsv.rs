@@ -18,9 +18,12 @@ use crate::types::{DataType, IndexType, SpsvUpdate};
 
 /// Warps per block of the solve kernels (`__launch_bounds__(128)`).
 const SOLVE_WARPS: u32 = 4;
-/// Solve blocks per SM (and of the ordering pass): tickets follow the analysis' topological
+/// Solve blocks per SM: tickets follow the analysis' topological
 /// order, so a wavefront's rows are in flight together; more warps would only poll L2.
 const SOLVE_BLOCKS_PER_SM: u32 = 8;
+/// Blocks per SM of the ordering pass: a warp keeps the rows it makes ready on its own lanes, so
+/// a wavefront needs a warp per 32 of its rows; idle warps only poll the queue.
+const ORDER_BLOCKS_PER_SM: u32 = 4;
 /// From this many stored entries per row on, a warp takes each row.
 const WARP_ROWS_FROM: i64 = 16;
 
@@ -175,11 +178,13 @@ fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
     l.launch("spblk_spsv_order_ranges", entries, BLOCK, 0, ranges)?;
     l.memset_u32(at.queue, u32::MAX, n as usize * 2)?;
     l.memset_u32(at.counters, 0, 3)?;
+    // counters: the queue's head and tail (one u64 word), then the order's length.
+    let (queue_ends, order_length) = (at.counters, at.counters + 8);
     let sources = Args::new().i64(t.n).ptr(at.tri_ptr).ptr(at.dep_ptr).ptr(at.waiting).ptr(at.queue).ptr(at.order);
-    l.launch(&format!("spblk_spsv_order_sources_{i}"), rows, BLOCK, 0, sources.ptr(at.counters))?;
+    l.launch(&format!("spblk_spsv_order_sources_{i}"), rows, BLOCK, 0, sources.ptr(queue_ends).ptr(order_length))?;
     l.launch(
         "spblk_spsv_order_queue",
-        l.resident_grid(n.div_ceil(32), SOLVE_WARPS as u64, SOLVE_BLOCKS_PER_SM),
+        l.resident_grid(n.div_ceil(32), SOLVE_WARPS as u64, ORDER_BLOCKS_PER_SM),
         SOLVE_WARPS * 32,
         0,
         Args::new()
@@ -189,7 +194,8 @@ fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
             .ptr(at.waiting)
             .ptr(at.queue)
             .ptr(at.order)
-            .ptr(at.counters),
+            .ptr(queue_ends)
+            .ptr(order_length),
     )?;
     l.launch("spblk_spsv_order_positions", rows, BLOCK, 0, Args::new().i64(t.n).ptr(at.order).ptr(at.position))
 }
