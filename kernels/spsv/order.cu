@@ -1,17 +1,20 @@
-// The order in which the synchronization-free solve (sync_free.cu) hands out rows: a topological
-// order of the triangle's dependencies with the parallelism of its level sets, so that a whole
-// wavefront of independent rows is in flight at once (docs/spsv.md).
+// The order in which the synchronization-free solve (sync_free.cu) hands out rows: the rows
+// sorted by level (the length of the longest chain of rows each waits on), so that a whole
+// wavefront of independent rows is in flight at once and a window of positions spans few
+// levels (docs/spsv.md, session 21).
 //
 // The analysis lists each row's dependents (the transpose of the strict triangle, counted and
 // filled with atomics: the order within a list does not matter), each listed dependent with
 // the range of its own list, so that one load tells a warp both which row it made ready and
-// where that row's dependents are. Kahn's algorithm then runs in one kernel: a warp holds up to
-// 32 rows (a lane each) and decrements their dependents' counters, up to 128 at a time spread
-// over the lanes; a row whose counter reaches zero is appended to the order, and the warp keeps
-// it on a lane that fell free (one trip through L2 per level for a chain) or, when none has,
-// pushes it to a shared queue that idle lanes poll. A row enters the order only after every row
-// it waits on did, so the order is topological. It varies from run to run; the solve's results
-// do not (each row still sums its entries in storage order).
+// where that row's dependents are. Kahn's algorithm then runs in one kernel and computes the
+// levels: each row has a word holding its level so far (high half) and the number of rows it
+// still waits on (low half), which every row it waits on updates by compare-and-swap (level
+// raised to its own plus one, count lowered by one), so the row that brings the count to zero
+// knows the final level without another trip. A warp holds up to 32 rows (a lane each) and
+// updates their dependents' words, up to 128 at a time spread over the lanes; a row made ready
+// goes to a lane of the same warp that fell free (a chain costs three trips through L2 per
+// level: its list, its dependents' words, the swap) or, when none has, to a shared queue that
+// idle warps take from. Then a counting sort by level gives the order.
 #include "common/types.cuh"
 
 #define ORDER_EMPTY 0xffffffffffffffffull
@@ -56,33 +59,31 @@ extern "C" __global__ void __launch_bounds__(256)
     GRID_STRIDE(j, (i64)dep_ptr[n]) dep_range[j] = order_range(dep_ptr, dep_rows[j]);
 }
 
-// waiting[r] = the number of rows r waits on; the rows that wait on none start the order and the
-// queue (queue_ends: head and tail, packed; see order_queue).
+// state[r] = (level 0, the number of rows r waits on); the rows that wait on none are found, and
+// those with dependents queued as (row, level 0) (queue_ends: head and tail, packed; see
+// order_levels).
 template <class I>
-__device__ void order_sources(i64 n, const I* tri_ptr, const u32* dep_ptr, u32* waiting, u64* queue, u32* order,
-                              u64* queue_ends, u32* order_length) {
+__device__ void order_sources(i64 n, const I* tri_ptr, const u32* dep_ptr, u64* state, u64* queue, u64* queue_ends,
+                              u32* found) {
     const int lane = threadIdx.x & 31;
     const u32 below = (1u << lane) - 1;
     for (i64 base = ((i64)blockIdx.x * blockDim.x + threadIdx.x) & ~31ll; base < n;
          base += (i64)gridDim.x * blockDim.x) {
         const i64 r = base + lane;
         u32 w = 1;
-        u64 range = 0;
+        bool lists = false;
         if (r < n) {
             w = (u32)(tri_ptr[r + 1] - tri_ptr[r]);
-            waiting[r] = w;
-            range = order_range(dep_ptr, (u32)r);
+            state[r] = w;
+            lists = dep_ptr[r + 1] != dep_ptr[r];
         }
-        // Sources join the order; those with dependents the queue too.
         const u32 source = __ballot_sync(SPBLK_FULL_MASK, w == 0);
-        const u32 queued = __ballot_sync(SPBLK_FULL_MASK, w == 0 && (u32)range != (u32)(range >> 32));
-        u32 at = 0, qat = 0;
-        if (lane == 0 && source) at = atomicAdd(order_length, (u32)__popc(source));
+        const u32 queued = __ballot_sync(SPBLK_FULL_MASK, w == 0 && lists);
+        u32 qat = 0;
+        if (lane == 0 && source) atomicAdd(found, (u32)__popc(source));
         if (lane == 0 && queued) qat = (u32)(atomicAdd(queue_ends, (u64)__popc(queued) << 32) >> 32);
-        at = __shfl_sync(SPBLK_FULL_MASK, at, 0);
         qat = __shfl_sync(SPBLK_FULL_MASK, qat, 0);
-        if ((source >> lane) & 1u) order[at + __popc(source & below)] = (u32)r;
-        if ((queued >> lane) & 1u) queue[qat + __popc(queued & below)] = range;
+        if ((queued >> lane) & 1u) queue[qat + __popc(queued & below)] = (u64)r;
     }
 }
 
@@ -94,29 +95,20 @@ __device__ __forceinline__ int nth_bit(u32 m, int r) {
 
 #define ORDER_BATCH 4
 
-// Kahn's algorithm by persistent warps (see the top of the file). The sources are in the order and
-// those with dependents in the queue before the launch; the queue slots past its tail read
-// ORDER_EMPTY. `queue_ends` packs the queue's head (low word: slots handed out) and tail (high
-// word: slots filled), so one load tells an idle warp whether there is work. The warps return
-// once every row is in the order.
-//
-// A round is laid out so that its trips through L2 overlap: the polls of the queue slots and
-// the order slots of the previous round's rows are used only after the round's own loads and
-// decrements are issued, so a chain of rows on one warp costs two trips per level (its dependent
-// lists, their counters).
+// Kahn's algorithm by persistent warps (see the top of the file). Before the launch the sources
+// are counted in `found` and those with dependents queued; queue slots past the tail read
+// ORDER_EMPTY; a queued row is its index (low half) and level (high half). `queue_ends` packs the
+// queue's head (low word: slots handed out) and tail (high word: slots filled), so one load
+// tells an idle warp whether there is work. The warps return once every row is found.
 extern "C" __global__ void __launch_bounds__(128)
-    spblk_spsv_order_queue(u32 n, const u32* dep_rows, const u64* dep_range, u32* waiting, u64* queue, u32* order,
-                           u64* queue_ends, u32* order_length) {
+    spblk_spsv_order_levels(u32 n, const u32* dep_ptr, const u32* dep_rows, const u64* dep_range, u64* state,
+                            u64* queue, u64* queue_ends, u32* found) {
     const int lane = threadIdx.x & 31;
     const u32 below = (1u << lane) - 1;
     bool have = false, polling = false;
-    u32 j = 0, e = 0, slot = 0;
-    // The previous round's rows made ready, waiting for their order slots.
-    u32 prev_child[ORDER_BATCH], prev_mask[ORDER_BATCH], prev_at = 0, prev_total = 0;
-#pragma unroll
-    for (int k = 0; k < ORDER_BATCH; ++k) prev_child[k] = prev_mask[k] = 0;
+    u32 j = 0, e = 0, level = 0, slot = 0;
     u32 backoff = 32;
-    if (order_load(order_length) >= n) return;  // every row waits on none
+    if (order_load(found) >= n) return;  // every row waits on none
     for (;;) {
         // A warp that holds no row takes as many filled queue slots as it has idle lanes.
         if (!__any_sync(SPBLK_FULL_MASK, have)) {
@@ -138,8 +130,19 @@ extern "C" __global__ void __launch_bounds__(128)
                 polling = true;
             }
         }
-        u64 polled = ORDER_EMPTY;
-        if (polling && slot < n) polled = order_load64(&queue[slot]);
+        bool moved = false;
+        if (polling && slot < n) {
+            const u64 v = order_load64(&queue[slot]);
+            if (v != ORDER_EMPTY) {
+                const u32 r = (u32)v;
+                j = dep_ptr[r];
+                e = dep_ptr[r + 1];
+                level = (u32)(v >> 32);
+                have = true;
+                polling = false;
+                moved = true;
+            }
+        }
         // Up to 32 * ORDER_BATCH of the warp's pending dependents, in lane order.
         const u32 pending = have ? e - j : 0;
         u32 incl = pending;
@@ -149,15 +152,15 @@ extern "C" __global__ void __launch_bounds__(128)
         }
         const u32 total = __shfl_sync(SPBLK_FULL_MASK, incl, 31);
         const u32 take = min(total, 32u * ORDER_BATCH);
-        u32 child[ORDER_BATCH];
-        u64 range[ORDER_BATCH];
-        bool ready[ORDER_BATCH];
+        u32 child[ORDER_BATCH], child_level[ORDER_BATCH];
+        u64 range[ORDER_BATCH], word[ORDER_BATCH];
+        bool ready[ORDER_BATCH], swapping[ORDER_BATCH];
 #pragma unroll
         for (int k = 0; k < ORDER_BATCH; ++k) {
             const u32 item = (u32)lane + 32u * k;
-            child[k] = 0;
-            range[k] = 0;
-            ready[k] = false;
+            child[k] = child_level[k] = 0;
+            range[k] = word[k] = 0;
+            ready[k] = swapping[k] = false;
             if (32u * k >= take) continue;  // uniform across the warp
             int owner = 0;                  // the first lane whose inclusive count exceeds item
             for (int step = 16; step > 0; step >>= 1) {
@@ -166,27 +169,35 @@ extern "C" __global__ void __launch_bounds__(128)
             }
             const u32 oj = __shfl_sync(SPBLK_FULL_MASK, j, owner);
             const u32 oexcl = __shfl_sync(SPBLK_FULL_MASK, incl - pending, owner);
+            const u32 olevel = __shfl_sync(SPBLK_FULL_MASK, level, owner);
             if (item < take) {
                 const u32 at = oj + (item - oexcl);
                 child[k] = dep_rows[at];
                 range[k] = dep_range[at];
+                child_level[k] = olevel + 1;  // the level the owner asks for
+                swapping[k] = true;
             }
         }
 #pragma unroll
         for (int k = 0; k < ORDER_BATCH; ++k)
-            if ((u32)lane + 32u * k < take) ready[k] = atomicSub(&waiting[child[k]], 1u) == 1u;
-        // The previous round's rows take their order slots.
-        if (prev_total) {
-            const u32 prev_at_all = __shfl_sync(SPBLK_FULL_MASK, prev_at, 0);
-            u32 before_k = 0;
+            if (swapping[k]) word[k] = order_load64(&state[child[k]]);
+        // Level raised, count lowered, by compare-and-swap until it takes.
+        while (swapping[0] || swapping[1] || swapping[2] || swapping[3]) {
 #pragma unroll
             for (int k = 0; k < ORDER_BATCH; ++k) {
-                if ((prev_mask[k] >> lane) & 1u) order[prev_at_all + before_k + __popc(prev_mask[k] & below)] = prev_child[k];
-                before_k += __popc(prev_mask[k]);
+                if (!swapping[k]) continue;
+                const u32 lv = max((u32)(word[k] >> 32), child_level[k]);
+                const u64 next = ((u64)lv << 32) | (u32)((u32)word[k] - 1u);
+                const u64 seen = atomicCAS(&state[child[k]], word[k], next);
+                if (seen == word[k]) {
+                    swapping[k] = false;
+                    ready[k] = (u32)next == 0;
+                    child_level[k] = lv;
+                } else {
+                    word[k] = seen;
+                }
             }
-            if (prev_at_all + prev_total >= n) return;  // every row is in the order
         }
-        bool moved = polled != ORDER_EMPTY;
         if (have) {
             const u32 excl = incl - pending;
             const u32 used = take > excl ? min(take - excl, pending) : 0;
@@ -194,21 +205,20 @@ extern "C" __global__ void __launch_bounds__(128)
             moved |= used > 0;
             if (j == e) have = false;
         }
-        // The rows made ready join the order; those with dependents go to free lanes first.
+        // The rows made ready are found; those with dependents go to free lanes first.
         u32 busy_mask[ORDER_BATCH];
         u32 ready_total = 0, busy_total = 0;
 #pragma unroll
         for (int k = 0; k < ORDER_BATCH; ++k) {
-            prev_mask[k] = __ballot_sync(SPBLK_FULL_MASK, ready[k]);
-            prev_child[k] = child[k];
+            ready_total += __popc(__ballot_sync(SPBLK_FULL_MASK, ready[k]));
             busy_mask[k] = __ballot_sync(SPBLK_FULL_MASK, ready[k] && (u32)range[k] != (u32)(range[k] >> 32));
-            ready_total += __popc(prev_mask[k]);
             busy_total += __popc(busy_mask[k]);
         }
-        prev_total = ready_total;
-        // Lane 0 holds the slots' start; the warp reads it next round, so the atomic's trip
-        // overlaps that round's loads.
-        if (ready_total && lane == 0) prev_at = atomicAdd(order_length, ready_total);
+        if (ready_total) {
+            u32 before = 0;
+            if (lane == 0) before = atomicAdd(found, ready_total);
+            if (__shfl_sync(SPBLK_FULL_MASK, before, 0) + ready_total >= n) return;  // every row is found
+        }
         if (busy_total) {
             const u32 free_mask = __ballot_sync(SPBLK_FULL_MASK, !have && !polling);
             const u32 kept = min((u32)__popc(free_mask), busy_total);
@@ -219,10 +229,13 @@ extern "C" __global__ void __launch_bounds__(128)
             for (int k = 0; k < ORDER_BATCH; ++k) {
                 const int here = __popc(busy_mask[k]);
                 const bool mine = r >= 0 && r < here;
-                const u64 v = __shfl_sync(SPBLK_FULL_MASK, range[k], mine ? nth_bit(busy_mask[k], r) : 0);
+                const int src = mine ? nth_bit(busy_mask[k], r) : 0;
+                const u64 v = __shfl_sync(SPBLK_FULL_MASK, range[k], src);
+                const u32 lv = __shfl_sync(SPBLK_FULL_MASK, child_level[k], src);
                 if (mine) {
                     j = (u32)v;
                     e = (u32)(v >> 32);
+                    level = lv;
                     have = true;
                     r = -1;
                 } else if (r >= 0) {
@@ -238,34 +251,39 @@ extern "C" __global__ void __launch_bounds__(128)
                 for (int k = 0; k < ORDER_BATCH; ++k) {
                     const bool busy = (busy_mask[k] >> lane) & 1u;
                     const u32 rank = before_k + __popc(busy_mask[k] & below);
-                    if (busy && rank >= kept) order_store64(&queue[at + rank - kept], range[k]);
+                    if (busy && rank >= kept)
+                        order_store64(&queue[at + rank - kept], ((u64)child_level[k] << 32) | child[k]);
                     before_k += __popc(busy_mask[k]);
                 }
             }
             moved = true;
         }
-        // A polled slot that was filled gives its lane a row for the next round.
-        if (polled != ORDER_EMPTY) {
-            j = (u32)polled;
-            e = (u32)(polled >> 32);
-            have = true;
-            polling = false;
-        }
         if (__any_sync(SPBLK_FULL_MASK, moved || ready_total)) {
             backoff = 32;
         } else {
-            u32 length = 0;
-            if (lane == 0) length = order_load(order_length);
-            if (__shfl_sync(SPBLK_FULL_MASK, length, 0) >= n) return;
+            u32 count = 0;
+            if (lane == 0) count = order_load(found);
+            if (__shfl_sync(SPBLK_FULL_MASK, count, 0) >= n) return;
             __nanosleep(backoff);
-            backoff = min(backoff * 2, 1024u);
+            backoff = min(backoff * 2, 128u);
         }
     }
 }
 
-// position[order[s]] = s.
-extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_positions(i64 n, const u32* order, u32* position) {
-    GRID_STRIDE(s, n) position[order[s]] = (u32)s;
+// Counting sort by level: per_level[l] += 1 for each row of level l (scanned into offsets next).
+extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_count_levels(i64 n, const u64* state, u32* per_level) {
+    GRID_STRIDE(r, n) atomicAdd(&per_level[(u32)(state[r] >> 32)], 1u);
+}
+
+// order[s] = the row at position s, position[r] = its position (cursor: the levels' offsets,
+// advanced as they fill; the order within a level varies from run to run, the results do not).
+extern "C" __global__ void __launch_bounds__(256)
+    spblk_spsv_order_place(i64 n, const u64* state, u32* cursor, u32* order, u32* position) {
+    GRID_STRIDE(r, n) {
+        const u32 s = atomicAdd(&cursor[(u32)(state[r] >> 32)], 1u);
+        order[s] = (u32)r;
+        position[r] = s;
+    }
 }
 
 #define ORDER_ENTRY(I, tidx)                                                                                  \
@@ -278,9 +296,8 @@ extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_positions(i64
         order_fill<I>(n, tri_ptr, tri_col, tri_row, cursor, dep_rows);                                        \
     }                                                                                                         \
     extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_sources_##tidx(                        \
-        i64 n, const I* tri_ptr, const u32* dep_ptr, u32* waiting, u64* queue, u32* order, u64* queue_ends,   \
-        u32* order_length) {                                                                                  \
-        order_sources<I>(n, tri_ptr, dep_ptr, waiting, queue, order, queue_ends, order_length);               \
+        i64 n, const I* tri_ptr, const u32* dep_ptr, u64* state, u64* queue, u64* queue_ends, u32* found) {  \
+        order_sources<I>(n, tri_ptr, dep_ptr, state, queue, queue_ends, found);                               \
     }
 
 ORDER_ENTRY(int, i32)

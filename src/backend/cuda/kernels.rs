@@ -193,7 +193,15 @@ pub fn all() -> Vec<String> {
         }
     }
     // kernels/spsv/analysis.cu, order.cu and sync_free.cu.
-    v.extend(["spblk_spsv_order_ranges", "spblk_spsv_order_queue", "spblk_spsv_order_positions"].map(String::from));
+    v.extend(
+        [
+            "spblk_spsv_order_ranges",
+            "spblk_spsv_order_levels",
+            "spblk_spsv_order_count_levels",
+            "spblk_spsv_order_place",
+        ]
+        .map(String::from),
+    );
     for i in INDICES {
         for k in ["count", "fill", "arrange", "place", "order_count", "order_fill", "order_sources"] {
             v.push(format!("spblk_spsv_{k}_{i}"));

@@ -46,8 +46,9 @@ struct Layout {
     order: u64,
     /// Analysis scratch: the triangle in row order (offsets, columns, rows, sources, diagonal
     /// sources), each row's position in the order, the scans' partial sums, the ordering pass'
-    /// dependent lists (offsets, fill cursors, rows, ranges), wait counts, queue and counters;
-    /// CSR of op(A) if A must be converted.
+    /// dependent lists (offsets, fill cursors, rows, ranges), each row's level and wait count
+    /// (one u64 word), the queue, the rows per level and the counters; CSR of op(A) if A must be
+    /// converted.
     tri_ptr: u64,
     tri_col: u64,
     tri_row: u64,
@@ -59,7 +60,8 @@ struct Layout {
     cursor: u64,
     dep_rows: u64,
     dep_range: u64,
-    waiting: u64,
+    state: u64,
+    per_level: u64,
     queue: u64,
     counters: u64,
     pattern: OpPattern,
@@ -91,7 +93,8 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
         cursor: c.take(n * 4),
         dep_rows: c.take(nnz * 4),
         dep_range: c.take(nnz * 8),
-        waiting: c.take(n * 4),
+        state: c.take(n * 8),
+        per_level: c.take((n + 1) * 4),
         queue: c.take(n * 8),
         counters: c.take(12),
         pattern: OpPattern { ptr: 0, col: 0, base: 0, perm: 0 },
@@ -160,8 +163,8 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
 }
 
 /// The order of the solve's positions (kernels/spsv/order.cu): each row's dependents listed with
-/// their lists' ranges, the rows that wait on nothing put first, then Kahn's algorithm by
-/// persistent warps; and each row's position in the order.
+/// their lists' ranges, the rows that wait on nothing found, then Kahn's algorithm by persistent
+/// warps, which leaves each row's level; the rows sorted by level, and each row's position.
 fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
     let (at, n, i) = (&t.at, t.n as u64, index_tag(t.ity));
     let rows = l.grid(n, BLOCK as u64);
@@ -178,26 +181,31 @@ fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
     l.launch("spblk_spsv_order_ranges", entries, BLOCK, 0, ranges)?;
     l.memset_u32(at.queue, u32::MAX, n as usize * 2)?;
     l.memset_u32(at.counters, 0, 3)?;
-    // counters: the queue's head and tail (one u64 word), then the order's length.
-    let (queue_ends, order_length) = (at.counters, at.counters + 8);
-    let sources = Args::new().i64(t.n).ptr(at.tri_ptr).ptr(at.dep_ptr).ptr(at.waiting).ptr(at.queue).ptr(at.order);
-    l.launch(&format!("spblk_spsv_order_sources_{i}"), rows, BLOCK, 0, sources.ptr(queue_ends).ptr(order_length))?;
+    // counters: the queue's head and tail (one u64 word), then the number of rows found.
+    let (queue_ends, found) = (at.counters, at.counters + 8);
+    let sources = Args::new().i64(t.n).ptr(at.tri_ptr).ptr(at.dep_ptr).ptr(at.state).ptr(at.queue);
+    l.launch(&format!("spblk_spsv_order_sources_{i}"), rows, BLOCK, 0, sources.ptr(queue_ends).ptr(found))?;
     l.launch(
-        "spblk_spsv_order_queue",
+        "spblk_spsv_order_levels",
         l.resident_grid(n.div_ceil(32), SOLVE_WARPS as u64, ORDER_BLOCKS_PER_SM),
         SOLVE_WARPS * 32,
         0,
         Args::new()
             .u32(t.n as u32)
+            .ptr(at.dep_ptr)
             .ptr(at.dep_rows)
             .ptr(at.dep_range)
-            .ptr(at.waiting)
+            .ptr(at.state)
             .ptr(at.queue)
-            .ptr(at.order)
             .ptr(queue_ends)
-            .ptr(order_length),
+            .ptr(found),
     )?;
-    l.launch("spblk_spsv_order_positions", rows, BLOCK, 0, Args::new().i64(t.n).ptr(at.order).ptr(at.position))
+    // A counting sort by level: rows per level, offsets, then each row placed.
+    l.memset_u32(at.per_level, 0, n as usize + 1)?;
+    l.launch("spblk_spsv_order_count_levels", rows, BLOCK, 0, Args::new().i64(t.n).ptr(at.state).ptr(at.per_level))?;
+    scan(l, at.per_level, n + 1, Width::U32, at.scan_tmp, 0)?;
+    let place = Args::new().i64(t.n).ptr(at.state).ptr(at.per_level).ptr(at.order).ptr(at.position);
+    l.launch("spblk_spsv_order_place", rows, BLOCK, 0, place)
 }
 
 /// The triangle in solve order (kernels/spsv/analysis.cu): offsets by position, then each kept
