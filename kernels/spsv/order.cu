@@ -14,7 +14,9 @@
 // updates their dependents' words, up to 128 at a time spread over the lanes; a row made ready
 // goes to a lane of the same warp that fell free (a chain costs three trips through L2 per
 // level: its list, its dependents' words, the swap) or, when none has, to a shared queue that
-// idle warps take from. Then a counting sort by level gives the order.
+// idle warps take from. Then a stable radix sort by level gives the order: within a level the
+// rows keep their index order, so a warp's rows wait on neighbouring positions (its polls
+// coalesce) and the order is the same every time.
 #include "common/types.cuh"
 
 #define ORDER_EMPTY 0xffffffffffffffffull
@@ -270,19 +272,20 @@ extern "C" __global__ void __launch_bounds__(128)
     }
 }
 
-// Counting sort by level: per_level[l] += 1 for each row of level l (scanned into offsets next).
-extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_count_levels(i64 n, const u64* state, u32* per_level) {
-    GRID_STRIDE(r, n) atomicAdd(&per_level[(u32)(state[r] >> 32)], 1u);
+// The sort's input: each row's level as its key, the row as its value.
+extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_keys(i64 n, const u64* state, u32* keys, u32* rows) {
+    GRID_STRIDE(r, n) {
+        keys[r] = (u32)(state[r] >> 32);
+        rows[r] = (u32)r;
+    }
 }
 
-// order[s] = the row at position s, position[r] = its position (cursor: the levels' offsets,
-// advanced as they fill; the order within a level varies from run to run, the results do not).
-extern "C" __global__ void __launch_bounds__(256)
-    spblk_spsv_order_place(i64 n, const u64* state, u32* cursor, u32* order, u32* position) {
-    GRID_STRIDE(r, n) {
-        const u32 s = atomicAdd(&cursor[(u32)(state[r] >> 32)], 1u);
-        order[s] = (u32)r;
-        position[r] = s;
+// order[s] = the s-th row of the rows sorted (stably) by level; position[r] = its position.
+extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_place(i64 n, const u32* sorted, u32* order, u32* position) {
+    GRID_STRIDE(s, n) {
+        const u32 r = sorted[s];
+        order[s] = r;
+        position[r] = (u32)s;
     }
 }
 

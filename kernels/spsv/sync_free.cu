@@ -2,18 +2,18 @@
 // free algorithm for parallel sparse triangular solves", Euro-Par 2016; docs/spsv.md).
 //
 // The analysis (analysis.cu) copies op(A)'s strict triangle into the caller's buffer in solve
-// order, a topological order with the level sets' parallelism (order.cu): position s holds the
-// s-th row of the order, and its entries name the positions of the rows they wait on.
+// order, the rows sorted by level (order.cu): position s holds the s-th row of the order, and
+// its entries name the positions of the rows they wait on.
 //
-// The solve's warps take 32 positions (or one) per ticket, in order, so every row a row waits on
-// belongs to a warp that is already running, or to an earlier lane of the same warp: no
-// deadlock, whatever the scheduler does. A row is published by storing its value into
+// The solve's warps take tickets in order (up to 32 short rows, or one long row, or one row in
+// the warp kernel), so every row a row waits on belongs to a warp that is already running, or
+// to an earlier lane of the same warp: no deadlock, whatever the scheduler does. A row is published by storing its value into
 // `ready` (by position), whose words all hold READY_NONE (all bits set) at the start of a solve:
 // the value is its own flag, so a reader needs one load and no fence (an aligned 4- or 8-byte
 // store is seen whole or not at all), and a computed value with those bits is stored as the
-// canonical NaN instead. Each row's sum runs in storage order (thread kernel, rows of at most
-// SPSV_LONG_ROW entries: bit for bit the host reference) or partly lane-strided with a fixed
-// reduction tree (longer rows, warp kernel): the same bits every run. The ticket and `ready` are
+// canonical NaN instead. Each row's sum runs in storage order (short rows in the thread kernel:
+// bit for bit the host reference) or lane-strided with a fixed reduction tree (long rows, warp
+// kernel): the same bits every run. The ticket and `ready` are
 // reset by memsets on the stream, so the whole solve can be captured into a graph.
 #include "common/types.cuh"
 
@@ -124,26 +124,58 @@ __device__ __forceinline__ T spsv_strided_sum(u32 first, u32 end, u32 warp_first
     return part;
 }
 
-// Rows with more entries than this have their entries outside the warp summed by the whole warp.
+// Rows with more entries than this get a ticket of their own, summed by the whole warp.
 #define SPSV_LONG_ROW 32
 
-// A thread per row, 32 positions per ticket. A thread never blocks: it holds up to SPSV_BATCH of
-// its row's entries in registers, polls the rows they wait on together, adds the published ones
-// in storage order, and the warp goes round until all its rows are done. A row of the same warp
-// (always an earlier lane) is read from that lane's register once the warp's ballot shows it
-// done: a chain of neighbouring rows costs a round of the loop per row, not a trip through L2. A
-// round in which no lane moves sleeps briefly, so that waiting warps leave L2 to the rows being
-// published. Long rows first have their entries outside the warp summed by all 32 lanes
-// (lane-strided, a fixed tree), then their in-warp entries in order.
+__device__ __forceinline__ bool spsv_long(const u32* ptr, u32 s) { return ptr[s + 1] - ptr[s] > SPSV_LONG_ROW; }
+
+// The solve's tickets (analysis): a ticket starts at every 32nd position and at every long row
+// and the position after it, so a ticket is either one long row or up to 32 short ones.
+extern "C" __global__ void __launch_bounds__(256) spblk_spsv_ticket_flags(i64 n, const u32* ptr, u32* flags) {
+    GRID_STRIDE(s, n) flags[s] = (s % 32 == 0) || spsv_long(ptr, (u32)s) || (s > 0 && spsv_long(ptr, (u32)s - 1));
+}
+
+// ticket_pos[t] = the first position of ticket t (flags scanned: each start's ticket);
+// ticket_pos[T] = n; tickets[1] = T (tickets[0] is the solve's counter).
+extern "C" __global__ void __launch_bounds__(256)
+    spblk_spsv_ticket_place(i64 n, const u32* ptr, const u32* scanned, u32* ticket_pos, u32* tickets) {
+    GRID_STRIDE(s, n) {
+        if ((s % 32 == 0) || spsv_long(ptr, (u32)s) || (s > 0 && spsv_long(ptr, (u32)s - 1))) ticket_pos[scanned[s]] = (u32)s;
+        if (s == 0) {
+            ticket_pos[scanned[n]] = (u32)n;
+            tickets[1] = scanned[n];
+        }
+    }
+}
+
+// A thread per row for tickets of short rows, a warp for a long row's ticket. A thread never
+// blocks: it holds up to SPSV_BATCH of its row's entries in registers, polls the rows they wait
+// on together, adds the published ones in storage order, and the warp goes round until all its
+// rows are done. A row of the same ticket (always an earlier lane) is read from that lane's
+// register once the warp's ballot shows it done: a chain of neighbouring rows costs a round of
+// the loop per row, not a trip through L2. A round in which no lane moves sleeps briefly, so
+// that waiting warps leave L2 to the rows being published. A long row's entries all wait on
+// earlier tickets: the warp sums them lane-strided (a fixed tree), waiting for each.
 template <class T>
-__device__ void spsv_rows(u32 n, const u32* __restrict__ ptr, const u32* __restrict__ col, const T* __restrict__ val,
-                          const T* __restrict__ diag, const u32* __restrict__ row_of, int unit, const T* x, T* y,
-                          u32* ticket, T* ready, const T* alpha_dev, T alpha_h) {
+__device__ void spsv_rows(const u32* __restrict__ ticket_pos, const u32* __restrict__ ptr, const u32* __restrict__ col,
+                          const T* __restrict__ val, const T* __restrict__ diag, const u32* __restrict__ row_of,
+                          int unit, const T* x, T* y, u32* tickets, T* ready, const T* alpha_dev, T alpha_h) {
     const int lane = threadIdx.x & 31;
     const T alpha = scalar_arg(alpha_dev, alpha_h);
-    for (u32 t = spsv_ticket(ticket); (u64)t * 32 < n; t = spsv_ticket(ticket)) {
-        const u32 first = t * 32, s = first + lane;
-        const bool valid = s < n;
+    const u32 count = tickets[1];
+    for (u32 t = spsv_ticket(tickets); t < count; t = spsv_ticket(tickets)) {
+        const u32 first = ticket_pos[t], last = ticket_pos[t + 1];
+        if (last - first == 1 && spsv_long(ptr, first)) {
+            const u32 row = row_of[first];
+            const T xr = x[row], d = diag[first];
+            T sum = spsv_strided_sum(ptr[first] + lane, ptr[first + 1], first, col, val, ready);
+            for (int o = 16; o > 0; o >>= 1) sum = add_rn(sum, __shfl_down_sync(SPBLK_FULL_MASK, sum, o));
+            if (lane == 0) spsv_publish(first, row, sum, alpha, xr, d, unit, y, ready);
+            __syncwarp();
+            continue;
+        }
+        const u32 s = first + lane;
+        const bool valid = s < last;
         u32 p = 0, e = 0, row = 0;
         T xr = T(0), d = T(1);
         if (valid) {
@@ -154,18 +186,6 @@ __device__ void spsv_rows(u32 n, const u32* __restrict__ ptr, const u32* __restr
             d = diag[s];
         }
         T sum = T(0), mine = T(0);
-        bool outside_summed = false;
-        for (u32 longs = __ballot_sync(SPBLK_FULL_MASK, e - p > SPSV_LONG_ROW); longs; longs &= longs - 1) {
-            const int j = __ffs(longs) - 1;
-            const u32 pj = __shfl_sync(SPBLK_FULL_MASK, p, j), ej = __shfl_sync(SPBLK_FULL_MASK, e, j);
-            T part = spsv_strided_sum(pj + lane, ej, first, col, val, ready);
-            for (int o = 16; o > 0; o >>= 1) part = add_rn(part, __shfl_down_sync(SPBLK_FULL_MASK, part, o));
-            part = __shfl_sync(SPBLK_FULL_MASK, part, 0);
-            if (lane == j) {
-                sum = part;
-                outside_summed = true;
-            }
-        }
         // The batch: entries bp .. bp + SPSV_BATCH (those at or past p are still to add).
         u32 bp = p, c[SPSV_BATCH];
         T v[SPSV_BATCH];
@@ -183,7 +203,7 @@ __device__ void spsv_rows(u32 n, const u32* __restrict__ ptr, const u32* __restr
                 typename Ready<T>::Bits b[SPSV_BATCH];
 #pragma unroll
                 for (int k = 0; k < SPSV_BATCH; ++k)
-                    if (bp + k >= p && bp + k < e && c[k] < first && !outside_summed) b[k] = Ready<T>::load(&ready[c[k]]);
+                    if (bp + k >= p && bp + k < e && c[k] < first) b[k] = Ready<T>::load(&ready[c[k]]);
                 bool go = true;
 #pragma unroll
                 for (int k = 0; k < SPSV_BATCH; ++k) {
@@ -191,8 +211,6 @@ __device__ void spsv_rows(u32 n, const u32* __restrict__ ptr, const u32* __restr
                     if (c[k] >= first) {
                         src = (int)(c[k] - first);
                         go = false;
-                    } else if (outside_summed) {
-                        ++p;
                     } else if (Ready<T>::none(b[k])) {
                         go = false;
                     } else {
@@ -246,9 +264,9 @@ __device__ void spsv_warp(u32 n, const u32* __restrict__ ptr, const u32* __restr
 
 #define SPSV_SOLVE_ENTRY(T, tval)                                                                                \
     extern "C" __global__ void __launch_bounds__(128) spblk_spsv_rows_##tval(                                    \
-        u32 n, const u32* ptr, const u32* col, const T* val, const T* diag, const u32* row_of, int unit,        \
-        const T* x, T* y, u32* ticket, T* ready, const T* alpha_dev, T alpha) {                                  \
-        spsv_rows<T>(n, ptr, col, val, diag, row_of, unit, x, y, ticket, ready, alpha_dev, alpha);               \
+        const u32* ticket_pos, const u32* ptr, const u32* col, const T* val, const T* diag, const u32* row_of,   \
+        int unit, const T* x, T* y, u32* tickets, T* ready, const T* alpha_dev, T alpha) {                       \
+        spsv_rows<T>(ticket_pos, ptr, col, val, diag, row_of, unit, x, y, tickets, ready, alpha_dev, alpha);     \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(128) spblk_spsv_warp_##tval(                                    \
         u32 n, const u32* ptr, const u32* col, const T* val, const T* diag, const u32* row_of, int unit,        \

@@ -197,8 +197,10 @@ pub fn all() -> Vec<String> {
         [
             "spblk_spsv_order_ranges",
             "spblk_spsv_order_levels",
-            "spblk_spsv_order_count_levels",
+            "spblk_spsv_order_keys",
             "spblk_spsv_order_place",
+            "spblk_spsv_ticket_flags",
+            "spblk_spsv_ticket_place",
         ]
         .map(String::from),
     );

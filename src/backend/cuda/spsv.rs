@@ -10,7 +10,7 @@ use std::ffi::c_void;
 use super::convert::{pattern_with_perm, OpPattern};
 use super::kernels::{index_tag, value_tag};
 use super::launch::{Args, Carve, Launcher, Scalar, BLOCK};
-use super::prims::{scan, scan_tmp_bytes, Width};
+use super::prims::{key_bits, radix_sort, scan, scan_tmp_bytes, SortSpace, Width};
 use crate::backend::SpsvArgs;
 use crate::error::{Error, Result};
 use crate::trace;
@@ -28,10 +28,11 @@ const ORDER_BLOCKS_PER_SM: u32 = 4;
 const WARP_ROWS_FROM: i64 = 16;
 
 /// Where an analysis keeps each array in the buffer.
-#[derive(Debug, Clone, Copy)]
 struct Layout {
-    /// The solve's ticket counter (a u32 word).
-    ticket: u64,
+    /// The solve's ticket counter and the number of tickets (u32 words), and where each ticket
+    /// starts (kernels/spsv/sync_free.cu: one long row or up to 32 short ones).
+    tickets: u64,
+    ticket_pos: u64,
     /// The values the solve has published (by position), all bits set while a row is not done.
     ready: u64,
     /// The triangle in solve order (kernels/spsv/analysis.cu): u32 offsets, entries naming the
@@ -47,7 +48,7 @@ struct Layout {
     /// Analysis scratch: the triangle in row order (offsets, columns, rows, sources, diagonal
     /// sources), each row's position in the order, the scans' partial sums, the ordering pass'
     /// dependent lists (offsets, fill cursors, rows, ranges), each row's level and wait count
-    /// (one u64 word), the queue, the rows per level and the counters; CSR of op(A) if A must be
+    /// (one u64 word), the queue and its counters, the sort by level; CSR of op(A) if A must be
     /// converted.
     tri_ptr: u64,
     tri_col: u64,
@@ -55,13 +56,14 @@ struct Layout {
     tri_src: u64,
     tri_diag_src: u64,
     position: u64,
+    ticket_flags: u64,
     scan_tmp: u64,
     dep_ptr: u64,
     cursor: u64,
     dep_rows: u64,
     dep_range: u64,
     state: u64,
-    per_level: u64,
+    sort: SortSpace,
     queue: u64,
     counters: u64,
     pattern: OpPattern,
@@ -73,7 +75,8 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
     let scan_tmp =
         scan_tmp_bytes(n as u64 + 1, width(args.a.indices_type)).max(scan_tmp_bytes(n as u64 + 1, Width::U32));
     let mut at = Layout {
-        ticket: c.take(4),
+        tickets: c.take(8),
+        ticket_pos: c.take((n + 1) * 4),
         ready: c.take(n * vsz),
         ptr: c.take((n + 1) * 4),
         col: c.take(nnz * 4),
@@ -88,13 +91,14 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
         tri_src: c.take(nnz * 4),
         tri_diag_src: c.take(n * 4),
         position: c.take(n * 4),
+        ticket_flags: c.take((n + 1) * 4),
         scan_tmp: c.take(scan_tmp),
         dep_ptr: c.take((n + 1) * 4),
         cursor: c.take(n * 4),
         dep_rows: c.take(nnz * 4),
         dep_range: c.take(nnz * 8),
         state: c.take(n * 8),
-        per_level: c.take((n + 1) * 4),
+        sort: SortSpace::carve(c, n as u64),
         queue: c.take(n * 8),
         counters: c.take(12),
         pattern: OpPattern { ptr: 0, col: 0, base: 0, perm: 0 },
@@ -141,6 +145,7 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
     if n == 0 {
         return Ok(t);
     }
+    let at = &t.at;
     let p = at.pattern;
     let i = index_tag(ity);
     let rows = || Args::new().i64(n).ptr(p.ptr).ptr(p.col).i64(p.base).i32(args.lower as i32).ptr(p.perm);
@@ -153,6 +158,7 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
     l.launch(&format!("spblk_spsv_fill_{i}"), grid, BLOCK, 0, fill)?;
     solve_order(l, &t)?;
     arrange(l, &t)?;
+    tickets(l, &t)?;
     copy_values(l, &t, args.a.values as u64)?;
     trace::note(format_args!(
         "SpSV analysis: n={n} nnz={} {} kernel",
@@ -164,7 +170,8 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
 
 /// The order of the solve's positions (kernels/spsv/order.cu): each row's dependents listed with
 /// their lists' ranges, the rows that wait on nothing found, then Kahn's algorithm by persistent
-/// warps, which leaves each row's level; the rows sorted by level, and each row's position.
+/// warps, which leaves each row's level; the rows sorted by level (stably), and each row's
+/// position.
 fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
     let (at, n, i) = (&t.at, t.n as u64, index_tag(t.ity));
     let rows = l.grid(n, BLOCK as u64);
@@ -200,11 +207,17 @@ fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
             .ptr(queue_ends)
             .ptr(found),
     )?;
-    // A counting sort by level: rows per level, offsets, then each row placed.
-    l.memset_u32(at.per_level, 0, n as usize + 1)?;
-    l.launch("spblk_spsv_order_count_levels", rows, BLOCK, 0, Args::new().i64(t.n).ptr(at.state).ptr(at.per_level))?;
-    scan(l, at.per_level, n + 1, Width::U32, at.scan_tmp, 0)?;
-    let place = Args::new().i64(t.n).ptr(at.state).ptr(at.per_level).ptr(at.order).ptr(at.position);
+    // The rows sorted by level, stably (rows of a level in index order).
+    let sort = &at.sort;
+    l.launch(
+        "spblk_spsv_order_keys",
+        rows,
+        BLOCK,
+        0,
+        Args::new().i64(t.n).ptr(at.state).ptr(sort.keys[0]).ptr(sort.vals[0]),
+    )?;
+    let cur = radix_sort(l, sort, n, key_bits(n), 0)?;
+    let place = Args::new().i64(t.n).ptr(sort.vals[cur]).ptr(at.order).ptr(at.position);
     l.launch("spblk_spsv_order_place", rows, BLOCK, 0, place)
 }
 
@@ -229,6 +242,18 @@ fn arrange(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
         .ptr(at.col)
         .ptr(at.src);
     l.launch(&format!("spblk_spsv_place_{i}"), entries, BLOCK, 0, place)
+}
+
+/// The solve's tickets over the positions (kernels/spsv/sync_free.cu): a start at every 32nd
+/// position and around every long row, scanned, then each start placed.
+fn tickets(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
+    let (at, n) = (&t.at, t.n as u64);
+    let rows = l.grid(n, BLOCK as u64);
+    l.launch("spblk_spsv_ticket_flags", rows, BLOCK, 0, Args::new().i64(t.n).ptr(at.ptr).ptr(at.ticket_flags))?;
+    l.memset_u32(at.ticket_flags + n * 4, 0, 1)?;
+    scan(l, at.ticket_flags, n + 1, Width::U32, at.scan_tmp, 0)?;
+    let place = Args::new().i64(t.n).ptr(at.ptr).ptr(at.ticket_flags).ptr(at.ticket_pos).ptr(at.tickets);
+    l.launch("spblk_spsv_ticket_place", rows, BLOCK, 0, place)
 }
 
 /// The analysis' copy of the kept entries' values and of the diagonal, from `values` (nnz of
@@ -272,17 +297,20 @@ pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
     }
     let alpha = Scalar::new(&args.alpha, t.vty, "alpha")?;
     let at = &t.at;
-    l.memset_u32(at.ticket, 0, 1)?;
+    l.memset_u32(at.tickets, 0, 1)?;
     l.memset_u32(at.ready, u32::MAX, t.n as usize * t.vty.size() / 4)?;
-    let (kernel, rows_per_warp) = if warp_rows(t) { ("warp", 1) } else { ("rows", 32) };
-    let warps = (t.n as u64).div_ceil(rows_per_warp);
+    // The warp kernel takes one position per ticket; the row kernel the analysis' tickets.
+    let (kernel, first_arg, warps) = if warp_rows(t) {
+        ("warp", Args::new().u32(t.n as u32), t.n as u64)
+    } else {
+        ("rows", Args::new().ptr(at.ticket_pos), (t.n as u64).div_ceil(32))
+    };
     l.launch(
         &format!("spblk_spsv_{kernel}_{}", value_tag(t.vty)),
         l.resident_grid(warps, SOLVE_WARPS as u64, SOLVE_BLOCKS_PER_SM),
         SOLVE_WARPS * 32,
         0,
-        Args::new()
-            .u32(t.n as u32)
+        first_arg
             .ptr(at.ptr)
             .ptr(at.col)
             .ptr(at.val)
@@ -291,7 +319,7 @@ pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
             .i32(t.unit as i32)
             .ptr(args.x.values as u64)
             .ptr(args.y.values as u64)
-            .ptr(at.ticket)
+            .ptr(at.tickets)
             .ptr(at.ready)
             .scalar(alpha),
     )
