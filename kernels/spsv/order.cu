@@ -10,8 +10,7 @@
 // levels: each row has a word holding its level so far (high half) and the number of rows it
 // still waits on (low half), which every row it waits on updates by compare-and-swap (level
 // raised to its own plus one, count lowered by one), so the row that brings the count to zero
-// knows the final level without another trip (rows that wait on many take a max and a
-// decrement instead, so that their swaps do not retry). A warp holds up to 32 rows (a lane each) and
+// knows the final level without another trip. A warp holds up to 32 rows (a lane each) and
 // updates their dependents' words, up to 128 at a time spread over the lanes; a row made ready
 // goes to a lane of the same warp that fell free (a chain costs three trips through L2 per
 // level: its list, its dependents' words, the swap) or, when none has, to a shared queue that
@@ -56,16 +55,10 @@ __device__ void order_fill(i64 n, const I* tri_ptr, const u32* tri_col, const u3
     GRID_STRIDE(j, (i64)tri_ptr[n]) dep_rows[atomicAdd(&cursor[tri_col[j]], 1u)] = tri_row[j];
 }
 
-// dep_range[j] = the list range of the j-th listed dependent, dep_waits[j] = the number of rows
-// it waits on.
-template <class I>
-__device__ void order_ranges(i64 n, const I* tri_ptr, const u32* dep_rows, const u32* dep_ptr, u64* dep_range,
-                             u32* dep_waits) {
-    GRID_STRIDE(j, (i64)dep_ptr[n]) {
-        const u32 c = dep_rows[j];
-        dep_range[j] = order_range(dep_ptr, c);
-        dep_waits[j] = (u32)(tri_ptr[c + 1] - tri_ptr[c]);
-    }
+// dep_range[j] = the list range of the j-th listed dependent.
+extern "C" __global__ void __launch_bounds__(256)
+    spblk_spsv_order_ranges(i64 n, const u32* dep_rows, const u32* dep_ptr, u64* dep_range) {
+    GRID_STRIDE(j, (i64)dep_ptr[n]) dep_range[j] = order_range(dep_ptr, dep_rows[j]);
 }
 
 // state[r] = (level 0, the number of rows r waits on); the rows that wait on none are found, and
@@ -103,8 +96,6 @@ __device__ __forceinline__ int nth_bit(u32 m, int r) {
 }
 
 #define ORDER_BATCH 4
-// Rows that wait on more rows than this have their word updated by two atomics, not swapped.
-#define ORDER_SWAP_WAITS 8
 
 // Kahn's algorithm by persistent warps (see the top of the file). Before the launch the sources
 // are counted in `found` and those with dependents queued; queue slots past the tail read
@@ -112,8 +103,8 @@ __device__ __forceinline__ int nth_bit(u32 m, int r) {
 // queue's head (low word: slots handed out) and tail (high word: slots filled), so one load
 // tells an idle warp whether there is work. The warps return once every row is found.
 extern "C" __global__ void __launch_bounds__(128)
-    spblk_spsv_order_levels(u32 n, const u32* dep_ptr, const u32* dep_rows, const u64* dep_range,
-                            const u32* dep_waits, u64* state, u64* queue, u64* queue_ends, u32* found) {
+    spblk_spsv_order_levels(u32 n, const u32* dep_ptr, const u32* dep_rows, const u64* dep_range, u64* state,
+                            u64* queue, u64* queue_ends, u32* found) {
     const int lane = threadIdx.x & 31;
     const u32 below = (1u << lane) - 1;
     bool have = false, polling = false;
@@ -165,13 +156,13 @@ extern "C" __global__ void __launch_bounds__(128)
         const u32 take = min(total, 32u * ORDER_BATCH);
         u32 child[ORDER_BATCH], child_level[ORDER_BATCH];
         u64 range[ORDER_BATCH], word[ORDER_BATCH];
-        bool ready[ORDER_BATCH], swapping[ORDER_BATCH], crowded[ORDER_BATCH];
+        bool ready[ORDER_BATCH], swapping[ORDER_BATCH];
 #pragma unroll
         for (int k = 0; k < ORDER_BATCH; ++k) {
             const u32 item = (u32)lane + 32u * k;
             child[k] = child_level[k] = 0;
             range[k] = word[k] = 0;
-            ready[k] = swapping[k] = crowded[k] = false;
+            ready[k] = swapping[k] = false;
             if (32u * k >= take) continue;  // uniform across the warp
             int owner = 0;                  // the first lane whose inclusive count exceeds item
             for (int step = 16; step > 0; step >>= 1) {
@@ -185,28 +176,14 @@ extern "C" __global__ void __launch_bounds__(128)
                 const u32 at = oj + (item - oexcl);
                 child[k] = dep_rows[at];
                 range[k] = dep_range[at];
-                crowded[k] = dep_waits[at] > ORDER_SWAP_WAITS;
                 child_level[k] = olevel + 1;  // the level the owner asks for
-                swapping[k] = !crowded[k];
+                swapping[k] = true;
             }
         }
-        // A row that waits on many rows would make their swaps retry: they raise its level and
-        // lower its count with two atomics on the word's halves instead, the fence between them
-        // making every raise visible to whichever lowers the count to zero.
 #pragma unroll
         for (int k = 0; k < ORDER_BATCH; ++k)
-            if (crowded[k]) atomicMax((u32*)&state[child[k]] + 1, child_level[k]);
-        if (__any_sync(SPBLK_FULL_MASK, crowded[0] || crowded[1] || crowded[2] || crowded[3])) __threadfence();
-#pragma unroll
-        for (int k = 0; k < ORDER_BATCH; ++k) {
             if (swapping[k]) word[k] = order_load64(&state[child[k]]);
-            if (crowded[k]) ready[k] = atomicSub((u32*)&state[child[k]], 1u) == 1u;
-        }
-        if (__any_sync(SPBLK_FULL_MASK, ready[0] || ready[1] || ready[2] || ready[3])) __threadfence();
-#pragma unroll
-        for (int k = 0; k < ORDER_BATCH; ++k)
-            if (ready[k]) child_level[k] = order_load((const u32*)&state[child[k]] + 1);
-        // The others: level raised, count lowered, by compare-and-swap until it takes.
+        // Level raised, count lowered, by compare-and-swap until it takes.
         while (swapping[0] || swapping[1] || swapping[2] || swapping[3]) {
 #pragma unroll
             for (int k = 0; k < ORDER_BATCH; ++k) {
@@ -313,10 +290,6 @@ extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_place(i64 n, 
 }
 
 #define ORDER_ENTRY(I, tidx)                                                                                  \
-    extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_ranges_##tidx(                         \
-        i64 n, const I* tri_ptr, const u32* dep_rows, const u32* dep_ptr, u64* dep_range, u32* dep_waits) {   \
-        order_ranges<I>(n, tri_ptr, dep_rows, dep_ptr, dep_range, dep_waits);                                 \
-    }                                                                                                         \
     extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_count_##tidx(                          \
         i64 n, const I* tri_ptr, const u32* tri_col, u32* dep_ptr) {                                          \
         order_count<I>(n, tri_ptr, tri_col, dep_ptr);                                                         \

@@ -195,6 +195,7 @@ pub fn all() -> Vec<String> {
     // kernels/spsv/analysis.cu, order.cu and sync_free.cu.
     v.extend(
         [
+            "spblk_spsv_order_ranges",
             "spblk_spsv_order_levels",
             "spblk_spsv_order_keys",
             "spblk_spsv_order_place",
@@ -204,7 +205,7 @@ pub fn all() -> Vec<String> {
         .map(String::from),
     );
     for i in INDICES {
-        for k in ["count", "fill", "arrange", "place", "order_count", "order_fill", "order_ranges", "order_sources"] {
+        for k in ["count", "fill", "arrange", "place", "order_count", "order_fill", "order_sources"] {
             v.push(format!("spblk_spsv_{k}_{i}"));
         }
     }

@@ -47,7 +47,7 @@ struct Layout {
     order: u64,
     /// Analysis scratch: the triangle in row order (offsets, columns, rows, sources, diagonal
     /// sources), each row's position in the order, the scans' partial sums, the ordering pass'
-    /// dependent lists (offsets, fill cursors, rows, their lists' ranges and wait counts), each row's level and wait count
+    /// dependent lists (offsets, fill cursors, rows, ranges), each row's level and wait count
     /// (one u64 word), the queue and its counters, the sort by level; CSR of op(A) if A must be
     /// converted.
     tri_ptr: u64,
@@ -62,7 +62,6 @@ struct Layout {
     cursor: u64,
     dep_rows: u64,
     dep_range: u64,
-    dep_waits: u64,
     state: u64,
     sort: SortSpace,
     queue: u64,
@@ -98,7 +97,6 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
         cursor: c.take(n * 4),
         dep_rows: c.take(nnz * 4),
         dep_range: c.take(nnz * 8),
-        dep_waits: c.take(nnz * 4),
         state: c.take(n * 8),
         sort: SortSpace::carve(c, n as u64),
         queue: c.take(n * 8),
@@ -186,8 +184,8 @@ fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
     l.copy(at.cursor, at.dep_ptr, n as usize * 4)?;
     let fill = Args::new().i64(t.n).ptr(at.tri_ptr).ptr(at.tri_col).ptr(at.tri_row).ptr(at.cursor).ptr(at.dep_rows);
     l.launch(&format!("spblk_spsv_order_fill_{i}"), entries, BLOCK, 0, fill)?;
-    let ranges = Args::new().i64(t.n).ptr(at.tri_ptr).ptr(at.dep_rows).ptr(at.dep_ptr).ptr(at.dep_range);
-    l.launch(&format!("spblk_spsv_order_ranges_{i}"), entries, BLOCK, 0, ranges.ptr(at.dep_waits))?;
+    let ranges = Args::new().i64(t.n).ptr(at.dep_rows).ptr(at.dep_ptr).ptr(at.dep_range);
+    l.launch("spblk_spsv_order_ranges", entries, BLOCK, 0, ranges)?;
     l.memset_u32(at.queue, u32::MAX, n as usize * 2)?;
     l.memset_u32(at.counters, 0, 3)?;
     // counters: the queue's head and tail (one u64 word), then the number of rows found.
@@ -204,7 +202,6 @@ fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
             .ptr(at.dep_ptr)
             .ptr(at.dep_rows)
             .ptr(at.dep_range)
-            .ptr(at.dep_waits)
             .ptr(at.state)
             .ptr(at.queue)
             .ptr(queue_ends)
