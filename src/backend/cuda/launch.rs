@@ -332,6 +332,15 @@ impl Carve {
     pub fn size(&self) -> usize {
         self.used
     }
+    /// Where the next slice would start (for [`Carve::rewind`]).
+    pub fn offset(&self) -> usize {
+        self.used
+    }
+    /// Carves again from `offset` on: slices taken after an earlier `offset()` share that space
+    /// with the ones taken before the rewind (for arrays whose lifetimes do not overlap).
+    pub fn rewind(&mut self, offset: usize) {
+        self.used = offset;
+    }
 }
 
 /// The smallest power of two >= x, within [lo, hi].

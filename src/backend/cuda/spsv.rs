@@ -74,17 +74,30 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
     let (isz, vsz) = (args.a.indices_type.size(), args.value_type.size());
     let scan_tmp =
         scan_tmp_bytes(n as u64 + 1, width(args.a.indices_type)).max(scan_tmp_bytes(n as u64 + 1, Width::U32));
+    let (tickets, ticket_pos) = (c.take(8), c.take((n + 1) * 4));
+    let (ptr, col, src) = (c.take((n + 1) * 4), c.take(nnz * 4), c.take(nnz * 4));
+    let (diag_src, order) = (c.take(n * 4), c.take(n * 4));
+    // The ordering pass' arrays are dead once the order is placed; the values, the diagonal and
+    // the solve's published values are written only after that, so they share its space.
+    let shared = c.offset();
+    let (dep_ptr, cursor) = (c.take((n + 1) * 4), c.take(n * 4));
+    let (dep_rows, dep_range) = (c.take(nnz * 4), c.take(nnz * 8));
+    let (state, sort, queue, counters) = (c.take(n * 8), SortSpace::carve(c, n as u64), c.take(n * 8), c.take(12));
+    let ordering_end = c.offset();
+    c.rewind(shared);
+    let (val, diag, ready) = (c.take(nnz * vsz), c.take(n * vsz), c.take(n * vsz));
+    c.rewind(ordering_end.max(c.offset()));
     let mut at = Layout {
-        tickets: c.take(8),
-        ticket_pos: c.take((n + 1) * 4),
-        ready: c.take(n * vsz),
-        ptr: c.take((n + 1) * 4),
-        col: c.take(nnz * 4),
-        src: c.take(nnz * 4),
-        val: c.take(nnz * vsz),
-        diag_src: c.take(n * 4),
-        diag: c.take(n * vsz),
-        order: c.take(n * 4),
+        tickets,
+        ticket_pos,
+        ready,
+        ptr,
+        col,
+        src,
+        val,
+        diag_src,
+        diag,
+        order,
         tri_ptr: c.take((n + 1) * isz),
         tri_col: c.take(nnz * 4),
         tri_row: c.take(nnz * 4),
@@ -93,14 +106,14 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
         position: c.take(n * 4),
         ticket_flags: c.take((n + 1) * 4),
         scan_tmp: c.take(scan_tmp),
-        dep_ptr: c.take((n + 1) * 4),
-        cursor: c.take(n * 4),
-        dep_rows: c.take(nnz * 4),
-        dep_range: c.take(nnz * 8),
-        state: c.take(n * 8),
-        sort: SortSpace::carve(c, n as u64),
-        queue: c.take(n * 8),
-        counters: c.take(12),
+        dep_ptr,
+        cursor,
+        dep_rows,
+        dep_range,
+        state,
+        sort,
+        queue,
+        counters,
         pattern: OpPattern { ptr: 0, col: 0, base: 0, perm: 0 },
     };
     at.pattern = pattern_with_perm(l, c, args.a, args.op_a)?;
