@@ -253,9 +253,9 @@ fn spsv_matches_the_reference_on_every_variant() {
 }
 
 /// Long rows (a warp per row on CUDA when rows are long on average; else rows of more than 32
-/// entries summed by the whole warp, lanes' sums in a tree), large level sets (the host runs
+/// entries get a warp of their own, lanes' sums in a tree), large level sets (the host runs
 /// them in parallel) and many rows waiting on each other across the GPU: within the bound, and
-/// the same bits over repeated solves.
+/// the same bits over repeated solves and over a second analysis.
 #[test]
 fn spsv_long_rows_and_many_rows() {
     let sides = sides("spsv_long_rows_and_many_rows");
@@ -280,6 +280,8 @@ fn spsv_long_rows_and_many_rows() {
                 within(&what, &ys[0], &want, &bound);
                 same_bits(&format!("{what}, solve 2"), &ys[1], &ys[0]);
                 same_bits(&format!("{what}, solve 3"), &ys[2], &ys[0]);
+                let again = run(&mut side, &sp, s, &x, 1, false, no_change);
+                same_bits(&format!("{what}, second analysis"), &again[0], &ys[0]);
                 if kind == Kind::Cuda && !harness_on_host() {
                     let warp = super::launched(&records, "spblk_spsv_warp_");
                     let rows = super::launched(&records, "spblk_spsv_rows_");
