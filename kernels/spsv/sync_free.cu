@@ -124,6 +124,21 @@ __device__ __forceinline__ T spsv_strided_sum(u32 first, u32 end, u32 warp_first
     return part;
 }
 
+// The row at position s by the whole warp: lane t takes entries t, t + 32, ... in order, waiting
+// for each one's row (all at earlier positions); the lanes' sums are added in a fixed tree.
+template <class T>
+__device__ __forceinline__ void spsv_warp_row(u32 s, const u32* __restrict__ ptr, const u32* __restrict__ col,
+                                              const T* __restrict__ val, const T* __restrict__ diag,
+                                              const u32* __restrict__ row_of, int unit, const T* x, T* y, T* ready,
+                                              T alpha) {
+    const u32 row = row_of[s];
+    const T xr = x[row], d = diag[s];
+    T sum = spsv_strided_sum(ptr[s] + (threadIdx.x & 31), ptr[s + 1], s, col, val, ready);
+    for (int o = 16; o > 0; o >>= 1) sum = add_rn(sum, __shfl_down_sync(SPBLK_FULL_MASK, sum, o));
+    if ((threadIdx.x & 31) == 0) spsv_publish(s, row, sum, alpha, xr, d, unit, y, ready);
+    __syncwarp();
+}
+
 // Rows with more entries than this get a ticket of their own, summed by the whole warp.
 #define SPSV_LONG_ROW 32
 
@@ -166,12 +181,7 @@ __device__ void spsv_rows(const u32* __restrict__ ticket_pos, const u32* __restr
     for (u32 t = spsv_ticket(tickets); t < count; t = spsv_ticket(tickets)) {
         const u32 first = ticket_pos[t], last = ticket_pos[t + 1];
         if (last - first == 1 && spsv_long(ptr, first)) {
-            const u32 row = row_of[first];
-            const T xr = x[row], d = diag[first];
-            T sum = spsv_strided_sum(ptr[first] + lane, ptr[first + 1], first, col, val, ready);
-            for (int o = 16; o > 0; o >>= 1) sum = add_rn(sum, __shfl_down_sync(SPBLK_FULL_MASK, sum, o));
-            if (lane == 0) spsv_publish(first, row, sum, alpha, xr, d, unit, y, ready);
-            __syncwarp();
+            spsv_warp_row(first, ptr, col, val, diag, row_of, unit, x, y, ready, alpha);
             continue;
         }
         const u32 s = first + lane;
@@ -244,22 +254,14 @@ __device__ void spsv_rows(const u32* __restrict__ ticket_pos, const u32* __restr
     }
 }
 
-// A warp per position, for long rows: lane t takes entries t, t + 32, ... in order, waiting for
-// each one's row; the lanes' sums are added in a fixed tree.
+// A warp per position, for matrices whose rows are long on average.
 template <class T>
 __device__ void spsv_warp(u32 n, const u32* __restrict__ ptr, const u32* __restrict__ col, const T* __restrict__ val,
                           const T* __restrict__ diag, const u32* __restrict__ row_of, int unit, const T* x, T* y,
                           u32* ticket, T* ready, const T* alpha_dev, T alpha_h) {
-    const int lane = threadIdx.x & 31;
     const T alpha = scalar_arg(alpha_dev, alpha_h);
-    for (u32 s = spsv_ticket(ticket); s < n; s = spsv_ticket(ticket)) {
-        const u32 row = row_of[s];
-        const T xr = x[row], d = diag[s];
-        T sum = spsv_strided_sum(ptr[s] + lane, ptr[s + 1], s, col, val, ready);
-        for (int o = 16; o > 0; o >>= 1) sum = add_rn(sum, __shfl_down_sync(SPBLK_FULL_MASK, sum, o));
-        if (lane == 0) spsv_publish(s, row, sum, alpha, xr, d, unit, y, ready);
-        __syncwarp();
-    }
+    for (u32 s = spsv_ticket(ticket); s < n; s = spsv_ticket(ticket))
+        spsv_warp_row(s, ptr, col, val, diag, row_of, unit, x, y, ready, alpha);
 }
 
 #define SPSV_SOLVE_ENTRY(T, tval)                                                                                \
