@@ -1,7 +1,7 @@
-//! Triangular solves on the GPU (kernels/spsv/sync_free.cu, order.cu). The analysis lives in
-//! the caller's buffer, as cuSPARSE's does: op(A)'s strict triangle with a copy of its values,
-//! the diagonal, the order in which the solve takes rows (a topological order with the level
-//! sets' parallelism), and the solve's ticket counter and published values. Nothing is
+//! Triangular solves on the GPU (kernels/spsv/analysis.cu, order.cu, sync_free.cu). The analysis
+//! lives in the caller's buffer, as cuSPARSE's does: op(A)'s strict triangle with a copy of its
+//! values and the diagonal, both in the order in which the solve takes rows (rows sorted by
+//! level), the solve's tickets, and its ticket counter and published values. Nothing is
 //! allocated and nothing waits for the GPU, so the analysis, the updates and the solves all
 //! capture into graphs.
 
@@ -18,8 +18,9 @@ use crate::types::{DataType, IndexType, SpsvUpdate};
 
 /// Warps per block of the solve kernels (`__launch_bounds__(128)`).
 const SOLVE_WARPS: u32 = 4;
-/// Solve blocks per SM: tickets follow the analysis' topological
-/// order, so a wavefront's rows are in flight together; more warps would only poll L2.
+/// Solve blocks per SM in the grid. Tickets follow the level order, so whichever blocks run take
+/// the next rows; the f64 row kernel (122 registers) fits 4 blocks per SM at once, the others
+/// start as those finish and find few or no tickets left.
 const SOLVE_BLOCKS_PER_SM: u32 = 8;
 /// Blocks per SM of the ordering pass: a warp keeps the rows it makes ready on its own lanes, so
 /// a wavefront needs a warp per 32 of its rows; idle warps only poll the queue.
