@@ -12,7 +12,7 @@
 
 #include "common.h"
 
-enum { PLAIN, HANDLE, SPMAT, DNMAT, DNVEC, SPGEMM, MATDESCR, SPVEC, SPSV, KINDS }; /* what a pointer argument points to */
+enum { PLAIN, HANDLE, SPMAT, DNMAT, DNVEC, SPGEMM, MATDESCR, SPVEC, SPSV, SPSM, KINDS }; /* what a pointer argument points to */
 
 typedef struct {
     const char *name;      /* the parameter's name in spblk.h (cuSPARSE's) */
@@ -65,6 +65,9 @@ static struct {
     spblkSpSVDescr_t spsv, out_spsv; /* analysed for A (lower, non-unit) with op N */
     void *spsv_buf;
     size_t spsv_size;
+    spblkSpSMDescr_t spsm, out_spsm; /* the same, with B and C */
+    void *spsm_buf;
+    size_t spsm_size;
     spblkMatDescr_t mat_descr, out_mat_descr;
     spblkSpVecDescr_t xs, out_spvec; /* X: size 4, entries at 0 and 3 */
     spblkConstSpVecDescr_t out_const_spvec;
@@ -307,6 +310,10 @@ static void setup(spblkHandle_t h) {
     CHECK(spblkSpSV_bufferSize(h, N, &F.one, F.a, F.x, F.y, F32, SPBLK_SPSV_ALG_DEFAULT, F.spsv, &F.spsv_size));
     F.spsv_buf = F.spsv_size ? dev_alloc(F.spsv_size) : NULL;
     CHECK(spblkSpSV_analysis(h, N, &F.one, F.a, F.x, F.y, F32, SPBLK_SPSV_ALG_DEFAULT, F.spsv, F.spsv_buf));
+    CHECK(spblkSpSM_createDescr(&F.spsm));
+    CHECK(spblkSpSM_bufferSize(h, N, N, &F.one, F.a, F.b, F.c, F32, SPBLK_SPSM_ALG_DEFAULT, F.spsm, &F.spsm_size));
+    F.spsm_buf = F.spsm_size ? dev_alloc(F.spsm_size) : NULL;
+    CHECK(spblkSpSM_analysis(h, N, N, &F.one, F.a, F.b, F.c, F32, SPBLK_SPSM_ALG_DEFAULT, F.spsm, F.spsm_buf));
 
     /* Destroyed objects of each kind, and live objects of another kind. */
     CHECK(spblkCreateWithBackend((spblkHandle_t *)&F.stale[HANDLE], SPBLK_BACKEND_HOST));
@@ -325,6 +332,9 @@ static void setup(spblkHandle_t h) {
     CHECK(spblkSpSV_createDescr((spblkSpSVDescr_t *)&F.stale[SPSV]));
     CHECK(spblkSpSV_destroyDescr(F.stale[SPSV]));
     F.foreign[SPSV] = F.gemm;
+    CHECK(spblkSpSM_createDescr((spblkSpSMDescr_t *)&F.stale[SPSM]));
+    CHECK(spblkSpSM_destroyDescr(F.stale[SPSM]));
+    F.foreign[SPSM] = F.spsv;
     CHECK(spblkDestroy(F.stale[HANDLE]));
     CHECK(spblkDestroySpMat(F.stale[SPMAT]));
     CHECK(spblkDestroyDnMat(F.stale[DNMAT]));
@@ -343,6 +353,8 @@ static void teardown(void) {
     CHECK(spblkSpGEMM_destroyDescr(F.gemm));
     CHECK(spblkSpSV_destroyDescr(F.spsv));
     if (F.spsv_buf) dev_free(F.spsv_buf);
+    CHECK(spblkSpSM_destroyDescr(F.spsm));
+    if (F.spsm_buf) dev_free(F.spsm_buf);
     CHECK(spblkDestroyMatDescr(F.mat_descr));
     CHECK(spblkDestroySpVec(F.xs));
     dev_free(F.perm4);
@@ -419,6 +431,11 @@ static void *new_spsv(void) {
     CHECK(spblkSpSV_createDescr(&d));
     return d;
 }
+static void *new_spsm(void) {
+    spblkSpSMDescr_t d = NULL;
+    CHECK(spblkSpSM_createDescr(&d));
+    return d;
+}
 static void *new_handle(void) {
     spblkHandle_t d = NULL;
     CHECK(spblkCreateWithBackend(&d, SPBLK_BACKEND_HOST));
@@ -431,6 +448,7 @@ static void destroy_dnmat(void *const *p) { CHECK(spblkDestroyDnMat(*(spblkDnMat
 static void destroy_dnvec(void *const *p) { CHECK(spblkDestroyDnVec(*(spblkDnVecDescr_t *)p[0])); }
 static void destroy_gemm(void *const *p) { CHECK(spblkSpGEMM_destroyDescr(*(spblkSpGEMMDescr_t *)p[0])); }
 static void destroy_spsv(void *const *p) { CHECK(spblkSpSV_destroyDescr(*(spblkSpSVDescr_t *)p[0])); }
+static void destroy_spsm(void *const *p) { CHECK(spblkSpSM_destroyDescr(*(spblkSpSMDescr_t *)p[0])); }
 static void destroy_handle(void *const *p) { CHECK(spblkDestroy(*(spblkHandle_t *)p[0])); }
 
 /* ---- one wrapper per function: pointer arguments from p, enums from e ------------------------ */
@@ -647,6 +665,27 @@ static spblkStatus_t call_SpSV_solve(void *const *p, const uint32_t *e) {
 }
 static spblkStatus_t call_SpSV_updateMatrix(void *const *p, const uint32_t *e) {
     return spblkSpSV_updateMatrix(p[0], p[1], p[2], e[0]);
+}
+static spblkStatus_t call_SpSM_createDescr(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpSM_createDescr(p[0]);
+}
+static spblkStatus_t call_SpSM_destroyDescr(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkSpSM_destroyDescr(p[0] == FRESH ? new_spsm() : p[0]);
+}
+/* SpSM: p = handle, alpha, A, B, C, spsmDescr[, bufferSize or buffer]; e = opA, opB, computeType, alg. */
+static spblkStatus_t call_SpSM_bufferSize(void *const *p, const uint32_t *e) {
+    return spblkSpSM_bufferSize(p[0], e[0], e[1], p[1], p[2], p[3], p[4], e[2], e[3], p[5], p[6]);
+}
+static spblkStatus_t call_SpSM_analysis(void *const *p, const uint32_t *e) {
+    return spblkSpSM_analysis(p[0], e[0], e[1], p[1], p[2], p[3], p[4], e[2], e[3], p[5], p[6]);
+}
+static spblkStatus_t call_SpSM_solve(void *const *p, const uint32_t *e) {
+    return spblkSpSM_solve(p[0], e[0], e[1], p[1], p[2], p[3], p[4], e[2], e[3], p[5]);
+}
+static spblkStatus_t call_SpSM_updateMatrix(void *const *p, const uint32_t *e) {
+    return spblkSpSM_updateMatrix(p[0], p[1], p[2], e[0]);
 }
 /* SpGEMM: p = handle, alpha, A, B, beta, C, spgemmDescr[, bufferSize, buffer];
  * e = opA, opB, computeType, alg. */
@@ -1249,6 +1288,19 @@ static int build_cases(fn_case *t) {
     ROW("spblkSpSV_updateMatrix", call_SpSV_updateMatrix,
         .p = {HANDLE_ARG, IN("spsvDescr", F.spsv, IV, SPSV), IN("newValues", F.a_arrays.val, IV, PLAIN)},
         .e = {E("updatePart", SPBLK_SPSV_UPDATE_GENERAL)});
+#define SPSM_PTRS                                                                                          \
+    HANDLE_ARG, IN("alpha", &F.one, IV, PLAIN), IN("matA", F.a, IV, SPMAT), IN("matB", F.b, IV, DNMAT),    \
+        IN("matC", F.c, IV, DNMAT), IN("spsmDescr", F.spsm, IV, SPSM)
+#define SPSM_ENUMS {E("opA", N), E("opB", N), E("computeType", F32), E("alg", SPBLK_SPSM_ALG_DEFAULT)}
+    ROW("spblkSpSM_createDescr", call_SpSM_createDescr, .p = {OUT("descr", F.out_spsm)}, .cleanup = destroy_spsm);
+    ROW("spblkSpSM_destroyDescr", call_SpSM_destroyDescr, .p = {IN("descr", FRESH, OK, SPSM)});
+    ROW("spblkSpSM_bufferSize", call_SpSM_bufferSize, .p = {SPSM_PTRS, OUT("bufferSize", F.size)}, .e = SPSM_ENUMS);
+    ROW("spblkSpSM_analysis", call_SpSM_analysis,
+        .p = {SPSM_PTRS, IN("externalBuffer", F.spsm_buf, F.spsm_size ? IV : OK, PLAIN)}, .e = SPSM_ENUMS);
+    ROW("spblkSpSM_solve", call_SpSM_solve, .p = {SPSM_PTRS}, .e = SPSM_ENUMS);
+    ROW("spblkSpSM_updateMatrix", call_SpSM_updateMatrix,
+        .p = {HANDLE_ARG, IN("spsmDescr", F.spsm, IV, SPSM), IN("newValues", F.a_arrays.val, IV, PLAIN)},
+        .e = {E("updatePart", SPBLK_SPSM_UPDATE_GENERAL)});
     ROW("spblkSpGEMM_createDescr", call_SpGEMM_createDescr, .p = {OUT("descr", F.out_gemm)}, .cleanup = destroy_gemm);
     ROW("spblkSpGEMM_destroyDescr", call_SpGEMM_destroyDescr, .p = {IN("descr", FRESH, OK, SPGEMM)});
     /* The valid calls are size queries (NULL buffer), which leave the descriptor's state alone. */

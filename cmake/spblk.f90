@@ -96,6 +96,9 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_SPSV_ALG_DEFAULT = 0
   integer(c_int32_t), parameter :: SPBLK_SPSV_UPDATE_GENERAL = 0
   integer(c_int32_t), parameter :: SPBLK_SPSV_UPDATE_DIAGONAL = 1
+  integer(c_int32_t), parameter :: SPBLK_SPSM_ALG_DEFAULT = 0
+  integer(c_int32_t), parameter :: SPBLK_SPSM_UPDATE_GENERAL = 0
+  integer(c_int32_t), parameter :: SPBLK_SPSM_UPDATE_DIAGONAL = 1
   integer(c_int32_t), parameter :: SPBLK_SPMAT_FILL_MODE = 0
   integer(c_int32_t), parameter :: SPBLK_SPMAT_DIAG_TYPE = 1
   integer(c_int32_t), parameter :: SPBLK_FILL_MODE_LOWER = 0
@@ -1970,6 +1973,82 @@ module spblk
       integer(c_int32_t), value :: alg
       type(c_ptr), value :: spgemmDescr
     end function spblkSpGEMMreuse_compute
+    ! Creates an SpSM descriptor, which holds one analysis at a time.
+    function spblkSpSM_createDescr(descr) bind(C, name="spblkSpSM_createDescr")
+      import
+      integer(c_int32_t) :: spblkSpSM_createDescr
+      type(c_ptr), intent(out) :: descr
+    end function spblkSpSM_createDescr
+    ! Destroys an SpSM descriptor (the analysis' buffer stays the caller's); NULL is a no-op.
+    function spblkSpSM_destroyDescr(descr) bind(C, name="spblkSpSM_destroyDescr")
+      import
+      integer(c_int32_t) :: spblkSpSM_destroyDescr
+      type(c_ptr), value :: descr
+    end function spblkSpSM_destroyDescr
+    ! Size in bytes of the buffer `spblkSpSM_analysis` keeps its analysis in (it grows with the
+    ! number of right-hand sides).
+    function spblkSpSM_bufferSize(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, &
+        spsmDescr, bufferSize) bind(C, name="spblkSpSM_bufferSize")
+      import
+      integer(c_int32_t) :: spblkSpSM_bufferSize
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spsmDescr
+      integer(c_size_t), intent(inout) :: bufferSize
+    end function spblkSpSM_bufferSize
+    ! Analyses op(A) for `spblkSpSM_solve` as `spblkSpSV_analysis` does; the solves must have as
+    ! many right-hand sides as matC has columns here.
+    function spblkSpSM_analysis(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, &
+        spsmDescr, externalBuffer) bind(C, name="spblkSpSM_analysis")
+      import
+      integer(c_int32_t) :: spblkSpSM_analysis
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spsmDescr
+      type(c_ptr), value :: externalBuffer
+    end function spblkSpSM_analysis
+    ! Solves `op(A) C = alpha op(B)` with the descriptor's analysis (B and C may be one matrix
+    ! when op(B) = B and both have the same order and leading dimension). Each column's bits are
+    ! those `spblkSpSV_solve` gives for it.
+    function spblkSpSM_solve(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, &
+        spsmDescr) bind(C, name="spblkSpSM_solve")
+      import
+      integer(c_int32_t) :: spblkSpSM_solve
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: opA
+      integer(c_int32_t), value :: opB
+      type(c_ptr), value :: alpha
+      type(c_ptr), value :: matA
+      type(c_ptr), value :: matB
+      type(c_ptr), value :: matC
+      integer(c_int32_t), value :: computeType
+      integer(c_int32_t), value :: alg
+      type(c_ptr), value :: spsmDescr
+    end function spblkSpSM_solve
+    ! Replaces the analysed values, as `spblkSpSV_updateMatrix`.
+    function spblkSpSM_updateMatrix(handle, spsmDescr, newValues, updatePart) bind(C, &
+        name="spblkSpSM_updateMatrix")
+      import
+      integer(c_int32_t) :: spblkSpSM_updateMatrix
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: spsmDescr
+      type(c_ptr), value :: newValues
+      integer(c_int32_t), value :: updatePart
+    end function spblkSpSM_updateMatrix
     ! Creates an SpSV descriptor, which holds one analysis at a time.
     function spblkSpSV_createDescr(descr) bind(C, name="spblkSpSV_createDescr")
       import

@@ -75,6 +75,12 @@ typedef struct spblkSpGEMMDescr spblkSpGEMMDescr;
 typedef struct spblkSpMatDescr spblkSpMatDescr;
 
 /**
+ * Opaque state of a triangular solve with several right-hand sides (cuSPARSE's
+ * `cusparseSpSMDescr_t`), as [`spblkSpSVDescr`].
+ */
+typedef struct spblkSpSMDescr spblkSpSMDescr;
+
+/**
  * Opaque triangular-solve state (cuSPARSE's `cusparseSpSVDescr_t`): the analysis of one
  * matrix, kept until the descriptor is destroyed or analysed again.
  */
@@ -307,6 +313,18 @@ typedef spblkSpGEMMDescr *spblkSpGEMMDescr_t;
  */
 typedef uint32_t spblkSpGEMMAlg_t;
 
+typedef spblkSpSMDescr *spblkSpSMDescr_t;
+
+/**
+ * `spblkSpSM_*`'s algorithm: the SpSV solve over every right-hand side at once.
+ */
+typedef uint32_t spblkSpSMAlg_t;
+
+/**
+ * What `spblkSpSM_updateMatrix` replaces, as `spblkSpSVUpdate_t`.
+ */
+typedef uint32_t spblkSpSMUpdate_t;
+
 typedef spblkSpSVDescr *spblkSpSVDescr_t;
 
 /**
@@ -535,6 +553,12 @@ typedef uint32_t spblkSpSVUpdate_t;
 #define SPBLK_SPSV_UPDATE_GENERAL 0
 
 #define SPBLK_SPSV_UPDATE_DIAGONAL 1
+
+#define SPBLK_SPSM_ALG_DEFAULT 0
+
+#define SPBLK_SPSM_UPDATE_GENERAL 0
+
+#define SPBLK_SPSM_UPDATE_DIAGONAL 1
 
 #define SPBLK_SPMAT_FILL_MODE 0
 
@@ -2146,6 +2170,72 @@ spblkStatus_t spblkSpGEMMreuse_compute(spblkHandle_t handle,
                                        spblkDataType_t computeType,
                                        spblkSpGEMMAlg_t alg,
                                        spblkSpGEMMDescr_t spgemmDescr);
+
+/**
+ * Creates an SpSM descriptor, which holds one analysis at a time.
+ */
+spblkStatus_t spblkSpSM_createDescr(spblkSpSMDescr_t *descr);
+
+/**
+ * Destroys an SpSM descriptor (the analysis' buffer stays the caller's); NULL is a no-op.
+ */
+spblkStatus_t spblkSpSM_destroyDescr(spblkSpSMDescr_t descr);
+
+/**
+ * Size in bytes of the buffer `spblkSpSM_analysis` keeps its analysis in (it grows with the
+ * number of right-hand sides).
+ */
+spblkStatus_t spblkSpSM_bufferSize(spblkHandle_t handle,
+                                   spblkOperation_t opA,
+                                   spblkOperation_t opB,
+                                   const void *alpha,
+                                   spblkConstSpMatDescr_t matA,
+                                   spblkConstDnMatDescr_t matB,
+                                   spblkDnMatDescr_t matC,
+                                   spblkDataType_t computeType,
+                                   spblkSpSMAlg_t alg,
+                                   spblkSpSMDescr_t spsmDescr,
+                                   size_t *bufferSize);
+
+/**
+ * Analyses op(A) for `spblkSpSM_solve` as `spblkSpSV_analysis` does; the solves must have as
+ * many right-hand sides as matC has columns here.
+ */
+spblkStatus_t spblkSpSM_analysis(spblkHandle_t handle,
+                                 spblkOperation_t opA,
+                                 spblkOperation_t opB,
+                                 const void *alpha,
+                                 spblkConstSpMatDescr_t matA,
+                                 spblkConstDnMatDescr_t matB,
+                                 spblkDnMatDescr_t matC,
+                                 spblkDataType_t computeType,
+                                 spblkSpSMAlg_t alg,
+                                 spblkSpSMDescr_t spsmDescr,
+                                 void *externalBuffer);
+
+/**
+ * Solves `op(A) C = alpha op(B)` with the descriptor's analysis (B and C may be one matrix
+ * when op(B) = B and both have the same order and leading dimension). Each column's bits are
+ * those `spblkSpSV_solve` gives for it.
+ */
+spblkStatus_t spblkSpSM_solve(spblkHandle_t handle,
+                              spblkOperation_t opA,
+                              spblkOperation_t opB,
+                              const void *alpha,
+                              spblkConstSpMatDescr_t matA,
+                              spblkConstDnMatDescr_t matB,
+                              spblkDnMatDescr_t matC,
+                              spblkDataType_t computeType,
+                              spblkSpSMAlg_t alg,
+                              spblkSpSMDescr_t spsmDescr);
+
+/**
+ * Replaces the analysed values, as `spblkSpSV_updateMatrix`.
+ */
+spblkStatus_t spblkSpSM_updateMatrix(spblkHandle_t handle,
+                                     spblkSpSMDescr_t spsmDescr,
+                                     void *newValues,
+                                     spblkSpSMUpdate_t updatePart);
 
 /**
  * Creates an SpSV descriptor, which holds one analysis at a time.

@@ -173,6 +173,13 @@ pub const SPBLK_SPSV_ALG_DEFAULT: spblkSpSVAlg_t = 0;
 pub type spblkSpSVUpdate_t = u32;
 pub const SPBLK_SPSV_UPDATE_GENERAL: spblkSpSVUpdate_t = 0;
 pub const SPBLK_SPSV_UPDATE_DIAGONAL: spblkSpSVUpdate_t = 1;
+/// `spblkSpSM_*`'s algorithm: the SpSV solve over every right-hand side at once.
+pub type spblkSpSMAlg_t = u32;
+pub const SPBLK_SPSM_ALG_DEFAULT: spblkSpSMAlg_t = 0;
+/// What `spblkSpSM_updateMatrix` replaces, as `spblkSpSVUpdate_t`.
+pub type spblkSpSMUpdate_t = u32;
+pub const SPBLK_SPSM_UPDATE_GENERAL: spblkSpSMUpdate_t = 0;
+pub const SPBLK_SPSM_UPDATE_DIAGONAL: spblkSpSMUpdate_t = 1;
 
 /// Attributes of a sparse matrix descriptor (`spblkSpMatGetAttribute`, `spblkSpMatSetAttribute`):
 /// its fill mode (`spblkFillMode_t`, default LOWER) and diagonal type (`spblkDiagType_t`,

@@ -141,6 +141,10 @@ c_enum!(
     SpsvAlg: spblkSpSVAlg_t { Default = SPBLK_SPSV_ALG_DEFAULT }
 );
 c_enum!(
+    /// `spblkSpSMAlg_t`.
+    SpsmAlg: spblkSpSMAlg_t { Default = SPBLK_SPSM_ALG_DEFAULT }
+);
+c_enum!(
     /// `spblkSpSVUpdate_t`.
     SpsvUpdate: spblkSpSVUpdate_t { General = SPBLK_SPSV_UPDATE_GENERAL, Diagonal = SPBLK_SPSV_UPDATE_DIAGONAL }
 );

@@ -980,22 +980,22 @@ cusparseStatus_t cusparseSpMatSetValues(cusparseSpMatDescr_t spMatDescr, void* v
     return (cusparseStatus_t)spblkSpMatSetValues((spblkSpMatDescr_t)spMatDescr, (void*)values);
 }
 cusparseStatus_t cusparseSpSM_analysis(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB, cusparseDnMatDescr_t matC, cudaDataType computeType, cusparseSpSMAlg_t alg, cusparseSpSMDescr_t spsmDescr, void* externalBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSM_analysis");
+    return (cusparseStatus_t)spblkSpSM_analysis((spblkHandle_t)handle, (spblkOperation_t)opA, (spblkOperation_t)opB, (const void*)alpha, (spblkConstSpMatDescr_t)matA, (spblkConstDnMatDescr_t)matB, (spblkDnMatDescr_t)matC, (spblkDataType_t)computeType, (spblkSpSMAlg_t)alg, (spblkSpSMDescr_t)spsmDescr, (void*)externalBuffer);
 }
 cusparseStatus_t cusparseSpSM_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB, cusparseDnMatDescr_t matC, cudaDataType computeType, cusparseSpSMAlg_t alg, cusparseSpSMDescr_t spsmDescr, size_t* bufferSize) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSM_bufferSize");
+    return (cusparseStatus_t)spblkSpSM_bufferSize((spblkHandle_t)handle, (spblkOperation_t)opA, (spblkOperation_t)opB, (const void*)alpha, (spblkConstSpMatDescr_t)matA, (spblkConstDnMatDescr_t)matB, (spblkDnMatDescr_t)matC, (spblkDataType_t)computeType, (spblkSpSMAlg_t)alg, (spblkSpSMDescr_t)spsmDescr, (size_t*)bufferSize);
 }
 cusparseStatus_t cusparseSpSM_createDescr(cusparseSpSMDescr_t* descr) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSM_createDescr");
+    return (cusparseStatus_t)spblkSpSM_createDescr((spblkSpSMDescr_t*)descr);
 }
 cusparseStatus_t cusparseSpSM_destroyDescr(cusparseSpSMDescr_t descr) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSM_destroyDescr");
+    return (cusparseStatus_t)spblkSpSM_destroyDescr((spblkSpSMDescr_t)descr);
 }
 cusparseStatus_t cusparseSpSM_solve(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void* alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB, cusparseDnMatDescr_t matC, cudaDataType computeType, cusparseSpSMAlg_t alg, cusparseSpSMDescr_t spsmDescr) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSM_solve");
+    return (cusparseStatus_t)spblkSpSM_solve((spblkHandle_t)handle, (spblkOperation_t)opA, (spblkOperation_t)opB, (const void*)alpha, (spblkConstSpMatDescr_t)matA, (spblkConstDnMatDescr_t)matB, (spblkDnMatDescr_t)matC, (spblkDataType_t)computeType, (spblkSpSMAlg_t)alg, (spblkSpSMDescr_t)spsmDescr);
 }
 cusparseStatus_t cusparseSpSM_updateMatrix(cusparseHandle_t handle, cusparseSpSMDescr_t spsmDescr, void* newValues, cusparseSpSMUpdate_t updatePart) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseSpSM_updateMatrix");
+    return (cusparseStatus_t)spblkSpSM_updateMatrix((spblkHandle_t)handle, (spblkSpSMDescr_t)spsmDescr, (void*)newValues, (spblkSpSMUpdate_t)updatePart);
 }
 cusparseStatus_t cusparseSpSV_analysis(cusparseHandle_t handle, cusparseOperation_t opA, const void* alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX, cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpSVAlg_t alg, cusparseSpSVDescr_t spsvDescr, void* externalBuffer) {
     return (cusparseStatus_t)spblkSpSV_analysis((spblkHandle_t)handle, (spblkOperation_t)opA, (const void*)alpha, (spblkConstSpMatDescr_t)matA, (spblkConstDnVecDescr_t)vecX, (spblkDnVecDescr_t)vecY, (spblkDataType_t)computeType, (spblkSpSVAlg_t)alg, (spblkSpSVDescr_t)spsvDescr, (void*)externalBuffer);

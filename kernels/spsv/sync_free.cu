@@ -13,8 +13,11 @@
 // store is seen whole or not at all), and a computed value with those bits is stored as the
 // canonical NaN instead. Each row's sum runs in storage order (short rows in the thread kernel:
 // bit for bit the host reference) or lane-strided with a fixed reduction tree (long rows, warp
-// kernel): the same bits every run. The ticket and `ready` are
-// reset by memsets on the stream, so the whole solve can be captured into a graph.
+// kernel): the same bits every run. Several right-hand sides (SpSM) multiply the tickets:
+// ticket k is the rows of ticket k / cols in column k % cols (a column's rows keep their order,
+// so the argument above holds per column), with a `ready` array per column; each column gets
+// the bits a solve of that column alone gives. The ticket and `ready` are reset by memsets on
+// the stream, so the whole solve can be captured into a graph.
 #include "common/types.cuh"
 
 // The published value of a row as raw bits (u32 for float, u64 for double), READY_NONE while
@@ -53,13 +56,30 @@ template <> struct Ready<double> {
     }
 };
 
+// The right-hand sides X and the solutions Y, n x cols each: element (i, j) at i * row + j * col.
+// A ticket of the solve is (ticket of the rows, column): `at` picks a column.
+template <class T> struct SpsvColumns {
+    const T* x;
+    T* y;
+    i64 x_row, x_col, y_row, y_col;
+    u32 cols;
+    __device__ __forceinline__ SpsvColumns at(u32 j) const {
+        SpsvColumns c = *this;
+        c.x += (i64)j * x_col;
+        c.y += (i64)j * y_col;
+        return c;
+    }
+    __device__ __forceinline__ T x_of(u32 row) const { return x[(i64)row * x_row]; }
+};
+
 // y[row] = (alpha x[row] - sum) / diag, published (at position s) to the rows that wait on it.
 template <class T>
-__device__ __forceinline__ T spsv_publish(u32 s, u32 row, T sum, T alpha, T xr, T d, int unit, T* y, T* ready) {
+__device__ __forceinline__ T spsv_publish(u32 s, u32 row, T sum, T alpha, T xr, T d, int unit,
+                                          const SpsvColumns<T>& xy, T* ready) {
     T r = add_rn(mul_rn(alpha, xr), -sum);
     if (!unit) r = r / d;
     r = Ready<T>::publishable(r);
-    y[row] = r;
+    xy.y[(i64)row * xy.y_row] = r;
     Ready<T>::store(&ready[s], r);
     return r;
 }
@@ -129,13 +149,13 @@ __device__ __forceinline__ T spsv_strided_sum(u32 first, u32 end, u32 warp_first
 template <class T>
 __device__ __forceinline__ void spsv_warp_row(u32 s, const u32* __restrict__ ptr, const u32* __restrict__ col,
                                               const T* __restrict__ val, const T* __restrict__ diag,
-                                              const u32* __restrict__ row_of, int unit, const T* x, T* y, T* ready,
-                                              T alpha) {
+                                              const u32* __restrict__ row_of, int unit, const SpsvColumns<T>& xy,
+                                              T* ready, T alpha) {
     const u32 row = row_of[s];
-    const T xr = x[row], d = diag[s];
+    const T xr = xy.x_of(row), d = diag[s];
     T sum = spsv_strided_sum(ptr[s] + (threadIdx.x & 31), ptr[s + 1], s, col, val, ready);
     for (int o = 16; o > 0; o >>= 1) sum = add_rn(sum, __shfl_down_sync(SPBLK_FULL_MASK, sum, o));
-    if ((threadIdx.x & 31) == 0) spsv_publish(s, row, sum, alpha, xr, d, unit, y, ready);
+    if ((threadIdx.x & 31) == 0) spsv_publish(s, row, sum, alpha, xr, d, unit, xy, ready);
     __syncwarp();
 }
 
@@ -172,16 +192,20 @@ extern "C" __global__ void __launch_bounds__(256)
 // that waiting warps leave L2 to the rows being published. A long row's entries all wait on
 // earlier tickets: the warp sums them lane-strided (a fixed tree), waiting for each.
 template <class T>
-__device__ void spsv_rows(const u32* __restrict__ ticket_pos, const u32* __restrict__ ptr, const u32* __restrict__ col,
-                          const T* __restrict__ val, const T* __restrict__ diag, const u32* __restrict__ row_of,
-                          int unit, const T* x, T* y, u32* tickets, T* ready, const T* alpha_dev, T alpha_h) {
+__device__ void spsv_rows(u32 n, const u32* __restrict__ ticket_pos, const u32* __restrict__ ptr,
+                          const u32* __restrict__ col, const T* __restrict__ val, const T* __restrict__ diag,
+                          const u32* __restrict__ row_of, int unit, const SpsvColumns<T> all, u32* tickets,
+                          T* ready_all, const T* alpha_dev, T alpha_h) {
     const int lane = threadIdx.x & 31;
     const T alpha = scalar_arg(alpha_dev, alpha_h);
-    const u32 count = tickets[1];
-    for (u32 t = spsv_ticket(tickets); t < count; t = spsv_ticket(tickets)) {
+    const u32 count = tickets[1] * all.cols;
+    for (u32 k = spsv_ticket(tickets); k < count; k = spsv_ticket(tickets)) {
+        const u32 t = k / all.cols, j = k % all.cols;
+        const SpsvColumns<T> xy = all.at(j);
+        T* ready = ready_all + (u64)j * n;
         const u32 first = ticket_pos[t], last = ticket_pos[t + 1];
         if (last - first == 1 && spsv_long(ptr, first)) {
-            spsv_warp_row(first, ptr, col, val, diag, row_of, unit, x, y, ready, alpha);
+            spsv_warp_row(first, ptr, col, val, diag, row_of, unit, xy, ready, alpha);
             continue;
         }
         const u32 s = first + lane;
@@ -192,7 +216,7 @@ __device__ void spsv_rows(const u32* __restrict__ ticket_pos, const u32* __restr
             p = ptr[s];
             e = ptr[s + 1];
             row = row_of[s];
-            xr = x[row];
+            xr = xy.x_of(row);
             d = diag[s];
         }
         T sum = T(0), mine = T(0);
@@ -246,7 +270,7 @@ __device__ void spsv_rows(const u32* __restrict__ ticket_pos, const u32* __restr
                     v[k] = bp + k < e ? val[bp + k] : T(0);
                 }
             }
-            if (active && p == e) mine = spsv_publish(s, row, sum, alpha, xr, d, unit, y, ready);
+            if (active && p == e) mine = spsv_publish(s, row, sum, alpha, xr, d, unit, xy, ready);
             const u32 now = __ballot_sync(SPBLK_FULL_MASK, !active || p == e);
             if (now == done && !__any_sync(SPBLK_FULL_MASK, p != before)) __nanosleep(32);
             done = now;
@@ -254,26 +278,33 @@ __device__ void spsv_rows(const u32* __restrict__ ticket_pos, const u32* __restr
     }
 }
 
-// A warp per position, for matrices whose rows are long on average.
+// A warp per position (and column), for matrices whose rows are long on average.
 template <class T>
 __device__ void spsv_warp(u32 n, const u32* __restrict__ ptr, const u32* __restrict__ col, const T* __restrict__ val,
-                          const T* __restrict__ diag, const u32* __restrict__ row_of, int unit, const T* x, T* y,
-                          u32* ticket, T* ready, const T* alpha_dev, T alpha_h) {
+                          const T* __restrict__ diag, const u32* __restrict__ row_of, int unit,
+                          const SpsvColumns<T> all, u32* ticket, T* ready, const T* alpha_dev, T alpha_h) {
     const T alpha = scalar_arg(alpha_dev, alpha_h);
-    for (u32 s = spsv_ticket(ticket); s < n; s = spsv_ticket(ticket))
-        spsv_warp_row(s, ptr, col, val, diag, row_of, unit, x, y, ready, alpha);
+    const u32 count = n * all.cols;
+    for (u32 k = spsv_ticket(ticket); k < count; k = spsv_ticket(ticket)) {
+        const u32 s = k / all.cols, j = k % all.cols;
+        spsv_warp_row(s, ptr, col, val, diag, row_of, unit, all.at(j), ready + (u64)j * n, alpha);
+    }
 }
 
 #define SPSV_SOLVE_ENTRY(T, tval)                                                                                \
     extern "C" __global__ void __launch_bounds__(128) spblk_spsv_rows_##tval(                                    \
-        const u32* ticket_pos, const u32* ptr, const u32* col, const T* val, const T* diag, const u32* row_of,   \
-        int unit, const T* x, T* y, u32* tickets, T* ready, const T* alpha_dev, T alpha) {                       \
-        spsv_rows<T>(ticket_pos, ptr, col, val, diag, row_of, unit, x, y, tickets, ready, alpha_dev, alpha);     \
+        u32 n, const u32* ticket_pos, const u32* ptr, const u32* col, const T* val, const T* diag,               \
+        const u32* row_of, int unit, const T* x, i64 x_row, i64 x_col, T* y, i64 y_row, i64 y_col, u32 cols,    \
+        u32* tickets, T* ready, const T* alpha_dev, T alpha) {                                                   \
+        const SpsvColumns<T> xy = {x, y, x_row, x_col, y_row, y_col, cols};                                     \
+        spsv_rows<T>(n, ticket_pos, ptr, col, val, diag, row_of, unit, xy, tickets, ready, alpha_dev, alpha);   \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(128) spblk_spsv_warp_##tval(                                    \
-        u32 n, const u32* ptr, const u32* col, const T* val, const T* diag, const u32* row_of, int unit,        \
-        const T* x, T* y, u32* ticket, T* ready, const T* alpha_dev, T alpha) {                                  \
-        spsv_warp<T>(n, ptr, col, val, diag, row_of, unit, x, y, ticket, ready, alpha_dev, alpha);               \
+        u32 n, const u32* ticket_pos, const u32* ptr, const u32* col, const T* val, const T* diag,               \
+        const u32* row_of, int unit, const T* x, i64 x_row, i64 x_col, T* y, i64 y_row, i64 y_col, u32 cols,    \
+        u32* ticket, T* ready, const T* alpha_dev, T alpha) {                                                    \
+        const SpsvColumns<T> xy = {x, y, x_row, x_col, y_row, y_col, cols};                                     \
+        spsv_warp<T>(n, ptr, col, val, diag, row_of, unit, xy, ticket, ready, alpha_dev, alpha);                 \
     }
 
 SPSV_SOLVE_ENTRY(float, f32)

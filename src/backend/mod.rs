@@ -81,7 +81,7 @@ pub enum SpgemmMethod {
 pub mod host;
 pub mod spsv;
 
-pub use spsv::{SpsvAnalysis, SpsvArgs, SpsvShape, SpsvState};
+pub use spsv::{Columns, SpsvAnalysis, SpsvArgs, SpsvShape, SpsvState};
 
 #[cfg(feature = "cuda")]
 pub mod cuda;

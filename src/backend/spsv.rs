@@ -1,20 +1,32 @@
-//! Triangular solves: the request `ops` hands a backend, and what an SpSV descriptor keeps
-//! between the protocol's calls.
+//! Triangular solves (SpSV: one right-hand side; SpSM: several): the request `ops` hands a
+//! backend, and what a solve descriptor keeps between the protocol's calls.
 
 use std::any::Any;
+use std::ffi::c_void;
 
 use super::ScalarArg;
-use crate::descr::{DnVec, SpMat};
+use crate::descr::SpMat;
 use crate::types::{DataType, DiagType, FillMode, Format, IndexType, Operation};
 
-/// `op(A) y = alpha x` with A square and triangular as its attributes say.
+/// `cols` columns of n values in the caller's memory: element (i, j) at `values + i * row_step
+/// + j * col_step` (in elements). A vector is one column with `row_step` 1.
+#[derive(Clone, Copy, Debug)]
+pub struct Columns {
+    pub values: *mut c_void,
+    pub row_step: i64,
+    pub col_step: i64,
+}
+
+/// `op(A) Y = alpha X` with A square and triangular as its attributes say, X and Y n x `cols`
+/// (SpSV: x and y, one column; SpSM: op(B) and C).
 #[derive(Clone, Copy)]
 pub struct SpsvArgs<'a> {
     pub op_a: Operation,
     pub alpha: ScalarArg,
     pub a: &'a SpMat,
-    pub x: &'a DnVec,
-    pub y: &'a DnVec,
+    pub x: Columns,
+    pub y: Columns,
+    pub cols: i64,
     /// A's, x's, y's and alpha's type: R_32F or R_64F.
     pub value_type: DataType,
     /// Whether op(A) is lower triangular (rows solved first to last) or upper (last to first).
@@ -34,6 +46,8 @@ pub struct SpsvShape {
     pub index_type: IndexType,
     pub fill: FillMode,
     pub diag: DiagType,
+    /// The right-hand sides (the CUDA analysis keeps a published value per row and column).
+    pub cols: i64,
 }
 
 impl SpsvShape {
@@ -47,6 +61,7 @@ impl SpsvShape {
             index_type: args.a.indices_type,
             fill: args.a.fill_mode,
             diag: args.a.diag_type,
+            cols: args.cols,
         }
     }
 }

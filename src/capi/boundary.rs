@@ -64,6 +64,7 @@ pub enum Kind {
     SpVec,
     SpGemm,
     SpSv,
+    SpSm,
     MatDescr,
 }
 
@@ -77,6 +78,7 @@ impl Kind {
             Kind::SpVec => "sparse vector descriptor",
             Kind::SpGemm => "SpGEMM descriptor",
             Kind::SpSv => "SpSV descriptor",
+            Kind::SpSm => "SpSM descriptor",
             Kind::MatDescr => "legacy matrix descriptor",
         }
     }

@@ -27,6 +27,7 @@ pub mod sp_mat_blocked;
 pub mod sp_mat_get;
 pub mod sp_vec;
 pub mod spgemm;
+pub mod spsm;
 pub mod spsv;
 pub mod spvec_ops;
 pub mod types;

@@ -11,6 +11,7 @@ use super::types::*;
 use crate::backend::{SpsvArgs, SpsvState};
 use crate::error::Result;
 use crate::ops;
+use crate::ops::spsv::Solver;
 
 /// # Safety
 /// Registry-checked; see `boundary::descr`.
@@ -19,26 +20,36 @@ unsafe fn state<'a>(d: spblkSpSVDescr_t) -> Result<&'a mut SpsvState> {
     unsafe { boundary::descr(d as *const c_void, Kind::SpSv, "spsvDescr") }
 }
 
-/// Creates an SpSV descriptor, which holds one analysis at a time.
-#[no_mangle]
-pub extern "C" fn spblkSpSV_createDescr(descr: *mut spblkSpSVDescr_t) -> spblkStatus_t {
-    entry("spblkSpSV_createDescr", || {
+/// A new descriptor of `kind` (SpSV or SpSM) in `*descr`.
+pub(super) fn create<D>(name: &'static str, descr: *mut *mut D, kind: Kind) -> spblkStatus_t {
+    entry(name, || {
         out(descr, "descr")?;
-        let p = boundary::register(SpsvState::default(), Kind::SpSv) as spblkSpSVDescr_t;
+        let p = boundary::register(SpsvState::default(), kind) as *mut D;
         // SAFETY: checked non-NULL.
         unsafe { write(descr, p) };
         Ok(())
     })
 }
 
+/// Destroys a descriptor of `kind` (the analysis' buffer stays the caller's); NULL is a no-op.
+pub(super) fn destroy(name: &'static str, descr: *const c_void, kind: Kind) -> spblkStatus_t {
+    entry(name, || {
+        // SAFETY: registry-checked; C must not use it afterwards.
+        unsafe { boundary::release::<SpsvState>(descr, kind, "descr")? };
+        Ok(())
+    })
+}
+
+/// Creates an SpSV descriptor, which holds one analysis at a time.
+#[no_mangle]
+pub extern "C" fn spblkSpSV_createDescr(descr: *mut spblkSpSVDescr_t) -> spblkStatus_t {
+    create("spblkSpSV_createDescr", descr, Kind::SpSv)
+}
+
 /// Destroys an SpSV descriptor (the analysis' buffer stays the caller's); NULL is a no-op.
 #[no_mangle]
 pub extern "C" fn spblkSpSV_destroyDescr(descr: spblkSpSVDescr_t) -> spblkStatus_t {
-    entry("spblkSpSV_destroyDescr", || {
-        // SAFETY: registry-checked; C must not use it afterwards.
-        unsafe { boundary::release::<SpsvState>(descr as *const c_void, Kind::SpSv, "descr")? };
-        Ok(())
-    })
+    destroy("spblkSpSV_destroyDescr", descr as *const c_void, Kind::SpSv)
 }
 
 /// Looks up a call's objects and checks its arguments, then runs `body`.
@@ -133,7 +144,7 @@ pub extern "C" fn spblkSpSV_solve(
 ) -> spblkStatus_t {
     entry("spblkSpSV_solve", || {
         with_call(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr, |h, args, st| {
-            ops::spsv::solve(h.backend.as_ref(), &h.exec(), args, st)
+            ops::spsv::solve(h.backend.as_ref(), &h.exec(), args, st, Solver::Sv)
         })
     })
 }
@@ -152,6 +163,6 @@ pub extern "C" fn spblkSpSV_updateMatrix(
         // SAFETY (lookups): registry-checked.
         let h = unsafe { boundary::handle(handle)? };
         let st = unsafe { state(spsvDescr)? };
-        ops::spsv::update(h.backend.as_ref(), &h.exec(), st, newValues, updatePart)
+        ops::spsv::update(h.backend.as_ref(), &h.exec(), st, newValues, updatePart, Solver::Sv)
     })
 }

@@ -38,6 +38,11 @@ pub struct spblkSpGEMMDescr {
 pub struct spblkSpSVDescr {
     _private: [u8; 0],
 }
+/// Opaque state of a triangular solve with several right-hand sides (cuSPARSE's
+/// `cusparseSpSMDescr_t`), as [`spblkSpSVDescr`].
+pub struct spblkSpSMDescr {
+    _private: [u8; 0],
+}
 /// CUDA's stream type, declared by tag so that a `cudaStream_t` or `CUstream` passes as is
 /// and no CUDA header is needed.
 pub struct CUstream_st {
@@ -67,6 +72,7 @@ pub type spblkConstSpVecDescr_t = *const spblkSpVecDescr;
 pub type spblkSpGEMMDescr_t = *mut spblkSpGEMMDescr;
 pub type spblkMatDescr_t = *mut spblkMatDescr;
 pub type spblkSpSVDescr_t = *mut spblkSpSVDescr;
+pub type spblkSpSMDescr_t = *mut spblkSpSMDescr;
 /// A CUDA stream (`cudaStream_t` / `CUstream`); NULL is the legacy default stream.
 pub type spblkStream_t = *mut CUstream_st;
 /// Untyped pointer to user memory (host or device, depending on the backend).

@@ -20,6 +20,7 @@ mod problem;
 mod sddmm;
 mod spgemm_reuse;
 mod spmv_algs;
+mod spsm;
 mod spsv;
 mod spvec;
 mod support;

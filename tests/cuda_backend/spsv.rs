@@ -20,22 +20,22 @@ use spblk::capi::types::*;
 
 use super::support::*;
 
-const N: spblkOperation_t = SPBLK_OPERATION_NON_TRANSPOSE;
-const T: spblkOperation_t = SPBLK_OPERATION_TRANSPOSE;
-const L: spblkFillMode_t = SPBLK_FILL_MODE_LOWER;
-const U: spblkFillMode_t = SPBLK_FILL_MODE_UPPER;
-const NON_UNIT: spblkDiagType_t = SPBLK_DIAG_TYPE_NON_UNIT;
-const UNIT: spblkDiagType_t = SPBLK_DIAG_TYPE_UNIT;
+pub(super) const N: spblkOperation_t = SPBLK_OPERATION_NON_TRANSPOSE;
+pub(super) const T: spblkOperation_t = SPBLK_OPERATION_TRANSPOSE;
+pub(super) const L: spblkFillMode_t = SPBLK_FILL_MODE_LOWER;
+pub(super) const U: spblkFillMode_t = SPBLK_FILL_MODE_UPPER;
+pub(super) const NON_UNIT: spblkDiagType_t = SPBLK_DIAG_TYPE_NON_UNIT;
+pub(super) const UNIT: spblkDiagType_t = SPBLK_DIAG_TYPE_UNIT;
 
 /// A square matrix with entries in both triangles (in row order, columns shuffled), some rows
 /// without a diagonal entry; each stored diagonal entry outweighs its row and its column, so
 /// the triangle of A and of Aᵀ are both well conditioned.
-fn square(r: &mut StdRng, n: usize, avg: usize, missing: f64) -> (Vec<(usize, usize)>, Vec<f64>) {
+pub(super) fn square(r: &mut StdRng, n: usize, avg: usize, missing: f64) -> (Vec<(usize, usize)>, Vec<f64>) {
     square_with_long_rows(r, n, avg, missing, 0)
 }
 
 /// [`square`] with every 97th row `long` entries long (when `long` > 0).
-fn square_with_long_rows(
+pub(super) fn square_with_long_rows(
     r: &mut StdRng,
     n: usize,
     avg: usize,
@@ -80,18 +80,18 @@ fn square_with_long_rows(
 
 /// The request of one solve.
 #[derive(Clone, Copy, Debug)]
-struct Solve {
-    op: spblkOperation_t,
-    fill: spblkFillMode_t,
-    diag: spblkDiagType_t,
-    vt: spblkDataType_t,
-    alpha: f64,
+pub(super) struct Solve {
+    pub op: spblkOperation_t,
+    pub fill: spblkFillMode_t,
+    pub diag: spblkDiagType_t,
+    pub vt: spblkDataType_t,
+    pub alpha: f64,
 }
 
 /// y = op(A)⁻¹ alpha x in f64 from A's values in `vt`, by cuSPARSE's rules (the fill mode's
 /// triangle of op(A), the first diagonal entry of a row, a missing one read as one), and the
 /// error bound of a computation in `vt` (see the module's comment).
-fn reference(n: usize, e: &[(usize, usize)], v: &[f64], s: Solve, x: &[f64]) -> (Vec<f64>, Vec<f64>) {
+pub(super) fn reference(n: usize, e: &[(usize, usize)], v: &[f64], s: Solve, x: &[f64]) -> (Vec<f64>, Vec<f64>) {
     let lower = (s.fill == L) != (s.op == T);
     let mut rows: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
     let mut diag: Vec<Option<f64>> = vec![None; n];
@@ -125,7 +125,7 @@ fn reference(n: usize, e: &[(usize, usize)], v: &[f64], s: Solve, x: &[f64]) -> 
 /// Runs the protocol on one side: descriptors, attributes, bufferSize, analysis, `solves`
 /// solves (each result returned; one when in place), destroy. `between` runs after the analysis (an update, a
 /// change of A's values) with the side, the descriptor and A's values pointer.
-fn run(
+pub(super) fn run(
     side: &mut Side,
     sp: &Sp,
     s: Solve,
@@ -183,10 +183,10 @@ fn copy_within(side: &mut Side, src: *mut c_void, dst: *mut c_void, len: usize) 
     }
 }
 
-fn no_change(_: &mut Side, _: spblkSpSVDescr_t, _: *mut c_void) {}
+pub(super) fn no_change(_: &mut Side, _: spblkSpSVDescr_t, _: *mut c_void) {}
 
 #[track_caller]
-fn within(what: &str, got: &[f64], want: &[f64], bound: &[f64]) {
+pub(super) fn within(what: &str, got: &[f64], want: &[f64], bound: &[f64]) {
     for i in 0..got.len() {
         let err = (got[i] - want[i]).abs();
         assert!(
@@ -200,7 +200,7 @@ fn within(what: &str, got: &[f64], want: &[f64], bound: &[f64]) {
 }
 
 #[track_caller]
-fn same_bits(what: &str, got: &[f64], want: &[f64]) {
+pub(super) fn same_bits(what: &str, got: &[f64], want: &[f64]) {
     for i in 0..got.len() {
         assert!(got[i].to_bits() == want[i].to_bits(), "{what}: y[{i}] = {} but {} before", got[i], want[i]);
     }

@@ -34,7 +34,8 @@ struct Layout {
     /// starts (kernels/spsv/sync_free.cu: one long row or up to 32 short ones).
     tickets: u64,
     ticket_pos: u64,
-    /// The values the solve has published (by position), all bits set while a row is not done.
+    /// The values the solve has published (by position, a run of n per right-hand side), all
+    /// bits set while a row is not done.
     ready: u64,
     /// The triangle in solve order (kernels/spsv/analysis.cu): u32 offsets, entries naming the
     /// positions they wait on, each entry's source in A's values, the values; the diagonal's
@@ -86,7 +87,8 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
     let (state, sort, queue, counters) = (c.take(n * 8), SortSpace::carve(c, n as u64), c.take(n * 8), c.take(12));
     let ordering_end = c.offset();
     c.rewind(shared);
-    let (val, diag, ready) = (c.take(nnz * vsz), c.take(n * vsz), c.take(n * vsz));
+    let ready_len = n * args.cols as usize * vsz;
+    let (val, diag, ready) = (c.take(nnz * vsz), c.take(n * vsz), c.take(ready_len));
     c.rewind(ordering_end.max(c.offset()));
     let mut at = Layout {
         tickets,
@@ -138,6 +140,8 @@ pub fn buffer_size(args: &SpsvArgs) -> Result<usize> {
 /// An analysis in the caller's buffer.
 pub struct DeviceTriangle {
     n: i64,
+    /// The right-hand sides the solve takes.
+    cols: i64,
     nnz: i64,
     ity: IndexType,
     vty: DataType,
@@ -147,15 +151,17 @@ pub struct DeviceTriangle {
 
 pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<DeviceTriangle> {
     let (n, ity) = (args.a.rows, args.a.indices_type);
-    // Positions are u32 words (u32::MAX: no diagonal entry), tickets u32 counters.
-    if args.a.nnz >= u32::MAX as i64 || n > i32::MAX as i64 {
+    // Positions are u32 words (u32::MAX: no diagonal entry), tickets (a row or 32, per
+    // right-hand side) u32 counters.
+    if args.a.nnz >= u32::MAX as i64 || n > i32::MAX as i64 || n * args.cols >= u32::MAX as i64 {
         return Err(Error::not_supported(format!(
-            "SpSV on the GPU takes fewer than 2^32-1 stored entries and 2^31 rows (matA: {n} rows, {} entries)",
-            args.a.nnz
+            "a triangular solve on the GPU takes fewer than 2^32-1 stored entries, 2^31 rows and 2^32-1 rows \
+             times right-hand sides (matA: {n} rows, {} entries; {} right-hand sides)",
+            args.a.nnz, args.cols
         )));
     }
     let at = layout(Some(l), &mut Carve::new(buffer), args)?;
-    let t = DeviceTriangle { n, nnz: args.a.nnz, ity, vty: args.value_type, unit: args.unit, at };
+    let t = DeviceTriangle { n, cols: args.cols, nnz: args.a.nnz, ity, vty: args.value_type, unit: args.unit, at };
     if n == 0 {
         return Ok(t);
     }
@@ -306,33 +312,37 @@ fn warp_rows(t: &DeviceTriangle) -> bool {
 }
 
 pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
-    if t.n == 0 {
+    if t.n == 0 || t.cols == 0 {
         return Ok(());
     }
     let alpha = Scalar::new(&args.alpha, t.vty, "alpha")?;
     let at = &t.at;
     l.memset_u32(at.tickets, 0, 1)?;
-    l.memset_u32(at.ready, u32::MAX, t.n as usize * t.vty.size() / 4)?;
+    l.memset_u32(at.ready, u32::MAX, (t.n * t.cols) as usize * t.vty.size() / 4)?;
     // The warp kernel takes one position per ticket; the row kernel the analysis' tickets.
-    let (kernel, first_arg, warps) = if warp_rows(t) {
-        ("warp", Args::new().u32(t.n as u32), t.n as u64)
-    } else {
-        ("rows", Args::new().ptr(at.ticket_pos), (t.n as u64).div_ceil(32))
-    };
+    let (kernel, warps) = if warp_rows(t) { ("warp", t.n as u64) } else { ("rows", (t.n as u64).div_ceil(32)) };
+    let (x, y) = (args.x, args.y);
     l.launch(
         &format!("spblk_spsv_{kernel}_{}", value_tag(t.vty)),
-        l.resident_grid(warps, SOLVE_WARPS as u64, SOLVE_BLOCKS_PER_SM),
+        l.resident_grid(warps * t.cols as u64, SOLVE_WARPS as u64, SOLVE_BLOCKS_PER_SM),
         SOLVE_WARPS * 32,
         0,
-        first_arg
+        Args::new()
+            .u32(t.n as u32)
+            .ptr(at.ticket_pos)
             .ptr(at.ptr)
             .ptr(at.col)
             .ptr(at.val)
             .ptr(at.diag)
             .ptr(at.order)
             .i32(t.unit as i32)
-            .ptr(args.x.values as u64)
-            .ptr(args.y.values as u64)
+            .ptr(x.values as u64)
+            .i64(x.row_step)
+            .i64(x.col_step)
+            .ptr(y.values as u64)
+            .i64(y.row_step)
+            .i64(y.col_step)
+            .u32(t.cols as u32)
             .ptr(at.tickets)
             .ptr(at.ready)
             .scalar(alpha),

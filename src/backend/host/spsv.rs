@@ -12,8 +12,8 @@ use rayon::prelude::*;
 
 use super::elem::{Elem, Index, Real, SharedMut};
 use super::products::read_scalar;
-use super::views::{convert_pattern, csr_structure, user_array, user_slice};
-use crate::backend::SpsvArgs;
+use super::views::{convert_pattern, csr_structure, strided_span, user_array, user_slice};
+use crate::backend::{Columns, SpsvArgs};
 use crate::error::{Error, Result};
 use crate::types::{DataType, SpsvUpdate};
 use crate::with_index_type;
@@ -185,7 +185,8 @@ pub unsafe fn update(t: &mut Triangle, values: *const c_void, part: SpsvUpdate) 
 }
 
 /// # Safety
-/// x and y must be host memory of n values of the analysed type (they may be one array).
+/// x and y must be host memory of n x `cols` values of the analysed type at their steps (they
+/// may be one array).
 pub unsafe fn solve(args: &SpsvArgs, t: &Triangle) -> Result<()> {
     // SAFETY (both): forwarded.
     match &t.values {
@@ -202,29 +203,36 @@ where
 {
     // SAFETY: ops checked alpha non-NULL; it has the values' type.
     let alpha: T = unsafe { read_scalar(args.alpha, "alpha")? };
-    // Raw pointers: x and y may be one array. Row i reads x[i] before writing y[i], and reads
-    // y only at rows of earlier levels, which are written by then.
+    let cols = args.cols as usize;
+    let span = |c: &Columns| strided_span(t.n, cols, c.row_step, c.col_step);
+    // Raw pointers: x and y may be one array. Row i reads x[i, j] before writing y[i, j], and
+    // reads y only at rows of earlier levels, which are written by then.
     // SAFETY (both): the caller's guarantee.
-    let x = SharedMut(unsafe { user_array::<T>(args.x.values, t.n, "vecX")? });
-    let y = SharedMut(unsafe { user_array::<T>(args.y.values, t.n, "vecY")? });
+    let x = SharedMut(unsafe { user_array::<T>(args.x.values, span(&args.x), "B")? });
+    let y = SharedMut(unsafe { user_array::<T>(args.y.values, span(&args.y), "C")? });
+    // Element steps (the closures below are shared between threads; Columns holds a pointer).
+    let (xs, ys) = ((args.x.row_step, args.x.col_step), (args.y.row_step, args.y.col_step));
+    let at = |(rs, cs): &(i64, i64), i: usize, j: usize| i as isize * *rs as isize + j as isize * *cs as isize;
     let row = |i: usize| {
-        let mut sum = T::ZERO;
         let range = t.ptr[i]..t.ptr[i + 1];
-        for (&a, &c) in val[range.clone()].iter().zip(&t.col[range]) {
-            // SAFETY: columns are < n (checked by the analysis' pattern).
-            sum += a * unsafe { *y.get().add(c) };
+        for j in 0..cols {
+            let mut sum = T::ZERO;
+            for (&a, &c) in val[range.clone()].iter().zip(&t.col[range.clone()]) {
+                // SAFETY: columns are < n (checked by the analysis' pattern), j < cols.
+                sum += a * unsafe { *y.get().offset(at(&ys, c, j)) };
+            }
+            // SAFETY: i < n, j < cols.
+            let mut r = alpha * unsafe { *x.get().offset(at(&xs, i, j)) } - sum;
+            if !t.unit {
+                r = r / diag[i];
+            }
+            // SAFETY: as above; no other row of this level writes or reads y[i, j].
+            unsafe { *y.get().offset(at(&ys, i, j)) = r };
         }
-        // SAFETY: i < n.
-        let mut r = alpha * unsafe { *x.get().add(i) } - sum;
-        if !t.unit {
-            r = r / diag[i];
-        }
-        // SAFETY: i < n; no other row of this level writes or reads y[i].
-        unsafe { *y.get().add(i) = r };
     };
     for l in 0..t.depth() {
         let rows = &t.order[t.levels[l]..t.levels[l + 1]];
-        if rows.len() >= PARALLEL_ROWS {
+        if rows.len() * cols >= PARALLEL_ROWS {
             rows.par_iter().for_each(|&i| row(i));
         } else {
             rows.iter().for_each(|&i| row(i));
