@@ -12,7 +12,7 @@
 
 #include "common.h"
 
-enum { PLAIN, HANDLE, SPMAT, DNMAT, DNVEC, SPGEMM, MATDESCR, SPVEC, SPSV, SPSM, KINDS }; /* what a pointer argument points to */
+enum { PLAIN, HANDLE, SPMAT, DNMAT, DNVEC, SPGEMM, MATDESCR, SPVEC, SPSV, SPSM, CSRIC, CSRILU, KINDS }; /* what a pointer argument points to */
 
 typedef struct {
     const char *name;      /* the parameter's name in spblk.h (cuSPARSE's) */
@@ -68,6 +68,14 @@ static struct {
     spblkSpSMDescr_t spsm, out_spsm; /* the same, with B and C */
     void *spsm_buf;
     size_t spsm_size;
+    /* csric02/csrilu02 on [[4, 1], [1, 4]] (every diagonal present: zeroPivot answers success),
+       analysed; values of both precisions (the factorizations overwrite them). */
+    spblkCsric02Info_t ic, out_ic;
+    spblkCsrilu02Info_t ilu, out_ilu;
+    void *fac_ptr, *fac_col, *fac_val_s, *fac_val_d, *ic_buf, *ilu_buf;
+    int ic_size, ilu_size, isize, pivot;
+    double tol, boost_d;
+    float boost_s;
     spblkMatDescr_t mat_descr, out_mat_descr;
     spblkSpVecDescr_t xs, out_spvec; /* X: size 4, entries at 0 and 3 */
     spblkConstSpVecDescr_t out_const_spvec;
@@ -315,6 +323,27 @@ static void setup(spblkHandle_t h) {
     F.spsm_buf = F.spsm_size ? dev_alloc(F.spsm_size) : NULL;
     CHECK(spblkSpSM_analysis(h, N, N, &F.one, F.a, F.b, F.c, F32, SPBLK_SPSM_ALG_DEFAULT, F.spsm, F.spsm_buf));
 
+    {
+        int32_t fp[3] = {0, 2, 4}, fc[4] = {0, 1, 0, 1};
+        float fs[4] = {4, 1, 1, 4};
+        double fd[4] = {4, 1, 1, 4};
+        F.fac_ptr = dev_copy(fp, sizeof fp);
+        F.fac_col = dev_copy(fc, sizeof fc);
+        F.fac_val_s = dev_copy(fs, sizeof fs);
+        F.fac_val_d = dev_copy(fd, sizeof fd);
+        F.tol = 1e-8, F.boost_d = 1.0, F.boost_s = 1.0f;
+        CHECK(spblkCreateCsric02Info(&F.ic));
+        CHECK(spblkScsric02_bufferSize(h, 2, 4, F.sort_descr, F.fac_val_s, F.fac_ptr, F.fac_col, F.ic, &F.ic_size));
+        F.ic_buf = F.ic_size ? dev_alloc((size_t)F.ic_size) : NULL;
+        CHECK(spblkScsric02_analysis(h, 2, 4, F.sort_descr, F.fac_val_s, F.fac_ptr, F.fac_col, F.ic,
+                                     SPBLK_SOLVE_POLICY_NO_LEVEL, F.ic_buf));
+        CHECK(spblkCreateCsrilu02Info(&F.ilu));
+        CHECK(spblkScsrilu02_bufferSize(h, 2, 4, F.sort_descr, F.fac_val_s, F.fac_ptr, F.fac_col, F.ilu, &F.ilu_size));
+        F.ilu_buf = F.ilu_size ? dev_alloc((size_t)F.ilu_size) : NULL;
+        CHECK(spblkScsrilu02_analysis(h, 2, 4, F.sort_descr, F.fac_val_s, F.fac_ptr, F.fac_col, F.ilu,
+                                      SPBLK_SOLVE_POLICY_NO_LEVEL, F.ilu_buf));
+    }
+
     /* Destroyed objects of each kind, and live objects of another kind. */
     CHECK(spblkCreateWithBackend((spblkHandle_t *)&F.stale[HANDLE], SPBLK_BACKEND_HOST));
     CHECK(spblkCreateCsr((spblkSpMatDescr_t *)&F.stale[SPMAT], 1, 1, 0, NULL, NULL, NULL, I32, I32, BASE0, F32));
@@ -335,6 +364,12 @@ static void setup(spblkHandle_t h) {
     CHECK(spblkSpSM_createDescr((spblkSpSMDescr_t *)&F.stale[SPSM]));
     CHECK(spblkSpSM_destroyDescr(F.stale[SPSM]));
     F.foreign[SPSM] = F.spsv;
+    CHECK(spblkCreateCsric02Info((spblkCsric02Info_t *)&F.stale[CSRIC]));
+    CHECK(spblkDestroyCsric02Info(F.stale[CSRIC]));
+    F.foreign[CSRIC] = F.ilu;
+    CHECK(spblkCreateCsrilu02Info((spblkCsrilu02Info_t *)&F.stale[CSRILU]));
+    CHECK(spblkDestroyCsrilu02Info(F.stale[CSRILU]));
+    F.foreign[CSRILU] = F.ic;
     CHECK(spblkDestroy(F.stale[HANDLE]));
     CHECK(spblkDestroySpMat(F.stale[SPMAT]));
     CHECK(spblkDestroyDnMat(F.stale[DNMAT]));
@@ -355,6 +390,11 @@ static void teardown(void) {
     if (F.spsv_buf) dev_free(F.spsv_buf);
     CHECK(spblkSpSM_destroyDescr(F.spsm));
     if (F.spsm_buf) dev_free(F.spsm_buf);
+    CHECK(spblkDestroyCsric02Info(F.ic));
+    CHECK(spblkDestroyCsrilu02Info(F.ilu));
+    if (F.ic_buf) dev_free(F.ic_buf);
+    if (F.ilu_buf) dev_free(F.ilu_buf);
+    dev_free(F.fac_ptr), dev_free(F.fac_col), dev_free(F.fac_val_s), dev_free(F.fac_val_d);
     CHECK(spblkDestroyMatDescr(F.mat_descr));
     CHECK(spblkDestroySpVec(F.xs));
     dev_free(F.perm4);
@@ -436,6 +476,16 @@ static void *new_spsm(void) {
     CHECK(spblkSpSM_createDescr(&d));
     return d;
 }
+static void *new_ic(void) {
+    spblkCsric02Info_t d = NULL;
+    CHECK(spblkCreateCsric02Info(&d));
+    return d;
+}
+static void *new_ilu(void) {
+    spblkCsrilu02Info_t d = NULL;
+    CHECK(spblkCreateCsrilu02Info(&d));
+    return d;
+}
 static void *new_handle(void) {
     spblkHandle_t d = NULL;
     CHECK(spblkCreateWithBackend(&d, SPBLK_BACKEND_HOST));
@@ -449,6 +499,8 @@ static void destroy_dnvec(void *const *p) { CHECK(spblkDestroyDnVec(*(spblkDnVec
 static void destroy_gemm(void *const *p) { CHECK(spblkSpGEMM_destroyDescr(*(spblkSpGEMMDescr_t *)p[0])); }
 static void destroy_spsv(void *const *p) { CHECK(spblkSpSV_destroyDescr(*(spblkSpSVDescr_t *)p[0])); }
 static void destroy_spsm(void *const *p) { CHECK(spblkSpSM_destroyDescr(*(spblkSpSMDescr_t *)p[0])); }
+static void destroy_ic(void *const *p) { CHECK(spblkDestroyCsric02Info(*(spblkCsric02Info_t *)p[0])); }
+static void destroy_ilu(void *const *p) { CHECK(spblkDestroyCsrilu02Info(*(spblkCsrilu02Info_t *)p[0])); }
 static void destroy_handle(void *const *p) { CHECK(spblkDestroy(*(spblkHandle_t *)p[0])); }
 
 /* ---- one wrapper per function: pointer arguments from p, enums from e ------------------------ */
@@ -686,6 +738,65 @@ static spblkStatus_t call_SpSM_solve(void *const *p, const uint32_t *e) {
 }
 static spblkStatus_t call_SpSM_updateMatrix(void *const *p, const uint32_t *e) {
     return spblkSpSM_updateMatrix(p[0], p[1], p[2], e[0]);
+}
+static spblkStatus_t call_CreateCsric02Info(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkCreateCsric02Info(p[0]);
+}
+static spblkStatus_t call_DestroyCsric02Info(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDestroyCsric02Info(p[0] == FRESH ? new_ic() : p[0]);
+}
+static spblkStatus_t call_CreateCsrilu02Info(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkCreateCsrilu02Info(p[0]);
+}
+static spblkStatus_t call_DestroyCsrilu02Info(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDestroyCsrilu02Info(p[0] == FRESH ? new_ilu() : p[0]);
+}
+/* csric02/csrilu02 on 2 x 2 with 4 entries: p = handle, descrA, values, rowPtr, colInd, info[,
+   size or buffer]; e = policy. */
+#define FAC(fn, ...) fn(p[0], 2, 4, p[1], p[2], p[3], p[4], p[5], __VA_ARGS__)
+static spblkStatus_t call_Scsric02_bufferSize(void *const *p, const uint32_t *e) {
+    (void)e;
+    return FAC(spblkScsric02_bufferSize, p[6]);
+}
+static spblkStatus_t call_Dcsric02_bufferSize(void *const *p, const uint32_t *e) {
+    (void)e;
+    return FAC(spblkDcsric02_bufferSize, p[6]);
+}
+static spblkStatus_t call_Scsric02_analysis(void *const *p, const uint32_t *e) { return FAC(spblkScsric02_analysis, e[0], p[6]); }
+static spblkStatus_t call_Dcsric02_analysis(void *const *p, const uint32_t *e) { return FAC(spblkDcsric02_analysis, e[0], p[6]); }
+static spblkStatus_t call_Scsric02(void *const *p, const uint32_t *e) { return FAC(spblkScsric02, e[0], p[6]); }
+static spblkStatus_t call_Dcsric02(void *const *p, const uint32_t *e) { return FAC(spblkDcsric02, e[0], p[6]); }
+static spblkStatus_t call_Scsrilu02_bufferSize(void *const *p, const uint32_t *e) {
+    (void)e;
+    return FAC(spblkScsrilu02_bufferSize, p[6]);
+}
+static spblkStatus_t call_Dcsrilu02_bufferSize(void *const *p, const uint32_t *e) {
+    (void)e;
+    return FAC(spblkDcsrilu02_bufferSize, p[6]);
+}
+static spblkStatus_t call_Scsrilu02_analysis(void *const *p, const uint32_t *e) { return FAC(spblkScsrilu02_analysis, e[0], p[6]); }
+static spblkStatus_t call_Dcsrilu02_analysis(void *const *p, const uint32_t *e) { return FAC(spblkDcsrilu02_analysis, e[0], p[6]); }
+static spblkStatus_t call_Scsrilu02(void *const *p, const uint32_t *e) { return FAC(spblkScsrilu02, e[0], p[6]); }
+static spblkStatus_t call_Dcsrilu02(void *const *p, const uint32_t *e) { return FAC(spblkDcsrilu02, e[0], p[6]); }
+static spblkStatus_t call_Xcsric02_zeroPivot(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkXcsric02_zeroPivot(p[0], p[1], p[2]);
+}
+static spblkStatus_t call_Xcsrilu02_zeroPivot(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkXcsrilu02_zeroPivot(p[0], p[1], p[2]);
+}
+static spblkStatus_t call_Scsrilu02_numericBoost(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkScsrilu02_numericBoost(p[0], p[1], 1, p[2], p[3]);
+}
+static spblkStatus_t call_Dcsrilu02_numericBoost(void *const *p, const uint32_t *e) {
+    (void)e;
+    return spblkDcsrilu02_numericBoost(p[0], p[1], 1, p[2], p[3]);
 }
 /* SpGEMM: p = handle, alpha, A, B, beta, C, spgemmDescr[, bufferSize, buffer];
  * e = opA, opB, computeType, alg. */
@@ -1541,6 +1652,56 @@ static int build_cases(fn_case *t) {
               IN("descrC", F.sort_descr, IV, MATDESCR), IN("csrSortedValC", F.geam_dval_c, IV, PLAIN),
               IN("csrSortedRowPtrC", F.geam_off, IV, PLAIN), IN("csrSortedColIndC", F.geam_col, IV, PLAIN),
               IN("pBuffer", F.geam_buf, OK, PLAIN)});
+
+    /* csric02/csrilu02: the values are checked though the size query does not read them; the
+       factorizations do not need the buffer again (the info object knows the analysis'). */
+#define FAC_PTRS(val, info, info_kind)                                                                          \
+    HANDLE_ARG, IN("descrA", F.sort_descr, IV, MATDESCR), IN("csrSortedValA", val, IV, PLAIN),                   \
+        IN("csrSortedRowPtrA", F.fac_ptr, IV, PLAIN), IN("csrSortedColIndA", F.fac_col, IV, PLAIN),              \
+        IN("info", info, IV, info_kind)
+#define FAC_POLICY {E("policy", SPBLK_SOLVE_POLICY_NO_LEVEL)}
+    ROW("spblkCreateCsric02Info", call_CreateCsric02Info, .p = {OUT("info", F.out_ic)}, .cleanup = destroy_ic);
+    ROW("spblkDestroyCsric02Info", call_DestroyCsric02Info, .p = {IN("info", FRESH, OK, CSRIC)});
+    ROW("spblkCreateCsrilu02Info", call_CreateCsrilu02Info, .p = {OUT("info", F.out_ilu)}, .cleanup = destroy_ilu);
+    ROW("spblkDestroyCsrilu02Info", call_DestroyCsrilu02Info, .p = {IN("info", FRESH, OK, CSRILU)});
+    ROW("spblkScsric02_bufferSize", call_Scsric02_bufferSize,
+        .p = {FAC_PTRS(F.fac_val_s, F.ic, CSRIC), OUT("pBufferSizeInBytes", F.isize)});
+    ROW("spblkDcsric02_bufferSize", call_Dcsric02_bufferSize,
+        .p = {FAC_PTRS(F.fac_val_d, F.ic, CSRIC), OUT("pBufferSizeInBytes", F.isize)});
+    ROW("spblkScsrilu02_bufferSize", call_Scsrilu02_bufferSize,
+        .p = {FAC_PTRS(F.fac_val_s, F.ilu, CSRILU), OUT("pBufferSizeInBytes", F.isize)});
+    ROW("spblkDcsrilu02_bufferSize", call_Dcsrilu02_bufferSize,
+        .p = {FAC_PTRS(F.fac_val_d, F.ilu, CSRILU), OUT("pBufferSizeInBytes", F.isize)});
+    /* The analyses (each replaces the info object's analysis with an identical one). */
+    ROW("spblkScsric02_analysis", call_Scsric02_analysis,
+        .p = {FAC_PTRS(F.fac_val_s, F.ic, CSRIC), IN("pBuffer", F.ic_buf, F.ic_size ? IV : OK, PLAIN)},
+        .e = FAC_POLICY);
+    ROW("spblkScsrilu02_analysis", call_Scsrilu02_analysis,
+        .p = {FAC_PTRS(F.fac_val_s, F.ilu, CSRILU), IN("pBuffer", F.ilu_buf, F.ilu_size ? IV : OK, PLAIN)},
+        .e = FAC_POLICY);
+    ROW("spblkScsric02", call_Scsric02,
+        .p = {FAC_PTRS(F.fac_val_s, F.ic, CSRIC), IN("pBuffer", F.ic_buf, OK, PLAIN)}, .e = FAC_POLICY);
+    ROW("spblkScsrilu02", call_Scsrilu02,
+        .p = {FAC_PTRS(F.fac_val_s, F.ilu, CSRILU), IN("pBuffer", F.ilu_buf, OK, PLAIN)}, .e = FAC_POLICY);
+    ROW("spblkXcsric02_zeroPivot", call_Xcsric02_zeroPivot,
+        .p = {HANDLE_ARG, IN("info", F.ic, IV, CSRIC), OUT("position", F.pivot)});
+    ROW("spblkXcsrilu02_zeroPivot", call_Xcsrilu02_zeroPivot,
+        .p = {HANDLE_ARG, IN("info", F.ilu, IV, CSRILU), OUT("position", F.pivot)});
+    ROW("spblkScsrilu02_numericBoost", call_Scsrilu02_numericBoost,
+        .p = {HANDLE_ARG, IN("info", F.ilu, IV, CSRILU), IN("tol", &F.tol, IV, PLAIN), IN("boost_val", &F.boost_s, IV, PLAIN)});
+    /* The double-precision analyses last: the factorizations below need them. */
+    ROW("spblkDcsric02_analysis", call_Dcsric02_analysis,
+        .p = {FAC_PTRS(F.fac_val_d, F.ic, CSRIC), IN("pBuffer", F.ic_buf, F.ic_size ? IV : OK, PLAIN)},
+        .e = FAC_POLICY);
+    ROW("spblkDcsrilu02_analysis", call_Dcsrilu02_analysis,
+        .p = {FAC_PTRS(F.fac_val_d, F.ilu, CSRILU), IN("pBuffer", F.ilu_buf, F.ilu_size ? IV : OK, PLAIN)},
+        .e = FAC_POLICY);
+    ROW("spblkDcsric02", call_Dcsric02,
+        .p = {FAC_PTRS(F.fac_val_d, F.ic, CSRIC), IN("pBuffer", F.ic_buf, OK, PLAIN)}, .e = FAC_POLICY);
+    ROW("spblkDcsrilu02", call_Dcsrilu02,
+        .p = {FAC_PTRS(F.fac_val_d, F.ilu, CSRILU), IN("pBuffer", F.ilu_buf, OK, PLAIN)}, .e = FAC_POLICY);
+    ROW("spblkDcsrilu02_numericBoost", call_Dcsrilu02_numericBoost,
+        .p = {HANDLE_ARG, IN("info", F.ilu, IV, CSRILU), IN("tol", &F.tol, IV, PLAIN), IN("boost_val", &F.boost_d, IV, PLAIN)});
 
     /* The BSR products. */
 #define BSR_PTRS(val, alpha, in, in_name, out, out_name)                                                       \

@@ -96,6 +96,8 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_SPSV_ALG_DEFAULT = 0
   integer(c_int32_t), parameter :: SPBLK_SPSV_UPDATE_GENERAL = 0
   integer(c_int32_t), parameter :: SPBLK_SPSV_UPDATE_DIAGONAL = 1
+  integer(c_int32_t), parameter :: SPBLK_SOLVE_POLICY_NO_LEVEL = 0
+  integer(c_int32_t), parameter :: SPBLK_SOLVE_POLICY_USE_LEVEL = 1
   integer(c_int32_t), parameter :: SPBLK_SPSM_ALG_DEFAULT = 0
   integer(c_int32_t), parameter :: SPBLK_SPSM_UPDATE_GENERAL = 0
   integer(c_int32_t), parameter :: SPBLK_SPSM_UPDATE_DIAGONAL = 1
@@ -604,6 +606,277 @@ module spblk
       integer(c_int32_t), value :: alg
       type(c_ptr), value :: externalBuffer
     end function spblkDenseToSparse_convert
+    ! Creates an IC0 info object (cuSPARSE's `csric02Info_t`).
+    function spblkCreateCsric02Info(info) bind(C, name="spblkCreateCsric02Info")
+      import
+      integer(c_int32_t) :: spblkCreateCsric02Info
+      type(c_ptr), intent(out) :: info
+    end function spblkCreateCsric02Info
+    ! Destroys an IC0 info object (the analysis' buffer stays the caller's); NULL is a no-op.
+    function spblkDestroyCsric02Info(info) bind(C, name="spblkDestroyCsric02Info")
+      import
+      integer(c_int32_t) :: spblkDestroyCsric02Info
+      type(c_ptr), value :: info
+    end function spblkDestroyCsric02Info
+    ! Creates an ILU0 info object (cuSPARSE's `csrilu02Info_t`).
+    function spblkCreateCsrilu02Info(info) bind(C, name="spblkCreateCsrilu02Info")
+      import
+      integer(c_int32_t) :: spblkCreateCsrilu02Info
+      type(c_ptr), intent(out) :: info
+    end function spblkCreateCsrilu02Info
+    ! Destroys an ILU0 info object (the analysis' buffer stays the caller's); NULL is a no-op.
+    function spblkDestroyCsrilu02Info(info) bind(C, name="spblkDestroyCsrilu02Info")
+      import
+      integer(c_int32_t) :: spblkDestroyCsrilu02Info
+      type(c_ptr), value :: info
+    end function spblkDestroyCsrilu02Info
+    ! Size in bytes of the buffer `spblkScsric02_analysis` keeps its analysis in (values
+    ! unread).
+    function spblkScsric02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, &
+        csrSortedColIndA, info, pBufferSizeInBytes) bind(C, name="spblkScsric02_bufferSize")
+      import
+      integer(c_int32_t) :: spblkScsric02_bufferSize
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      real(c_float), intent(out) :: csrSortedValA
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      type(c_ptr), value :: info
+      type(c_ptr), value :: pBufferSizeInBytes
+    end function spblkScsric02_bufferSize
+    ! Size in bytes of the buffer `spblkDcsric02_analysis` keeps its analysis in (values
+    ! unread).
+    function spblkDcsric02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, &
+        csrSortedColIndA, info, pBufferSizeInBytes) bind(C, name="spblkDcsric02_bufferSize")
+      import
+      integer(c_int32_t) :: spblkDcsric02_bufferSize
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      real(c_double), intent(out) :: csrSortedValA
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      type(c_ptr), value :: info
+      type(c_ptr), value :: pBufferSizeInBytes
+    end function spblkDcsric02_bufferSize
+    ! Analyses A's pattern for `spblkScsric02` into `pBuffer` (which must live until the last
+    ! factorization): afterwards `spblkXcsric02_zeroPivot` knows the first row without a
+    ! diagonal entry. On the host backend a row whose columns do not ascend is `INVALID_VALUE`.
+    function spblkScsric02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, &
+        csrSortedColIndA, info, policy, pBuffer) bind(C, name="spblkScsric02_analysis")
+      import
+      integer(c_int32_t) :: spblkScsric02_analysis
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      real(c_float), intent(out) :: csrSortedValA
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      type(c_ptr), value :: info
+      integer(c_int32_t), value :: policy
+      type(c_ptr), value :: pBuffer
+    end function spblkScsric02_analysis
+    ! As `spblkScsric02_analysis`, for `spblkDcsric02`.
+    function spblkDcsric02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, &
+        csrSortedColIndA, info, policy, pBuffer) bind(C, name="spblkDcsric02_analysis")
+      import
+      integer(c_int32_t) :: spblkDcsric02_analysis
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      real(c_double), intent(out) :: csrSortedValA
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      type(c_ptr), value :: info
+      integer(c_int32_t), value :: policy
+      type(c_ptr), value :: pBuffer
+    end function spblkDcsric02_analysis
+    ! The incomplete Cholesky factor L of A (A ≈ L Lᵀ, L in A's lower pattern), written over A's
+    ! lower triangle (entries above the diagonal untouched); deterministic. A missing diagonal
+    ! entry reads as one; a pivot a(i, i) - Σ l(i, j)² <= 0 stores the square root of its
+    ! magnitude and is reported by `spblkXcsric02_zeroPivot`. Both policies give the same
+    ! factor.
+    function spblkScsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, &
+        csrSortedColIndA, info, policy, pBuffer) bind(C, name="spblkScsric02")
+      import
+      integer(c_int32_t) :: spblkScsric02
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      real(c_float), intent(out) :: csrSortedValA_valM
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      type(c_ptr), value :: info
+      integer(c_int32_t), value :: policy
+      type(c_ptr), value :: pBuffer
+    end function spblkScsric02
+    ! As `spblkScsric02`, in double precision.
+    function spblkDcsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, &
+        csrSortedColIndA, info, policy, pBuffer) bind(C, name="spblkDcsric02")
+      import
+      integer(c_int32_t) :: spblkDcsric02
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      real(c_double), intent(out) :: csrSortedValA_valM
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      type(c_ptr), value :: info
+      integer(c_int32_t), value :: policy
+      type(c_ptr), value :: pBuffer
+    end function spblkDcsric02
+    ! Blocks until the last analysis or factorization with `info` is done, then writes to
+    ! `position` (host or device memory per the pointer mode) the first row (with the matrix's
+    ! base) whose pivot is missing or zero and returns `SPBLK_STATUS_ZERO_PIVOT`, or writes -1
+    ! and returns success.
+    function spblkXcsric02_zeroPivot(handle, info, position) bind(C, name="spblkXcsric02_zeroPivot")
+      import
+      integer(c_int32_t) :: spblkXcsric02_zeroPivot
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: info
+      type(c_ptr), value :: position
+    end function spblkXcsric02_zeroPivot
+    ! Size in bytes of the buffer `spblkScsrilu02_analysis` keeps its analysis in (values
+    ! unread).
+    function spblkScsrilu02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, &
+        csrSortedColIndA, info, pBufferSizeInBytes) bind(C, name="spblkScsrilu02_bufferSize")
+      import
+      integer(c_int32_t) :: spblkScsrilu02_bufferSize
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      real(c_float), intent(out) :: csrSortedValA
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      type(c_ptr), value :: info
+      type(c_ptr), value :: pBufferSizeInBytes
+    end function spblkScsrilu02_bufferSize
+    ! Size in bytes of the buffer `spblkDcsrilu02_analysis` keeps its analysis in (values
+    ! unread).
+    function spblkDcsrilu02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, &
+        csrSortedColIndA, info, pBufferSizeInBytes) bind(C, name="spblkDcsrilu02_bufferSize")
+      import
+      integer(c_int32_t) :: spblkDcsrilu02_bufferSize
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      real(c_double), intent(out) :: csrSortedValA
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      type(c_ptr), value :: info
+      type(c_ptr), value :: pBufferSizeInBytes
+    end function spblkDcsrilu02_bufferSize
+    ! Analyses A's pattern for `spblkScsrilu02` into `pBuffer` (which must live until the last
+    ! factorization): afterwards `spblkXcsrilu02_zeroPivot` knows the first row without a
+    ! diagonal entry. On the host backend a row whose columns do not ascend is `INVALID_VALUE`.
+    function spblkScsrilu02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, &
+        csrSortedColIndA, info, policy, pBuffer) bind(C, name="spblkScsrilu02_analysis")
+      import
+      integer(c_int32_t) :: spblkScsrilu02_analysis
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      real(c_float), intent(out) :: csrSortedValA
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      type(c_ptr), value :: info
+      integer(c_int32_t), value :: policy
+      type(c_ptr), value :: pBuffer
+    end function spblkScsrilu02_analysis
+    ! As `spblkScsrilu02_analysis`, for `spblkDcsrilu02`.
+    function spblkDcsrilu02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, &
+        csrSortedColIndA, info, policy, pBuffer) bind(C, name="spblkDcsrilu02_analysis")
+      import
+      integer(c_int32_t) :: spblkDcsrilu02_analysis
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      real(c_double), intent(out) :: csrSortedValA
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      type(c_ptr), value :: info
+      integer(c_int32_t), value :: policy
+      type(c_ptr), value :: pBuffer
+    end function spblkDcsrilu02_analysis
+    ! The incomplete LU factors of A in A's pattern, written over A: L's entries below the
+    ! diagonal (its unit diagonal not stored), U's on and above it; deterministic. A missing
+    ! diagonal entry reads as one; a zero pivot is reported by `spblkXcsrilu02_zeroPivot` (or
+    ! replaced, see `spblkScsrilu02_numericBoost`). Both policies give the same factors.
+    function spblkScsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, &
+        csrSortedColIndA, info, policy, pBuffer) bind(C, name="spblkScsrilu02")
+      import
+      integer(c_int32_t) :: spblkScsrilu02
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      real(c_float), intent(out) :: csrSortedValA_valM
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      type(c_ptr), value :: info
+      integer(c_int32_t), value :: policy
+      type(c_ptr), value :: pBuffer
+    end function spblkScsrilu02
+    ! As `spblkScsrilu02`, in double precision.
+    function spblkDcsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, &
+        csrSortedColIndA, info, policy, pBuffer) bind(C, name="spblkDcsrilu02")
+      import
+      integer(c_int32_t) :: spblkDcsrilu02
+      type(c_ptr), value :: handle
+      integer(c_int32_t), value :: m
+      integer(c_int32_t), value :: nnz
+      type(c_ptr), value :: descrA
+      real(c_double), intent(out) :: csrSortedValA_valM
+      type(c_ptr), value :: csrSortedRowPtrA
+      type(c_ptr), value :: csrSortedColIndA
+      type(c_ptr), value :: info
+      integer(c_int32_t), value :: policy
+      type(c_ptr), value :: pBuffer
+    end function spblkDcsrilu02
+    ! As `spblkXcsric02_zeroPivot`, for ILU0 (a boosted pivot is not reported).
+    function spblkXcsrilu02_zeroPivot(handle, info, position) bind(C, &
+        name="spblkXcsrilu02_zeroPivot")
+      import
+      integer(c_int32_t) :: spblkXcsrilu02_zeroPivot
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: info
+      type(c_ptr), value :: position
+    end function spblkXcsrilu02_zeroPivot
+    ! With `enable_boost` non-zero, later `spblkScsrilu02` calls with `info` replace a pivot of
+    ! magnitude at most `*tol` by `*boost_val` (both read during this call, from host or device
+    ! memory per the pointer mode); with zero they stop (the pointers are then not read).
+    function spblkScsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val) bind(C, &
+        name="spblkScsrilu02_numericBoost")
+      import
+      integer(c_int32_t) :: spblkScsrilu02_numericBoost
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: info
+      integer(c_int32_t), value :: enable_boost
+      real(c_double), intent(out) :: tol
+      real(c_float), intent(out) :: boost_val
+    end function spblkScsrilu02_numericBoost
+    ! As `spblkScsrilu02_numericBoost`, for `spblkDcsrilu02`.
+    function spblkDcsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val) bind(C, &
+        name="spblkDcsrilu02_numericBoost")
+      import
+      integer(c_int32_t) :: spblkDcsrilu02_numericBoost
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: info
+      integer(c_int32_t), value :: enable_boost
+      real(c_double), intent(out) :: tol
+      real(c_double), intent(out) :: boost_val
+    end function spblkDcsrilu02_numericBoost
     ! Workspace of `spblkXcsrgeam2Nnz` and `spblkScsrgeam2` in bytes. C's columns and values are
     ! not read (they are allocated after the count).
     function spblkScsrgeam2_bufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, &

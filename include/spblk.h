@@ -50,6 +50,18 @@ typedef struct SpmvMethod SpmvMethod;
 typedef struct spblkContext spblkContext;
 
 /**
+ * Opaque incomplete-Cholesky state (cuSPARSE's `csric02Info_t`): the analysis of one
+ * matrix and the zero pivot found.
+ */
+typedef struct spblkCsric02Info spblkCsric02Info;
+
+/**
+ * Opaque incomplete-LU state (cuSPARSE's `csrilu02Info_t`): the analysis of one matrix, the
+ * numeric boost and the zero pivot found.
+ */
+typedef struct spblkCsrilu02Info spblkCsrilu02Info;
+
+/**
  * Opaque dense-matrix descriptor.
  */
 typedef struct spblkDnMatDescr spblkDnMatDescr;
@@ -231,6 +243,16 @@ typedef const spblkDnVecDescr *spblkConstDnVecDescr_t;
 typedef uint32_t spblkSparseToDenseAlg_t;
 
 typedef uint32_t spblkDenseToSparseAlg_t;
+
+typedef spblkCsric02Info *spblkCsric02Info_t;
+
+typedef spblkCsrilu02Info *spblkCsrilu02Info_t;
+
+/**
+ * The legacy factorizations' solve policy (`spblk{S,D}csric02*`, `csrilu02*`): both give the
+ * same factor (spblk's rows wait for the rows they need, with or without level information).
+ */
+typedef uint32_t spblkSolvePolicy_t;
 
 /**
  * spblk addition: which implementation runs the calls made with a handle.
@@ -553,6 +575,10 @@ typedef uint32_t spblkSpSVUpdate_t;
 #define SPBLK_SPSV_UPDATE_GENERAL 0
 
 #define SPBLK_SPSV_UPDATE_DIAGONAL 1
+
+#define SPBLK_SOLVE_POLICY_NO_LEVEL 0
+
+#define SPBLK_SOLVE_POLICY_USE_LEVEL 1
 
 #define SPBLK_SPSM_ALG_DEFAULT 0
 
@@ -1016,6 +1042,237 @@ spblkStatus_t spblkDenseToSparse_convert(spblkHandle_t handle,
                                          spblkSpMatDescr_t matB,
                                          spblkDenseToSparseAlg_t alg,
                                          void *externalBuffer);
+
+/**
+ * Creates an IC0 info object (cuSPARSE's `csric02Info_t`).
+ */
+spblkStatus_t spblkCreateCsric02Info(spblkCsric02Info_t *info);
+
+/**
+ * Destroys an IC0 info object (the analysis' buffer stays the caller's); NULL is a no-op.
+ */
+spblkStatus_t spblkDestroyCsric02Info(spblkCsric02Info_t info);
+
+/**
+ * Creates an ILU0 info object (cuSPARSE's `csrilu02Info_t`).
+ */
+spblkStatus_t spblkCreateCsrilu02Info(spblkCsrilu02Info_t *info);
+
+/**
+ * Destroys an ILU0 info object (the analysis' buffer stays the caller's); NULL is a no-op.
+ */
+spblkStatus_t spblkDestroyCsrilu02Info(spblkCsrilu02Info_t info);
+
+/**
+ * Size in bytes of the buffer `spblkScsric02_analysis` keeps its analysis in (values unread).
+ */
+spblkStatus_t spblkScsric02_bufferSize(spblkHandle_t handle,
+                                       int32_t m,
+                                       int32_t nnz,
+                                       spblkMatDescr_t descrA,
+                                       float *csrSortedValA,
+                                       const int32_t *csrSortedRowPtrA,
+                                       const int32_t *csrSortedColIndA,
+                                       spblkCsric02Info_t info,
+                                       int32_t *pBufferSizeInBytes);
+
+/**
+ * Size in bytes of the buffer `spblkDcsric02_analysis` keeps its analysis in (values unread).
+ */
+spblkStatus_t spblkDcsric02_bufferSize(spblkHandle_t handle,
+                                       int32_t m,
+                                       int32_t nnz,
+                                       spblkMatDescr_t descrA,
+                                       double *csrSortedValA,
+                                       const int32_t *csrSortedRowPtrA,
+                                       const int32_t *csrSortedColIndA,
+                                       spblkCsric02Info_t info,
+                                       int32_t *pBufferSizeInBytes);
+
+/**
+ * Analyses A's pattern for `spblkScsric02` into `pBuffer` (which must live until the last
+ * factorization): afterwards `spblkXcsric02_zeroPivot` knows the first row without a diagonal
+ * entry. On the host backend a row whose columns do not ascend is `INVALID_VALUE`.
+ */
+spblkStatus_t spblkScsric02_analysis(spblkHandle_t handle,
+                                     int32_t m,
+                                     int32_t nnz,
+                                     spblkMatDescr_t descrA,
+                                     const float *csrSortedValA,
+                                     const int32_t *csrSortedRowPtrA,
+                                     const int32_t *csrSortedColIndA,
+                                     spblkCsric02Info_t info,
+                                     spblkSolvePolicy_t policy,
+                                     void *pBuffer);
+
+/**
+ * As `spblkScsric02_analysis`, for `spblkDcsric02`.
+ */
+spblkStatus_t spblkDcsric02_analysis(spblkHandle_t handle,
+                                     int32_t m,
+                                     int32_t nnz,
+                                     spblkMatDescr_t descrA,
+                                     const double *csrSortedValA,
+                                     const int32_t *csrSortedRowPtrA,
+                                     const int32_t *csrSortedColIndA,
+                                     spblkCsric02Info_t info,
+                                     spblkSolvePolicy_t policy,
+                                     void *pBuffer);
+
+/**
+ * The incomplete Cholesky factor L of A (A ≈ L Lᵀ, L in A's lower pattern), written over A's
+ * lower triangle (entries above the diagonal untouched); deterministic. A missing diagonal
+ * entry reads as one; a pivot a(i, i) - Σ l(i, j)² <= 0 stores the square root of its magnitude
+ * and is reported by `spblkXcsric02_zeroPivot`. Both policies give the same factor.
+ */
+spblkStatus_t spblkScsric02(spblkHandle_t handle,
+                            int32_t m,
+                            int32_t nnz,
+                            spblkMatDescr_t descrA,
+                            float *csrSortedValA_valM,
+                            const int32_t *csrSortedRowPtrA,
+                            const int32_t *csrSortedColIndA,
+                            spblkCsric02Info_t info,
+                            spblkSolvePolicy_t policy,
+                            void *pBuffer);
+
+/**
+ * As `spblkScsric02`, in double precision.
+ */
+spblkStatus_t spblkDcsric02(spblkHandle_t handle,
+                            int32_t m,
+                            int32_t nnz,
+                            spblkMatDescr_t descrA,
+                            double *csrSortedValA_valM,
+                            const int32_t *csrSortedRowPtrA,
+                            const int32_t *csrSortedColIndA,
+                            spblkCsric02Info_t info,
+                            spblkSolvePolicy_t policy,
+                            void *pBuffer);
+
+/**
+ * Blocks until the last analysis or factorization with `info` is done, then writes to
+ * `position` (host or device memory per the pointer mode) the first row (with the matrix's
+ * base) whose pivot is missing or zero and returns `SPBLK_STATUS_ZERO_PIVOT`, or writes -1
+ * and returns success.
+ */
+spblkStatus_t spblkXcsric02_zeroPivot(spblkHandle_t handle,
+                                      spblkCsric02Info_t info,
+                                      int32_t *position);
+
+/**
+ * Size in bytes of the buffer `spblkScsrilu02_analysis` keeps its analysis in (values unread).
+ */
+spblkStatus_t spblkScsrilu02_bufferSize(spblkHandle_t handle,
+                                        int32_t m,
+                                        int32_t nnz,
+                                        spblkMatDescr_t descrA,
+                                        float *csrSortedValA,
+                                        const int32_t *csrSortedRowPtrA,
+                                        const int32_t *csrSortedColIndA,
+                                        spblkCsrilu02Info_t info,
+                                        int32_t *pBufferSizeInBytes);
+
+/**
+ * Size in bytes of the buffer `spblkDcsrilu02_analysis` keeps its analysis in (values unread).
+ */
+spblkStatus_t spblkDcsrilu02_bufferSize(spblkHandle_t handle,
+                                        int32_t m,
+                                        int32_t nnz,
+                                        spblkMatDescr_t descrA,
+                                        double *csrSortedValA,
+                                        const int32_t *csrSortedRowPtrA,
+                                        const int32_t *csrSortedColIndA,
+                                        spblkCsrilu02Info_t info,
+                                        int32_t *pBufferSizeInBytes);
+
+/**
+ * Analyses A's pattern for `spblkScsrilu02` into `pBuffer` (which must live until the last
+ * factorization): afterwards `spblkXcsrilu02_zeroPivot` knows the first row without a
+ * diagonal entry. On the host backend a row whose columns do not ascend is `INVALID_VALUE`.
+ */
+spblkStatus_t spblkScsrilu02_analysis(spblkHandle_t handle,
+                                      int32_t m,
+                                      int32_t nnz,
+                                      spblkMatDescr_t descrA,
+                                      const float *csrSortedValA,
+                                      const int32_t *csrSortedRowPtrA,
+                                      const int32_t *csrSortedColIndA,
+                                      spblkCsrilu02Info_t info,
+                                      spblkSolvePolicy_t policy,
+                                      void *pBuffer);
+
+/**
+ * As `spblkScsrilu02_analysis`, for `spblkDcsrilu02`.
+ */
+spblkStatus_t spblkDcsrilu02_analysis(spblkHandle_t handle,
+                                      int32_t m,
+                                      int32_t nnz,
+                                      spblkMatDescr_t descrA,
+                                      const double *csrSortedValA,
+                                      const int32_t *csrSortedRowPtrA,
+                                      const int32_t *csrSortedColIndA,
+                                      spblkCsrilu02Info_t info,
+                                      spblkSolvePolicy_t policy,
+                                      void *pBuffer);
+
+/**
+ * The incomplete LU factors of A in A's pattern, written over A: L's entries below the
+ * diagonal (its unit diagonal not stored), U's on and above it; deterministic. A missing
+ * diagonal entry reads as one; a zero pivot is reported by `spblkXcsrilu02_zeroPivot` (or
+ * replaced, see `spblkScsrilu02_numericBoost`). Both policies give the same factors.
+ */
+spblkStatus_t spblkScsrilu02(spblkHandle_t handle,
+                             int32_t m,
+                             int32_t nnz,
+                             spblkMatDescr_t descrA,
+                             float *csrSortedValA_valM,
+                             const int32_t *csrSortedRowPtrA,
+                             const int32_t *csrSortedColIndA,
+                             spblkCsrilu02Info_t info,
+                             spblkSolvePolicy_t policy,
+                             void *pBuffer);
+
+/**
+ * As `spblkScsrilu02`, in double precision.
+ */
+spblkStatus_t spblkDcsrilu02(spblkHandle_t handle,
+                             int32_t m,
+                             int32_t nnz,
+                             spblkMatDescr_t descrA,
+                             double *csrSortedValA_valM,
+                             const int32_t *csrSortedRowPtrA,
+                             const int32_t *csrSortedColIndA,
+                             spblkCsrilu02Info_t info,
+                             spblkSolvePolicy_t policy,
+                             void *pBuffer);
+
+/**
+ * As `spblkXcsric02_zeroPivot`, for ILU0 (a boosted pivot is not reported).
+ */
+spblkStatus_t spblkXcsrilu02_zeroPivot(spblkHandle_t handle,
+                                       spblkCsrilu02Info_t info,
+                                       int32_t *position);
+
+/**
+ * With `enable_boost` non-zero, later `spblkScsrilu02` calls with `info` replace a pivot of
+ * magnitude at most `*tol` by `*boost_val` (both read during this call, from host or device
+ * memory per the pointer mode); with zero they stop (the pointers are then not read).
+ */
+spblkStatus_t spblkScsrilu02_numericBoost(spblkHandle_t handle,
+                                          spblkCsrilu02Info_t info,
+                                          int32_t enable_boost,
+                                          double *tol,
+                                          float *boost_val);
+
+/**
+ * As `spblkScsrilu02_numericBoost`, for `spblkDcsrilu02`.
+ */
+spblkStatus_t spblkDcsrilu02_numericBoost(spblkHandle_t handle,
+                                          spblkCsrilu02Info_t info,
+                                          int32_t enable_boost,
+                                          double *tol,
+                                          double *boost_val);
 
 /**
  * Workspace of `spblkXcsrgeam2Nnz` and `spblkScsrgeam2` in bytes. C's columns and values

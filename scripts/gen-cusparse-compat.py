@@ -89,7 +89,8 @@ def read_api():
 
 
 SPBLK_NAMES = {"cudaDataType": "spblkDataType_t", "libraryPropertyType": "spblkLibraryPropertyType_t",
-               "cudaStream_t": "spblkStream_t", "int": "int32_t"}
+               "cudaStream_t": "spblkStream_t", "int": "int32_t",
+               "csric02Info_t": "spblkCsric02Info_t", "csrilu02Info_t": "spblkCsrilu02Info_t"}
 
 
 def spblk_type(cusparse_type):

@@ -173,6 +173,11 @@ pub const SPBLK_SPSV_ALG_DEFAULT: spblkSpSVAlg_t = 0;
 pub type spblkSpSVUpdate_t = u32;
 pub const SPBLK_SPSV_UPDATE_GENERAL: spblkSpSVUpdate_t = 0;
 pub const SPBLK_SPSV_UPDATE_DIAGONAL: spblkSpSVUpdate_t = 1;
+/// The legacy factorizations' solve policy (`spblk{S,D}csric02*`, `csrilu02*`): both give the
+/// same factor (spblk's rows wait for the rows they need, with or without level information).
+pub type spblkSolvePolicy_t = u32;
+pub const SPBLK_SOLVE_POLICY_NO_LEVEL: spblkSolvePolicy_t = 0;
+pub const SPBLK_SOLVE_POLICY_USE_LEVEL: spblkSolvePolicy_t = 1;
 /// `spblkSpSM_*`'s algorithm: the SpSV solve over every right-hand side at once.
 pub type spblkSpSMAlg_t = u32;
 pub const SPBLK_SPSM_ALG_DEFAULT: spblkSpSMAlg_t = 0;

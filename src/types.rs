@@ -141,6 +141,10 @@ c_enum!(
     SpsvAlg: spblkSpSVAlg_t { Default = SPBLK_SPSV_ALG_DEFAULT }
 );
 c_enum!(
+    /// `spblkSolvePolicy_t`.
+    SolvePolicy: spblkSolvePolicy_t { NoLevel = SPBLK_SOLVE_POLICY_NO_LEVEL, UseLevel = SPBLK_SOLVE_POLICY_USE_LEVEL }
+);
+c_enum!(
     /// `spblkSpSMAlg_t`.
     SpsmAlg: spblkSpSMAlg_t { Default = SPBLK_SPSM_ALG_DEFAULT }
 );

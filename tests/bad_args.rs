@@ -2100,3 +2100,116 @@ fn spsm_functions() {
     assert_eq!(spblkSpSM_destroyDescr(null_mut()), OK);
     drop_fixture(&mut fx);
 }
+
+/// The incomplete factorizations on [[4, 1], [1, 4]] (every diagonal present, so zeroPivot
+/// answers success), f32 then f64.
+#[test]
+fn factor_functions() {
+    use spblk::capi::factor::*;
+    use spblk::capi::mat_descr::{spblkCreateMatDescr, spblkDestroyMatDescr};
+    let h = host_handle();
+    let mut descr = null_mut();
+    assert_eq!(spblkCreateMatDescr(&mut descr), OK);
+    let (ptr, col) = ([0i32, 2, 4], [0i32, 1, 0, 1]);
+    let (mut vs, mut vd) = ([4f32, 1.0, 1.0, 4.0], [4f64, 1.0, 1.0, 4.0]);
+    let (p, c) = (ptr.as_ptr(), col.as_ptr());
+    let (mut ic, mut ilu): (spblkCsric02Info_t, spblkCsrilu02Info_t) = (0x31 as _, 0x31 as _);
+    check("spblkCreateCsric02Info", &[(0, IV, "info")], &[], |m, _| spblkCreateCsric02Info(n(m, 0, &mut ic)));
+    check("spblkCreateCsrilu02Info", &[(0, IV, "info")], &[], |m, _| spblkCreateCsrilu02Info(n(m, 0, &mut ilu)));
+    let ptrs = [
+        (0, NI, "handle"),
+        (1, IV, "descrA"),
+        (2, IV, "csrSortedValA"),
+        (3, IV, "csrSortedRowPtrA"),
+        (4, IV, "csrSortedColIndA"),
+        (5, IV, "info"),
+    ];
+    let mut with_size = ptrs.to_vec();
+    with_size.push((6, IV, "pBufferSizeInBytes"));
+    let policy = [(10, "policy")];
+    let mut size = -1i32;
+    let (fs, fd) = (vs.as_mut_ptr(), vd.as_mut_ptr());
+    macro_rules! rows {
+        ($info:ident, $size:ident, $analysis:ident, $factor:ident, $val:ident, $name:literal) => {
+            check(concat!("spblk", $name, "_bufferSize"), &with_size, &[], |m, _| {
+                let st = $size(
+                    n(m, 0, h),
+                    2,
+                    4,
+                    n(m, 1, descr),
+                    n(m, 2, $val),
+                    nc(m, 3, p),
+                    nc(m, 4, c),
+                    n(m, 5, $info),
+                    n(m, 6, &mut size),
+                );
+                assert!(st == OK || size == -1, "bufferSize written on failure");
+                st
+            });
+            assert_eq!(size, 0, "the host keeps the analysis in the info object");
+            size = -1;
+            check(concat!("spblk", $name, "_analysis"), &ptrs, &policy, |m, b| {
+                $analysis(
+                    n(m, 0, h),
+                    2,
+                    4,
+                    n(m, 1, descr),
+                    nc(m, 2, $val),
+                    nc(m, 3, p),
+                    nc(m, 4, c),
+                    n(m, 5, $info),
+                    e(b, 10, 0),
+                    null_mut(),
+                )
+            });
+            check(concat!("spblk", $name), &ptrs, &policy, |m, b| {
+                $factor(
+                    n(m, 0, h),
+                    2,
+                    4,
+                    n(m, 1, descr),
+                    n(m, 2, $val),
+                    nc(m, 3, p),
+                    nc(m, 4, c),
+                    n(m, 5, $info),
+                    e(b, 10, 0),
+                    null_mut(),
+                )
+            });
+        };
+    }
+    rows!(ic, spblkScsric02_bufferSize, spblkScsric02_analysis, spblkScsric02, fs, "Scsric02");
+    rows!(ilu, spblkScsrilu02_bufferSize, spblkScsrilu02_analysis, spblkScsrilu02, fs, "Scsrilu02");
+    rows!(ic, spblkDcsric02_bufferSize, spblkDcsric02_analysis, spblkDcsric02, fd, "Dcsric02");
+    rows!(ilu, spblkDcsrilu02_bufferSize, spblkDcsrilu02_analysis, spblkDcsrilu02, fd, "Dcsrilu02");
+    let mut pos = -7;
+    let pivot_ptrs = [(0, NI, "handle"), (1, IV, "info"), (2, IV, "position")];
+    check("spblkXcsric02_zeroPivot", &pivot_ptrs, &[], |m, _| {
+        let st = spblkXcsric02_zeroPivot(n(m, 0, h), n(m, 1, ic), n(m, 2, &mut pos));
+        assert!(st == OK || pos == -7, "position written on failure");
+        st
+    });
+    assert_eq!(pos, -1);
+    pos = -7;
+    check("spblkXcsrilu02_zeroPivot", &pivot_ptrs, &[], |m, _| {
+        let st = spblkXcsrilu02_zeroPivot(n(m, 0, h), n(m, 1, ilu), n(m, 2, &mut pos));
+        assert!(st == OK || pos == -7, "position written on failure");
+        st
+    });
+    assert_eq!(pos, -1);
+    let (mut tol, mut bs, mut bd) = (1e-8f64, 1f32, 1f64);
+    let boost_ptrs = [(0, NI, "handle"), (1, IV, "info"), (2, IV, "tol"), (3, IV, "boost_val")];
+    check("spblkScsrilu02_numericBoost", &boost_ptrs, &[], |m, _| {
+        spblkScsrilu02_numericBoost(n(m, 0, h), n(m, 1, ilu), 1, n(m, 2, &mut tol), n(m, 3, &mut bs))
+    });
+    check("spblkDcsrilu02_numericBoost", &boost_ptrs, &[], |m, _| {
+        spblkDcsrilu02_numericBoost(n(m, 0, h), n(m, 1, ilu), 1, n(m, 2, &mut tol), n(m, 3, &mut bd))
+    });
+    assert_eq!(spblkDestroyCsric02Info(ic), OK);
+    assert_eq!(spblkDestroyCsric02Info(ic), NI);
+    assert_eq!(spblkDestroyCsrilu02Info(ilu), OK);
+    assert_eq!(spblkDestroyCsrilu02Info(ilu), NI);
+    assert_eq!(spblkDestroyCsric02Info(null_mut()), OK);
+    assert_eq!(spblkDestroyMatDescr(descr), OK);
+    assert_eq!(spblkDestroy(h), OK);
+}

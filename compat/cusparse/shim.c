@@ -283,10 +283,10 @@ cusparseStatus_t cusparseCreateCsr(cusparseSpMatDescr_t* spMatDescr, int64_t row
     return (cusparseStatus_t)spblkCreateCsr((spblkSpMatDescr_t*)spMatDescr, (int64_t)rows, (int64_t)cols, (int64_t)nnz, (void*)csrRowOffsets, (void*)csrColInd, (void*)csrValues, (spblkIndexType_t)csrRowOffsetsType, (spblkIndexType_t)csrColIndType, (spblkIndexBase_t)idxBase, (spblkDataType_t)valueType);
 }
 cusparseStatus_t cusparseCreateCsric02Info(csric02Info_t* info) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateCsric02Info");
+    return (cusparseStatus_t)spblkCreateCsric02Info((spblkCsric02Info_t*)info);
 }
 cusparseStatus_t cusparseCreateCsrilu02Info(csrilu02Info_t* info) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateCsrilu02Info");
+    return (cusparseStatus_t)spblkCreateCsrilu02Info((spblkCsrilu02Info_t*)info);
 }
 cusparseStatus_t cusparseCreateCsru2csrInfo(csru2csrInfo_t* info) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseCreateCsru2csrInfo");
@@ -409,25 +409,25 @@ cusparseStatus_t cusparseDcsrgeam2_bufferSizeExt(cusparseHandle_t handle, int m,
     return (cusparseStatus_t)spblkDcsrgeam2_bufferSizeExt((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (const double*)alpha, (spblkMatDescr_t)descrA, (int32_t)nnzA, (const double*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (const double*)beta, (spblkMatDescr_t)descrB, (int32_t)nnzB, (const double*)csrSortedValB, (const int32_t*)csrSortedRowPtrB, (const int32_t*)csrSortedColIndB, (spblkMatDescr_t)descrC, (const double*)csrSortedValC, (const int32_t*)csrSortedRowPtrC, (const int32_t*)csrSortedColIndC, (size_t*)pBufferSizeInBytes);
 }
 cusparseStatus_t cusparseDcsric02(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, double* csrSortedValA_valM, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csric02Info_t info, cusparseSolvePolicy_t policy, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDcsric02");
+    return (cusparseStatus_t)spblkDcsric02((spblkHandle_t)handle, (int32_t)m, (int32_t)nnz, (spblkMatDescr_t)descrA, (double*)csrSortedValA_valM, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkCsric02Info_t)info, (spblkSolvePolicy_t)policy, (void*)pBuffer);
 }
 cusparseStatus_t cusparseDcsric02_analysis(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, const double* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csric02Info_t info, cusparseSolvePolicy_t policy, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDcsric02_analysis");
+    return (cusparseStatus_t)spblkDcsric02_analysis((spblkHandle_t)handle, (int32_t)m, (int32_t)nnz, (spblkMatDescr_t)descrA, (const double*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkCsric02Info_t)info, (spblkSolvePolicy_t)policy, (void*)pBuffer);
 }
 cusparseStatus_t cusparseDcsric02_bufferSize(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, double* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csric02Info_t info, int* pBufferSizeInBytes) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDcsric02_bufferSize");
+    return (cusparseStatus_t)spblkDcsric02_bufferSize((spblkHandle_t)handle, (int32_t)m, (int32_t)nnz, (spblkMatDescr_t)descrA, (double*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkCsric02Info_t)info, (int32_t*)pBufferSizeInBytes);
 }
 cusparseStatus_t cusparseDcsrilu02(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, double* csrSortedValA_valM, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csrilu02Info_t info, cusparseSolvePolicy_t policy, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDcsrilu02");
+    return (cusparseStatus_t)spblkDcsrilu02((spblkHandle_t)handle, (int32_t)m, (int32_t)nnz, (spblkMatDescr_t)descrA, (double*)csrSortedValA_valM, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkCsrilu02Info_t)info, (spblkSolvePolicy_t)policy, (void*)pBuffer);
 }
 cusparseStatus_t cusparseDcsrilu02_analysis(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, const double* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csrilu02Info_t info, cusparseSolvePolicy_t policy, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDcsrilu02_analysis");
+    return (cusparseStatus_t)spblkDcsrilu02_analysis((spblkHandle_t)handle, (int32_t)m, (int32_t)nnz, (spblkMatDescr_t)descrA, (const double*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkCsrilu02Info_t)info, (spblkSolvePolicy_t)policy, (void*)pBuffer);
 }
 cusparseStatus_t cusparseDcsrilu02_bufferSize(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, double* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csrilu02Info_t info, int* pBufferSizeInBytes) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDcsrilu02_bufferSize");
+    return (cusparseStatus_t)spblkDcsrilu02_bufferSize((spblkHandle_t)handle, (int32_t)m, (int32_t)nnz, (spblkMatDescr_t)descrA, (double*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkCsrilu02Info_t)info, (int32_t*)pBufferSizeInBytes);
 }
 cusparseStatus_t cusparseDcsrilu02_numericBoost(cusparseHandle_t handle, csrilu02Info_t info, int enable_boost, double* tol, double* boost_val) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDcsrilu02_numericBoost");
+    return (cusparseStatus_t)spblkDcsrilu02_numericBoost((spblkHandle_t)handle, (spblkCsrilu02Info_t)info, (int32_t)enable_boost, (double*)tol, (double*)boost_val);
 }
 cusparseStatus_t cusparseDcsru2csr(cusparseHandle_t handle, int m, int n, int nnz, cusparseMatDescr_t descrA, double* csrVal, const int* csrRowPtr, int* csrColInd, csru2csrInfo_t info, void* pBuffer) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseDcsru2csr");
@@ -463,10 +463,10 @@ cusparseStatus_t cusparseDestroyColorInfo(cusparseColorInfo_t info) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseDestroyColorInfo");
 }
 cusparseStatus_t cusparseDestroyCsric02Info(csric02Info_t info) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDestroyCsric02Info");
+    return (cusparseStatus_t)spblkDestroyCsric02Info((spblkCsric02Info_t)info);
 }
 cusparseStatus_t cusparseDestroyCsrilu02Info(csrilu02Info_t info) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseDestroyCsrilu02Info");
+    return (cusparseStatus_t)spblkDestroyCsrilu02Info((spblkCsrilu02Info_t)info);
 }
 cusparseStatus_t cusparseDestroyCsru2csrInfo(csru2csrInfo_t info) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseDestroyCsru2csrInfo");
@@ -794,25 +794,25 @@ cusparseStatus_t cusparseScsrgeam2_bufferSizeExt(cusparseHandle_t handle, int m,
     return (cusparseStatus_t)spblkScsrgeam2_bufferSizeExt((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (const float*)alpha, (spblkMatDescr_t)descrA, (int32_t)nnzA, (const float*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (const float*)beta, (spblkMatDescr_t)descrB, (int32_t)nnzB, (const float*)csrSortedValB, (const int32_t*)csrSortedRowPtrB, (const int32_t*)csrSortedColIndB, (spblkMatDescr_t)descrC, (const float*)csrSortedValC, (const int32_t*)csrSortedRowPtrC, (const int32_t*)csrSortedColIndC, (size_t*)pBufferSizeInBytes);
 }
 cusparseStatus_t cusparseScsric02(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, float* csrSortedValA_valM, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csric02Info_t info, cusparseSolvePolicy_t policy, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsric02");
+    return (cusparseStatus_t)spblkScsric02((spblkHandle_t)handle, (int32_t)m, (int32_t)nnz, (spblkMatDescr_t)descrA, (float*)csrSortedValA_valM, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkCsric02Info_t)info, (spblkSolvePolicy_t)policy, (void*)pBuffer);
 }
 cusparseStatus_t cusparseScsric02_analysis(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, const float* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csric02Info_t info, cusparseSolvePolicy_t policy, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsric02_analysis");
+    return (cusparseStatus_t)spblkScsric02_analysis((spblkHandle_t)handle, (int32_t)m, (int32_t)nnz, (spblkMatDescr_t)descrA, (const float*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkCsric02Info_t)info, (spblkSolvePolicy_t)policy, (void*)pBuffer);
 }
 cusparseStatus_t cusparseScsric02_bufferSize(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, float* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csric02Info_t info, int* pBufferSizeInBytes) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsric02_bufferSize");
+    return (cusparseStatus_t)spblkScsric02_bufferSize((spblkHandle_t)handle, (int32_t)m, (int32_t)nnz, (spblkMatDescr_t)descrA, (float*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkCsric02Info_t)info, (int32_t*)pBufferSizeInBytes);
 }
 cusparseStatus_t cusparseScsrilu02(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, float* csrSortedValA_valM, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csrilu02Info_t info, cusparseSolvePolicy_t policy, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsrilu02");
+    return (cusparseStatus_t)spblkScsrilu02((spblkHandle_t)handle, (int32_t)m, (int32_t)nnz, (spblkMatDescr_t)descrA, (float*)csrSortedValA_valM, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkCsrilu02Info_t)info, (spblkSolvePolicy_t)policy, (void*)pBuffer);
 }
 cusparseStatus_t cusparseScsrilu02_analysis(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, const float* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csrilu02Info_t info, cusparseSolvePolicy_t policy, void* pBuffer) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsrilu02_analysis");
+    return (cusparseStatus_t)spblkScsrilu02_analysis((spblkHandle_t)handle, (int32_t)m, (int32_t)nnz, (spblkMatDescr_t)descrA, (const float*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkCsrilu02Info_t)info, (spblkSolvePolicy_t)policy, (void*)pBuffer);
 }
 cusparseStatus_t cusparseScsrilu02_bufferSize(cusparseHandle_t handle, int m, int nnz, cusparseMatDescr_t descrA, float* csrSortedValA, const int* csrSortedRowPtrA, const int* csrSortedColIndA, csrilu02Info_t info, int* pBufferSizeInBytes) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsrilu02_bufferSize");
+    return (cusparseStatus_t)spblkScsrilu02_bufferSize((spblkHandle_t)handle, (int32_t)m, (int32_t)nnz, (spblkMatDescr_t)descrA, (float*)csrSortedValA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkCsrilu02Info_t)info, (int32_t*)pBufferSizeInBytes);
 }
 cusparseStatus_t cusparseScsrilu02_numericBoost(cusparseHandle_t handle, csrilu02Info_t info, int enable_boost, double* tol, float* boost_val) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsrilu02_numericBoost");
+    return (cusparseStatus_t)spblkScsrilu02_numericBoost((spblkHandle_t)handle, (spblkCsrilu02Info_t)info, (int32_t)enable_boost, (double*)tol, (float*)boost_val);
 }
 cusparseStatus_t cusparseScsru2csr(cusparseHandle_t handle, int m, int n, int nnz, cusparseMatDescr_t descrA, float* csrVal, const int* csrRowPtr, int* csrColInd, csru2csrInfo_t info, void* pBuffer) {
     return (cusparseStatus_t)spblkCompatNotSupported("cusparseScsru2csr");
@@ -1118,10 +1118,10 @@ cusparseStatus_t cusparseXcsrgeam2Nnz(cusparseHandle_t handle, int m, int n, cus
     return (cusparseStatus_t)spblkXcsrgeam2Nnz((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (spblkMatDescr_t)descrA, (int32_t)nnzA, (const int32_t*)csrSortedRowPtrA, (const int32_t*)csrSortedColIndA, (spblkMatDescr_t)descrB, (int32_t)nnzB, (const int32_t*)csrSortedRowPtrB, (const int32_t*)csrSortedColIndB, (spblkMatDescr_t)descrC, (int32_t*)csrSortedRowPtrC, (int32_t*)nnzTotalDevHostPtr, (void*)workspace);
 }
 cusparseStatus_t cusparseXcsric02_zeroPivot(cusparseHandle_t handle, csric02Info_t info, int* position) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcsric02_zeroPivot");
+    return (cusparseStatus_t)spblkXcsric02_zeroPivot((spblkHandle_t)handle, (spblkCsric02Info_t)info, (int32_t*)position);
 }
 cusparseStatus_t cusparseXcsrilu02_zeroPivot(cusparseHandle_t handle, csrilu02Info_t info, int* position) {
-    return (cusparseStatus_t)spblkCompatNotSupported("cusparseXcsrilu02_zeroPivot");
+    return (cusparseStatus_t)spblkXcsrilu02_zeroPivot((spblkHandle_t)handle, (spblkCsrilu02Info_t)info, (int32_t*)position);
 }
 cusparseStatus_t cusparseXcsrsort(cusparseHandle_t handle, int m, int n, int nnz, cusparseMatDescr_t descrA, const int* csrRowPtrA, int* csrColIndA, int* P, void* pBuffer) {
     return (cusparseStatus_t)spblkXcsrsort((spblkHandle_t)handle, (int32_t)m, (int32_t)n, (int32_t)nnz, (spblkMatDescr_t)descrA, (const int32_t*)csrRowPtrA, (int32_t*)csrColIndA, (int32_t*)P, (void*)pBuffer);

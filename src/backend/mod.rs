@@ -78,9 +78,11 @@ pub enum SpgemmMethod {
     BinnedHashInBuffer,
 }
 
+pub mod factor;
 pub mod host;
 pub mod spsv;
 
+pub use factor::{Boost, FactorAnalysis, FactorArgs, FactorKind, FactorShape, FactorState};
 pub use spsv::{Columns, SpsvAnalysis, SpsvArgs, SpsvShape, SpsvState};
 
 #[cfg(feature = "cuda")]
@@ -585,6 +587,21 @@ pub trait Backend: Send + Sync {
         values: *const c_void,
         part: crate::types::SpsvUpdate,
     ) -> Result<()>;
+
+    /// The buffer `factor_analysis` keeps its analysis in (it must live until the last
+    /// factorization and zero-pivot query).
+    fn factor_buffer_size(&self, args: &FactorArgs) -> Result<usize>;
+    /// Analyses A's pattern for an incomplete factorization: each row's diagonal entry, the
+    /// first row without one.
+    fn factor_analysis(&self, exec: &Exec, args: &FactorArgs, buffer: *mut c_void) -> Result<Box<FactorAnalysis>>;
+    /// Factors A in place on its values with an analysis this backend made for it.
+    fn factor(&self, exec: &Exec, args: &FactorArgs, analysis: &mut FactorAnalysis, boost: Option<Boost>)
+        -> Result<()>;
+    /// The first row (zero-based) whose pivot is missing or, after a factorization, zero
+    /// (blocking).
+    fn factor_zero_pivot(&self, exec: &Exec, analysis: &FactorAnalysis) -> Result<Option<i64>>;
+    /// Stores one `int` into backend memory, ordered on the stream.
+    fn write_i32(&self, exec: &Exec, dst: *mut i32, value: i32) -> Result<()>;
 
     /// Copies `dst.len()` bytes from backend memory at `src` into host memory (blocking).
     fn read_bytes(&self, exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()>;

@@ -65,6 +65,8 @@ pub enum Kind {
     SpGemm,
     SpSv,
     SpSm,
+    Csric02Info,
+    Csrilu02Info,
     MatDescr,
 }
 
@@ -79,6 +81,8 @@ impl Kind {
             Kind::SpGemm => "SpGEMM descriptor",
             Kind::SpSv => "SpSV descriptor",
             Kind::SpSm => "SpSM descriptor",
+            Kind::Csric02Info => "csric02 info object",
+            Kind::Csrilu02Info => "csrilu02 info object",
             Kind::MatDescr => "legacy matrix descriptor",
         }
     }

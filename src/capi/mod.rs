@@ -15,6 +15,7 @@ pub mod compat;
 pub mod convert;
 pub mod dense;
 pub mod dense_sparse;
+pub mod factor;
 pub mod geam;
 pub mod handle;
 pub mod index_arrays;

@@ -43,6 +43,16 @@ pub struct spblkSpSVDescr {
 pub struct spblkSpSMDescr {
     _private: [u8; 0],
 }
+/// Opaque incomplete-Cholesky state (cuSPARSE's `csric02Info_t`): the analysis of one
+/// matrix and the zero pivot found.
+pub struct spblkCsric02Info {
+    _private: [u8; 0],
+}
+/// Opaque incomplete-LU state (cuSPARSE's `csrilu02Info_t`): the analysis of one matrix, the
+/// numeric boost and the zero pivot found.
+pub struct spblkCsrilu02Info {
+    _private: [u8; 0],
+}
 /// CUDA's stream type, declared by tag so that a `cudaStream_t` or `CUstream` passes as is
 /// and no CUDA header is needed.
 pub struct CUstream_st {
@@ -73,6 +83,8 @@ pub type spblkSpGEMMDescr_t = *mut spblkSpGEMMDescr;
 pub type spblkMatDescr_t = *mut spblkMatDescr;
 pub type spblkSpSVDescr_t = *mut spblkSpSVDescr;
 pub type spblkSpSMDescr_t = *mut spblkSpSMDescr;
+pub type spblkCsric02Info_t = *mut spblkCsric02Info;
+pub type spblkCsrilu02Info_t = *mut spblkCsrilu02Info;
 /// A CUDA stream (`cudaStream_t` / `CUstream`); NULL is the legacy default stream.
 pub type spblkStream_t = *mut CUstream_st;
 /// Untyped pointer to user memory (host or device, depending on the backend).

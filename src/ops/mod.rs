@@ -22,6 +22,7 @@ pub mod batch;
 pub mod bsr;
 pub mod dense_sparse;
 pub mod dispatch;
+pub mod factor;
 pub mod geam;
 pub mod index_arrays;
 pub mod spsv;

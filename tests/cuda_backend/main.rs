@@ -12,6 +12,7 @@ mod capture;
 mod dense_sparse;
 mod determinism;
 mod ell;
+mod factor;
 mod geam;
 mod guest;
 mod index_arrays;

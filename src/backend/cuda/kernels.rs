@@ -214,6 +214,12 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spsv_{k}_{t}"));
         }
     }
+    // kernels/factor/rows.cuh, ilu0.cu, ic0.cu.
+    v.push("spblk_factor_pattern".to_string());
+    for t in ["f32", "f64"] {
+        v.push(format!("spblk_ilu0_{t}"));
+        v.push(format!("spblk_ic0_{t}"));
+    }
     // kernels/geam/merge.cu.
     v.extend(
         ["spblk_geam_count", "spblk_geam_offsets", "spblk_geam_fill_f32", "spblk_geam_fill_f64"].map(String::from),

@@ -15,9 +15,9 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use super::{
-    Backend, BlockedEllProductArgs, BsrProductArgs, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues,
-    IndexArrays, SddmmArgs, SddmmMethod, SortArgs, SparseToDenseArgs, SpgemmArgs, SpgemmState, SpmmArgs, SpmmMethod,
-    SpmvArgs, SpmvMethod, SpsvAnalysis, SpsvArgs, SpvecArgs, SpvvArgs,
+    Backend, BlockedEllProductArgs, Boost, BsrProductArgs, Csr2CscArgs, DenseToSparseArgs, Exec, FactorAnalysis,
+    FactorArgs, GeamArgs, GeamValues, IndexArrays, SddmmArgs, SddmmMethod, SortArgs, SparseToDenseArgs, SpgemmArgs,
+    SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpsvAnalysis, SpsvArgs, SpvecArgs, SpvvArgs,
 };
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
@@ -32,6 +32,7 @@ mod convert;
 mod dense;
 mod dense_sparse;
 mod ell;
+mod factor;
 mod geam;
 mod index_arrays;
 pub mod kernels;
@@ -417,6 +418,34 @@ impl Backend for CudaBackend {
         spsv::update(&Launcher::new(&self.dev, exec)?, t, values, part)
     }
 
+    fn factor_buffer_size(&self, args: &FactorArgs) -> Result<usize> {
+        Ok(factor::buffer_size(args))
+    }
+
+    fn factor_analysis(&self, exec: &Exec, args: &FactorArgs, buffer: *mut c_void) -> Result<Box<FactorAnalysis>> {
+        Ok(Box::new(factor::analysis(&Launcher::new(&self.dev, exec)?, args, buffer)?))
+    }
+
+    fn factor(
+        &self,
+        exec: &Exec,
+        args: &FactorArgs,
+        analysis: &mut FactorAnalysis,
+        boost: Option<Boost>,
+    ) -> Result<()> {
+        let t = analysis.downcast_ref::<factor::DevicePattern>().ok_or_else(other_backend_info)?;
+        factor::factor(&Launcher::new(&self.dev, exec)?, args, t, boost)
+    }
+
+    fn factor_zero_pivot(&self, exec: &Exec, analysis: &FactorAnalysis) -> Result<Option<i64>> {
+        let t = analysis.downcast_ref::<factor::DevicePattern>().ok_or_else(other_backend_info)?;
+        factor::zero_pivot(&Launcher::new(&self.dev, exec)?, t)
+    }
+
+    fn write_i32(&self, exec: &Exec, dst: *mut i32, value: i32) -> Result<()> {
+        Launcher::new(&self.dev, exec)?.memset_u32(dst as u64, value as u32, 1)
+    }
+
     fn read_bytes(&self, exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()> {
         if dst.is_empty() {
             return Ok(());
@@ -522,6 +551,11 @@ fn check_size(given: usize, needed: usize, what: &str) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// An info object analysed with a host handle.
+fn other_backend_info() -> Error {
+    Error::invalid("info", "was analysed with a handle of another backend")
 }
 
 /// An analysis made by the other backend (a descriptor analysed with a host handle).

@@ -5,9 +5,9 @@
 use std::ffi::c_void;
 
 use super::{
-    Backend, BlockedEllProductArgs, BsrProductArgs, Csr2CscArgs, DenseToSparseArgs, Exec, GeamArgs, GeamValues,
-    IndexArrays, SddmmArgs, SddmmMethod, SortArgs, SparseToDenseArgs, SpgemmArgs, SpgemmMethod, SpgemmState, SpmmArgs,
-    SpmmMethod, SpmvArgs, SpmvMethod, SpsvAnalysis, SpsvArgs, SpvecArgs, SpvvArgs,
+    Backend, BlockedEllProductArgs, Boost, BsrProductArgs, Csr2CscArgs, DenseToSparseArgs, Exec, FactorAnalysis,
+    FactorArgs, GeamArgs, GeamValues, IndexArrays, SddmmArgs, SddmmMethod, SortArgs, SparseToDenseArgs, SpgemmArgs,
+    SpgemmMethod, SpgemmState, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod, SpsvAnalysis, SpsvArgs, SpvecArgs, SpvvArgs,
 };
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
@@ -22,6 +22,7 @@ pub mod convert;
 pub mod dense_sparse;
 pub mod elem;
 pub mod ell;
+pub mod factor;
 pub mod geam;
 pub mod index_arrays;
 pub mod products;
@@ -390,6 +391,40 @@ impl Backend for HostBackend {
         unsafe { spsv::update(t, values, part) }
     }
 
+    fn factor_buffer_size(&self, _args: &FactorArgs) -> Result<usize> {
+        Ok(0)
+    }
+
+    fn factor_analysis(&self, _exec: &Exec, args: &FactorArgs, _buffer: *mut c_void) -> Result<Box<FactorAnalysis>> {
+        // SAFETY: host backend: the caller's arrays are host memory of their sizes.
+        Ok(Box::new(unsafe { factor::analysis(args)? }))
+    }
+
+    fn factor(
+        &self,
+        _exec: &Exec,
+        args: &FactorArgs,
+        analysis: &mut FactorAnalysis,
+        boost: Option<Boost>,
+    ) -> Result<()> {
+        let t = analysis.downcast_mut::<factor::Pattern>().ok_or_else(other_backend_info)?;
+        // SAFETY: as in factor_analysis.
+        unsafe { factor::factor(args, t, boost) }
+    }
+
+    fn factor_zero_pivot(&self, _exec: &Exec, analysis: &FactorAnalysis) -> Result<Option<i64>> {
+        let t = analysis.downcast_ref::<factor::Pattern>().ok_or_else(other_backend_info)?;
+        Ok(t.zero_pivot().map(|r| r as i64))
+    }
+
+    // `dst` is backend memory the caller vouches for, as every pointer a backend is given.
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
+    fn write_i32(&self, _exec: &Exec, dst: *mut i32, value: i32) -> Result<()> {
+        // SAFETY: host memory of one int (the caller's contract; checked non-NULL by ops).
+        unsafe { *dst = value };
+        Ok(())
+    }
+
     fn read_bytes(&self, _exec: &Exec, src: *const c_void, dst: &mut [u8]) -> Result<()> {
         if dst.is_empty() {
             return Ok(());
@@ -401,6 +436,11 @@ impl Backend for HostBackend {
         unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst.as_mut_ptr(), dst.len()) };
         Ok(())
     }
+}
+
+/// An info object analysed with the other backend's handle.
+fn other_backend_info() -> Error {
+    Error::invalid("info", "was analysed with a handle of another backend")
 }
 
 /// An analysis made by the other backend (a descriptor analysed with a CUDA handle).
