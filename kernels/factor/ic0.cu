@@ -52,9 +52,10 @@ __device__ __forceinline__ T ic0_dot(u32 s, u32 q, u32 ks, u32 ke, const int* co
 
 template <class T>
 __device__ void ic0_rows(u32 n, const int* ptr, const int* col, int base, T* val, const u32* diag, const u32* split,
-                         u32* done, u32* counters) {
+                         const u32* order, u32* done, u32* counters) {
     const int lane = threadIdx.x & 31;
-    for (u32 i = factor_ticket(counters); i < n; i = factor_ticket(counters)) {
+    for (u32 t = factor_ticket(counters); t < n; t = factor_ticket(counters)) {
+        const u32 i = order[t];
         const u32 s = (u32)(ptr[i] - base), lower_end = split[i];
         for (u32 q = s; q < lower_end; ++q) {
             const u32 k = (u32)(col[q] - base);
@@ -86,8 +87,8 @@ __device__ void ic0_rows(u32 n, const int* ptr, const int* col, int base, T* val
 #define IC0_ENTRY(T, tval)                                                                                       \
     extern "C" __global__ void __launch_bounds__(128)                                                            \
         spblk_ic0_##tval(u32 n, const int* ptr, const int* col, int base, T* val, const u32* diag, const u32* split, \
-                         u32* done, u32* counters) {                                                             \
-        ic0_rows<T>(n, ptr, col, base, val, diag, split, done, counters);                                        \
+                         const u32* order, u32* done, u32* counters) {                                           \
+        ic0_rows<T>(n, ptr, col, base, val, diag, split, order, done, counters);                                 \
     }
 
 IC0_ENTRY(float, f32)

@@ -33,9 +33,10 @@ __device__ __forceinline__ void ilu0_update(u32 q, u32 s, u32 e, u32 ks, u32 ke,
 
 template <class T>
 __device__ void ilu0_rows(u32 n, const int* ptr, const int* col, int base, T* val, const u32* diag, const u32* split,
-                          u32* done, u32* counters, int boost, double tol, T boost_value) {
+                          const u32* order, u32* done, u32* counters, int boost, double tol, T boost_value) {
     const int lane = threadIdx.x & 31;
-    for (u32 i = factor_ticket(counters); i < n; i = factor_ticket(counters)) {
+    for (u32 t = factor_ticket(counters); t < n; t = factor_ticket(counters)) {
+        const u32 i = order[t];
         const u32 s = (u32)(ptr[i] - base), e = (u32)(ptr[i + 1] - base);
         for (u32 q = s; q < split[i]; ++q) {
             const u32 k = (u32)(col[q] - base);
@@ -69,8 +70,9 @@ __device__ void ilu0_rows(u32 n, const int* ptr, const int* col, int base, T* va
 #define ILU0_ENTRY(T, tval)                                                                                      \
     extern "C" __global__ void __launch_bounds__(128)                                                            \
         spblk_ilu0_##tval(u32 n, const int* ptr, const int* col, int base, T* val, const u32* diag,              \
-                          const u32* split, u32* done, u32* counters, int boost, double tol, T boost_value) {    \
-        ilu0_rows<T>(n, ptr, col, base, val, diag, split, done, counters, boost, tol, boost_value);              \
+                          const u32* split, const u32* order, u32* done, u32* counters, int boost, double tol,  \
+                          T boost_value) {                                                                       \
+        ilu0_rows<T>(n, ptr, col, base, val, diag, split, order, done, counters, boost, tol, boost_value);       \
     }
 
 ILU0_ENTRY(float, f32)

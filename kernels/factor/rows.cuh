@@ -1,9 +1,11 @@
 // What the incomplete factorizations (ilu0.cu, ic0.cu) share: the analysis of A's pattern and
 // the protocol by which a warp waits for the rows its row needs (docs/factor.md).
 //
-// A row's factor needs rows before it (those its lower entries name), so warps take rows in
-// row order from a counter: every row a warp waits for was taken by a warp that is already
-// running, and the persistent grid never deadlocks. A finished row is published by a flag
+// A row's factor needs the rows its lower entries name, so warps take rows from a counter in
+// the order of their levels (the analysis sorts them, as SpSV's, src/backend/cuda/levels.rs):
+// every row a warp waits for was taken by a warp that is already running, and the persistent
+// grid never deadlocks. (Row order is also safe but far slower: on a 2-D grid only the few
+// lines that fit in the resident warps advance at once, a row per hop.) A finished row is published by a flag
 // (`done`, reset by a memset per factorization): every lane fences its stores, then lane 0
 // releases the flag; a reader acquires it in every lane and reads the row through L2.
 #pragma once

@@ -57,29 +57,35 @@ template <> struct Ready<double> {
 };
 
 // The right-hand sides X and the solutions Y, n x cols each: element (i, j) at i * row + j * col.
-// A ticket of the solve is (ticket of the rows, column): `at` picks a column.
-template <class T> struct SpsvColumns {
+// A ticket of the solve is (ticket of the rows, column): `at` picks a column. MANY = false is
+// SpSV's case (one column, consecutive elements), compiled without the steps: they cost the
+// f32 row kernel a fifth of its speed on Poisson 3-D (session 22, run b).
+template <class T, bool MANY> struct SpsvColumns {
     const T* x;
     T* y;
     i64 x_row, x_col, y_row, y_col;
     u32 cols;
+    __device__ __forceinline__ u32 count() const { return MANY ? cols : 1u; }
     __device__ __forceinline__ SpsvColumns at(u32 j) const {
         SpsvColumns c = *this;
-        c.x += (i64)j * x_col;
-        c.y += (i64)j * y_col;
+        if (MANY) {
+            c.x += (i64)j * x_col;
+            c.y += (i64)j * y_col;
+        }
         return c;
     }
-    __device__ __forceinline__ T x_of(u32 row) const { return x[(i64)row * x_row]; }
+    __device__ __forceinline__ T x_of(u32 row) const { return MANY ? x[(i64)row * x_row] : x[row]; }
+    __device__ __forceinline__ T* y_at(u32 row) const { return MANY ? y + (i64)row * y_row : y + row; }
 };
 
 // y[row] = (alpha x[row] - sum) / diag, published (at position s) to the rows that wait on it.
-template <class T>
+template <class T, bool MANY>
 __device__ __forceinline__ T spsv_publish(u32 s, u32 row, T sum, T alpha, T xr, T d, int unit,
-                                          const SpsvColumns<T>& xy, T* ready) {
+                                          const SpsvColumns<T, MANY>& xy, T* ready) {
     T r = add_rn(mul_rn(alpha, xr), -sum);
     if (!unit) r = r / d;
     r = Ready<T>::publishable(r);
-    xy.y[(i64)row * xy.y_row] = r;
+    *xy.y_at(row) = r;
     Ready<T>::store(&ready[s], r);
     return r;
 }
@@ -146,11 +152,11 @@ __device__ __forceinline__ T spsv_strided_sum(u32 first, u32 end, u32 warp_first
 
 // The row at position s by the whole warp: lane t takes entries t, t + 32, ... in order, waiting
 // for each one's row (all at earlier positions); the lanes' sums are added in a fixed tree.
-template <class T>
+template <class T, bool MANY>
 __device__ __forceinline__ void spsv_warp_row(u32 s, const u32* __restrict__ ptr, const u32* __restrict__ col,
                                               const T* __restrict__ val, const T* __restrict__ diag,
-                                              const u32* __restrict__ row_of, int unit, const SpsvColumns<T>& xy,
-                                              T* ready, T alpha) {
+                                              const u32* __restrict__ row_of, int unit,
+                                              const SpsvColumns<T, MANY>& xy, T* ready, T alpha) {
     const u32 row = row_of[s];
     const T xr = xy.x_of(row), d = diag[s];
     T sum = spsv_strided_sum(ptr[s] + (threadIdx.x & 31), ptr[s + 1], s, col, val, ready);
@@ -191,18 +197,18 @@ extern "C" __global__ void __launch_bounds__(256)
 // the loop per row, not a trip through L2. A round in which no lane moves sleeps briefly, so
 // that waiting warps leave L2 to the rows being published. A long row's entries all wait on
 // earlier tickets: the warp sums them lane-strided (a fixed tree), waiting for each.
-template <class T>
+template <class T, bool MANY>
 __device__ void spsv_rows(u32 n, const u32* __restrict__ ticket_pos, const u32* __restrict__ ptr,
                           const u32* __restrict__ col, const T* __restrict__ val, const T* __restrict__ diag,
-                          const u32* __restrict__ row_of, int unit, const SpsvColumns<T> all, u32* tickets,
-                          T* ready_all, const T* alpha_dev, T alpha_h) {
+                          const u32* __restrict__ row_of, int unit, const SpsvColumns<T, MANY> all,
+                          u32* tickets, T* ready_all, const T* alpha_dev, T alpha_h) {
     const int lane = threadIdx.x & 31;
     const T alpha = scalar_arg(alpha_dev, alpha_h);
-    const u32 count = tickets[1] * all.cols;
+    const u32 count = tickets[1] * all.count();
     for (u32 k = spsv_ticket(tickets); k < count; k = spsv_ticket(tickets)) {
-        const u32 t = k / all.cols, j = k % all.cols;
-        const SpsvColumns<T> xy = all.at(j);
-        T* ready = ready_all + (u64)j * n;
+        const u32 t = MANY ? k / all.cols : k, j = MANY ? k % all.cols : 0;
+        const SpsvColumns<T, MANY> xy = all.at(j);
+        T* ready = MANY ? ready_all + (u64)j * n : ready_all;
         const u32 first = ticket_pos[t], last = ticket_pos[t + 1];
         if (last - first == 1 && spsv_long(ptr, first)) {
             spsv_warp_row(first, ptr, col, val, diag, row_of, unit, xy, ready, alpha);
@@ -279,33 +285,38 @@ __device__ void spsv_rows(u32 n, const u32* __restrict__ ticket_pos, const u32* 
 }
 
 // A warp per position (and column), for matrices whose rows are long on average.
-template <class T>
+template <class T, bool MANY>
 __device__ void spsv_warp(u32 n, const u32* __restrict__ ptr, const u32* __restrict__ col, const T* __restrict__ val,
                           const T* __restrict__ diag, const u32* __restrict__ row_of, int unit,
-                          const SpsvColumns<T> all, u32* ticket, T* ready, const T* alpha_dev, T alpha_h) {
+                          const SpsvColumns<T, MANY> all, u32* ticket, T* ready, const T* alpha_dev,
+                          T alpha_h) {
     const T alpha = scalar_arg(alpha_dev, alpha_h);
-    const u32 count = n * all.cols;
+    const u32 count = n * all.count();
     for (u32 k = spsv_ticket(ticket); k < count; k = spsv_ticket(ticket)) {
-        const u32 s = k / all.cols, j = k % all.cols;
-        spsv_warp_row(s, ptr, col, val, diag, row_of, unit, all.at(j), ready + (u64)j * n, alpha);
+        const u32 s = MANY ? k / all.cols : k, j = MANY ? k % all.cols : 0;
+        spsv_warp_row(s, ptr, col, val, diag, row_of, unit, all.at(j), MANY ? ready + (u64)j * n : ready, alpha);
     }
 }
 
-#define SPSV_SOLVE_ENTRY(T, tval)                                                                                \
-    extern "C" __global__ void __launch_bounds__(128) spblk_spsv_rows_##tval(                                    \
-        u32 n, const u32* ticket_pos, const u32* ptr, const u32* col, const T* val, const T* diag,               \
-        const u32* row_of, int unit, const T* x, i64 x_row, i64 x_col, T* y, i64 y_row, i64 y_col, u32 cols,    \
-        u32* tickets, T* ready, const T* alpha_dev, T alpha) {                                                   \
-        const SpsvColumns<T> xy = {x, y, x_row, x_col, y_row, y_col, cols};                                     \
-        spsv_rows<T>(n, ticket_pos, ptr, col, val, diag, row_of, unit, xy, tickets, ready, alpha_dev, alpha);   \
-    }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(128) spblk_spsv_warp_##tval(                                    \
-        u32 n, const u32* ticket_pos, const u32* ptr, const u32* col, const T* val, const T* diag,               \
-        const u32* row_of, int unit, const T* x, i64 x_row, i64 x_col, T* y, i64 y_row, i64 y_col, u32 cols,    \
-        u32* ticket, T* ready, const T* alpha_dev, T alpha) {                                                    \
-        const SpsvColumns<T> xy = {x, y, x_row, x_col, y_row, y_col, cols};                                     \
-        spsv_warp<T>(n, ptr, col, val, diag, row_of, unit, xy, ticket, ready, alpha_dev, alpha);                 \
+// The kernels: `spblk_spsv_{rows,warp}_{many,one}_{f32,f64}`, `one` for a single column of
+// consecutive elements (SpSV), `many` for any columns and steps (SpSM).
+#define SPSV_SOLVE_ENTRY(T, tval, MANY, kind)                                                                      \
+    extern "C" __global__ void __launch_bounds__(128) spblk_spsv_rows_##kind##_##tval(                             \
+        u32 n, const u32* ticket_pos, const u32* ptr, const u32* col, const T* val, const T* diag,                 \
+        const u32* row_of, int unit, const T* x, i64 x_row, i64 x_col, T* y, i64 y_row, i64 y_col, u32 cols,      \
+        u32* tickets, T* ready, const T* alpha_dev, T alpha) {                                                     \
+        const SpsvColumns<T, MANY> xy = {x, y, x_row, x_col, y_row, y_col, cols};                                \
+        spsv_rows<T, MANY>(n, ticket_pos, ptr, col, val, diag, row_of, unit, xy, tickets, ready, alpha_dev, alpha); \
+    }                                                                                                              \
+    extern "C" __global__ void __launch_bounds__(128) spblk_spsv_warp_##kind##_##tval(                             \
+        u32 n, const u32* ticket_pos, const u32* ptr, const u32* col, const T* val, const T* diag,                 \
+        const u32* row_of, int unit, const T* x, i64 x_row, i64 x_col, T* y, i64 y_row, i64 y_col, u32 cols,      \
+        u32* ticket, T* ready, const T* alpha_dev, T alpha) {                                                      \
+        const SpsvColumns<T, MANY> xy = {x, y, x_row, x_col, y_row, y_col, cols};                                \
+        spsv_warp<T, MANY>(n, ptr, col, val, diag, row_of, unit, xy, ticket, ready, alpha_dev, alpha);             \
     }
 
-SPSV_SOLVE_ENTRY(float, f32)
-SPSV_SOLVE_ENTRY(double, f64)
+SPSV_SOLVE_ENTRY(float, f32, false, one)
+SPSV_SOLVE_ENTRY(double, f64, false, one)
+SPSV_SOLVE_ENTRY(float, f32, true, many)
+SPSV_SOLVE_ENTRY(double, f64, true, many)

@@ -191,8 +191,8 @@ fn spsm_long_rows_and_many_rows() {
                 let (cs, records) = spblk::trace::capture(|| run(&mut side, &sp, m, &b, 1, |_, _| {}));
                 check_columns(&what, &mut side, &sp, &e, &v, s, &rhs, &cs[0]);
                 if kind == Kind::Cuda && !harness_on_host() {
-                    let warp = super::launched(&records, "spblk_spsv_warp_");
-                    let rows = super::launched(&records, "spblk_spsv_rows_");
+                    let warp = super::launched(&records, "spblk_spsv_warp_many_");
+                    let rows = super::launched(&records, "spblk_spsv_rows_many_");
                     assert_eq!((warp, rows), if avg >= 16 { (1, 0) } else { (0, 1) }, "{what}: kernels");
                 }
             }

@@ -283,8 +283,9 @@ fn spsv_long_rows_and_many_rows() {
                 let again = run(&mut side, &sp, s, &x, 1, false, no_change);
                 same_bits(&format!("{what}, second analysis"), &again[0], &ys[0]);
                 if kind == Kind::Cuda && !harness_on_host() {
-                    let warp = super::launched(&records, "spblk_spsv_warp_");
-                    let rows = super::launched(&records, "spblk_spsv_rows_");
+                    // One column of consecutive values: the kernels without steps.
+                    let warp = super::launched(&records, "spblk_spsv_warp_one_");
+                    let rows = super::launched(&records, "spblk_spsv_rows_one_");
                     let long = sp.nnz / sp.rows >= 16;
                     assert_eq!((warp, rows), if long { (3, 0) } else { (0, 3) }, "{what}: kernels");
                 }

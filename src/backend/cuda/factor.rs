@@ -1,6 +1,7 @@
 //! Incomplete factorizations on the GPU (kernels/factor/rows.cuh, ilu0.cu, ic0.cu). The analysis
 //! lives in the caller's buffer: each row's diagonal entry and first entry not below the
-//! diagonal, the first row without a diagonal entry; the factorization adds the rows' done
+//! diagonal, the first row without a diagonal entry, and the rows sorted by level (the order in
+//! which the factorization takes them, as SpSV's solve); the factorization adds the rows' done
 //! flags and its counters. Nothing is allocated and nothing waits for the GPU but the zero-pivot
 //! query, as cuSPARSE's.
 
@@ -8,9 +9,11 @@ use std::ffi::c_void;
 
 use super::kernels::value_tag;
 use super::launch::{Args, Carve, Launcher, BLOCK};
+use super::levels::{LevelOrder, RowTriangle};
+use super::prims::{scan, scan_tmp_bytes, Width};
 use crate::backend::{Boost, FactorArgs, FactorKind};
 use crate::error::{Error, Result};
-use crate::types::DataType;
+use crate::types::{DataType, IndexType};
 
 /// Warps per block of the factorization kernels (`__launch_bounds__(128)`), and blocks per SM
 /// in the persistent grid (all resident: a warp may wait for a row another warp holds).
@@ -26,15 +29,29 @@ struct Layout {
     diag: u64,
     split: u64,
     done: u64,
+    /// The rows sorted by level: the factorization takes them in this order.
+    order: u64,
+    /// Analysis scratch: A's strict lower triangle in row order (offsets, diagonal sources,
+    /// columns, rows), each row's position in the order, a scan's partial sums, the level pass.
+    tri: RowTriangle,
+    tri_diag: u64,
+    position: u64,
+    scan_tmp: u64,
+    levels: LevelOrder,
 }
 
-fn layout(c: &mut Carve, n: usize) -> Layout {
-    Layout { words: c.take(16), diag: c.take(n * 4), split: c.take(n * 4), done: c.take(n * 4) }
+fn layout(c: &mut Carve, n: usize, nnz: usize) -> Layout {
+    let (words, diag, split, done, order) = (c.take(16), c.take(n * 4), c.take(n * 4), c.take(n * 4), c.take(n * 4));
+    let (ptr, tri_diag) = (c.take((n + 1) * 4), c.take(n * 4));
+    let (col, row, position) = (c.take(nnz * 4), c.take(nnz * 4), c.take(n * 4));
+    let scan_tmp = c.take(scan_tmp_bytes(n as u64 + 1, Width::U32));
+    let tri = RowTriangle { ptr, col, row, ity: IndexType::I32 };
+    Layout { words, diag, split, done, order, tri, tri_diag, position, scan_tmp, levels: LevelOrder::carve(c, n, nnz) }
 }
 
 pub fn buffer_size(args: &FactorArgs) -> usize {
     let mut c = Carve::measure();
-    layout(&mut c, args.n as usize);
+    layout(&mut c, args.n as usize, args.nnz as usize);
     c.size()
 }
 
@@ -45,25 +62,28 @@ pub struct DevicePattern {
 }
 
 pub fn analysis(l: &Launcher, args: &FactorArgs, buffer: *mut c_void) -> Result<DevicePattern> {
-    let at = layout(&mut Carve::new(buffer), args.n as usize);
+    let (n, nnz) = (args.n, args.nnz);
+    let at = layout(&mut Carve::new(buffer), n as usize, nnz as usize);
     l.memset_u32(at.words, NONE, 3)?;
-    if args.n > 0 {
-        l.launch(
-            "spblk_factor_pattern",
-            l.grid(args.n as u64, BLOCK as u64),
-            BLOCK,
-            0,
-            Args::new()
-                .i64(args.n)
-                .ptr(args.offsets as u64)
-                .ptr(args.columns as u64)
-                .i32(args.base as i32)
-                .ptr(at.diag)
-                .ptr(at.split)
-                .ptr(at.words),
-        )?;
+    if n == 0 {
+        return Ok(DevicePattern { n, at });
     }
-    Ok(DevicePattern { n: args.n, at })
+    let (rows, base) = (l.grid(n as u64, BLOCK as u64), args.base);
+    let a = || Args::new().i64(n).ptr(args.offsets as u64).ptr(args.columns as u64);
+    let pattern = a().i32(base as i32).ptr(at.diag).ptr(at.split).ptr(at.words);
+    l.launch("spblk_factor_pattern", rows, BLOCK, 0, pattern)?;
+    // The strict lower triangle in row order (SpSV's kernels, kernels/spsv/analysis.cu), then
+    // the rows sorted by level. The fill's source positions are not needed: they go where the
+    // level pass' lists will be written.
+    let (tri, lower) = (at.tri, 1);
+    l.launch("spblk_spsv_count_i32", rows, BLOCK, 0, a().i64(base).i32(lower).ptr(0).ptr(tri.ptr).ptr(at.tri_diag))?;
+    l.memset_u32(tri.ptr + n as u64 * 4, 0, 1)?;
+    scan(l, tri.ptr, n as u64 + 1, Width::U32, at.scan_tmp, 0)?;
+    let sources = at.levels.scratch();
+    let fill = a().i64(base).i32(lower).ptr(0).ptr(tri.ptr).ptr(tri.col).ptr(tri.row).ptr(sources);
+    l.launch("spblk_spsv_fill_i32", rows, BLOCK, 0, fill)?;
+    at.levels.run(l, tri, n, nnz, at.scan_tmp, at.order, at.position)?;
+    Ok(DevicePattern { n, at })
 }
 
 pub fn factor(l: &Launcher, args: &FactorArgs, t: &DevicePattern, boost: Option<Boost>) -> Result<()> {
@@ -83,6 +103,7 @@ pub fn factor(l: &Launcher, args: &FactorArgs, t: &DevicePattern, boost: Option<
         .ptr(args.values as u64)
         .ptr(at.diag)
         .ptr(at.split)
+        .ptr(at.order)
         .ptr(at.done)
         .ptr(at.words + 4);
     let (name, rows) = match args.kind {

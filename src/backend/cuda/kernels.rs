@@ -210,7 +210,7 @@ pub fn all() -> Vec<String> {
         }
     }
     for t in ["f32", "f64"] {
-        for k in ["values", "diagonal", "rows", "warp"] {
+        for k in ["values", "diagonal", "rows_one", "warp_one", "rows_many", "warp_many"] {
             v.push(format!("spblk_spsv_{k}_{t}"));
         }
     }

@@ -37,6 +37,7 @@ mod geam;
 mod index_arrays;
 pub mod kernels;
 mod launch;
+mod levels;
 pub mod memory;
 pub mod module;
 mod prims;

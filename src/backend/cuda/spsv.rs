@@ -10,7 +10,8 @@ use std::ffi::c_void;
 use super::convert::{pattern_with_perm, OpPattern};
 use super::kernels::{index_tag, value_tag};
 use super::launch::{Args, Carve, Launcher, Scalar, BLOCK};
-use super::prims::{key_bits, radix_sort, scan, scan_tmp_bytes, SortSpace, Width};
+use super::levels::{LevelOrder, RowTriangle};
+use super::prims::{scan, scan_tmp_bytes, Width};
 use crate::backend::SpsvArgs;
 use crate::error::{Error, Result};
 use crate::trace;
@@ -22,9 +23,6 @@ const SOLVE_WARPS: u32 = 4;
 /// the next rows; the f64 row kernel (122 registers) fits 4 blocks per SM at once, the others
 /// start as those finish and find few or no tickets left.
 const SOLVE_BLOCKS_PER_SM: u32 = 8;
-/// Blocks per SM of the ordering pass: a warp keeps the rows it makes ready on its own lanes, so
-/// a wavefront needs a warp per 32 of its rows; idle warps only poll the queue.
-const ORDER_BLOCKS_PER_SM: u32 = 4;
 /// From this many stored entries per row on, a warp takes each row.
 const WARP_ROWS_FROM: i64 = 16;
 
@@ -48,10 +46,8 @@ struct Layout {
     diag: u64,
     order: u64,
     /// Analysis scratch: the triangle in row order (offsets, columns, rows, sources, diagonal
-    /// sources), each row's position in the order, the scans' partial sums, the ordering pass'
-    /// dependent lists (offsets, fill cursors, rows, ranges), each row's level and wait count
-    /// (one u64 word), the queue and its counters, the sort by level; CSR of op(A) if A must be
-    /// converted.
+    /// sources), each row's position in the order, the scans' partial sums, the level pass'
+    /// space; CSR of op(A) if A must be converted.
     tri_ptr: u64,
     tri_col: u64,
     tri_row: u64,
@@ -60,14 +56,7 @@ struct Layout {
     position: u64,
     ticket_flags: u64,
     scan_tmp: u64,
-    dep_ptr: u64,
-    cursor: u64,
-    dep_rows: u64,
-    dep_range: u64,
-    state: u64,
-    sort: SortSpace,
-    queue: u64,
-    counters: u64,
+    levels: LevelOrder,
     pattern: OpPattern,
 }
 
@@ -82,9 +71,7 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
     // The ordering pass' arrays are dead once the order is placed; the values, the diagonal and
     // the solve's published values are written only after that, so they share its space.
     let shared = c.offset();
-    let (dep_ptr, cursor) = (c.take((n + 1) * 4), c.take(n * 4));
-    let (dep_rows, dep_range) = (c.take(nnz * 4), c.take(nnz * 8));
-    let (state, sort, queue, counters) = (c.take(n * 8), SortSpace::carve(c, n as u64), c.take(n * 8), c.take(12));
+    let levels = LevelOrder::carve(c, n, nnz);
     let ordering_end = c.offset();
     c.rewind(shared);
     let ready_len = n * args.cols as usize * vsz;
@@ -109,14 +96,7 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
         position: c.take(n * 4),
         ticket_flags: c.take((n + 1) * 4),
         scan_tmp: c.take(scan_tmp),
-        dep_ptr,
-        cursor,
-        dep_rows,
-        dep_range,
-        state,
-        sort,
-        queue,
-        counters,
+        levels,
         pattern: OpPattern { ptr: 0, col: 0, base: 0, perm: 0 },
     };
     at.pattern = pattern_with_perm(l, c, args.a, args.op_a)?;
@@ -188,57 +168,12 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
     Ok(t)
 }
 
-/// The order of the solve's positions (kernels/spsv/order.cu): each row's dependents listed with
-/// their lists' ranges, the rows that wait on nothing found, then Kahn's algorithm by persistent
-/// warps, which leaves each row's level; the rows sorted by level (stably), and each row's
+/// The order of the solve's positions: the rows sorted by level (`LevelOrder`), and each row's
 /// position.
 fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
-    let (at, n, i) = (&t.at, t.n as u64, index_tag(t.ity));
-    let rows = l.grid(n, BLOCK as u64);
-    // Kept entries are at most A's; the kernels read their count from the offsets.
-    let entries = l.grid(t.nnz.max(1) as u64, BLOCK as u64);
-    l.memset_u32(at.dep_ptr, 0, n as usize + 1)?;
-    let count = Args::new().i64(t.n).ptr(at.tri_ptr).ptr(at.tri_col).ptr(at.dep_ptr);
-    l.launch(&format!("spblk_spsv_order_count_{i}"), entries, BLOCK, 0, count)?;
-    scan(l, at.dep_ptr, n + 1, Width::U32, at.scan_tmp, 0)?;
-    l.copy(at.cursor, at.dep_ptr, n as usize * 4)?;
-    let fill = Args::new().i64(t.n).ptr(at.tri_ptr).ptr(at.tri_col).ptr(at.tri_row).ptr(at.cursor).ptr(at.dep_rows);
-    l.launch(&format!("spblk_spsv_order_fill_{i}"), entries, BLOCK, 0, fill)?;
-    let ranges = Args::new().i64(t.n).ptr(at.dep_rows).ptr(at.dep_ptr).ptr(at.dep_range);
-    l.launch("spblk_spsv_order_ranges", entries, BLOCK, 0, ranges)?;
-    l.memset_u32(at.queue, u32::MAX, n as usize * 2)?;
-    l.memset_u32(at.counters, 0, 3)?;
-    // counters: the queue's head and tail (one u64 word), then the number of rows found.
-    let (queue_ends, found) = (at.counters, at.counters + 8);
-    let sources = Args::new().i64(t.n).ptr(at.tri_ptr).ptr(at.dep_ptr).ptr(at.state).ptr(at.queue);
-    l.launch(&format!("spblk_spsv_order_sources_{i}"), rows, BLOCK, 0, sources.ptr(queue_ends).ptr(found))?;
-    l.launch(
-        "spblk_spsv_order_levels",
-        l.resident_grid(n.div_ceil(32), SOLVE_WARPS as u64, ORDER_BLOCKS_PER_SM),
-        SOLVE_WARPS * 32,
-        0,
-        Args::new()
-            .u32(t.n as u32)
-            .ptr(at.dep_ptr)
-            .ptr(at.dep_rows)
-            .ptr(at.dep_range)
-            .ptr(at.state)
-            .ptr(at.queue)
-            .ptr(queue_ends)
-            .ptr(found),
-    )?;
-    // The rows sorted by level, stably (rows of a level in index order).
-    let sort = &at.sort;
-    l.launch(
-        "spblk_spsv_order_keys",
-        rows,
-        BLOCK,
-        0,
-        Args::new().i64(t.n).ptr(at.state).ptr(sort.keys[0]).ptr(sort.vals[0]),
-    )?;
-    let cur = radix_sort(l, sort, n, key_bits(n), 0)?;
-    let place = Args::new().i64(t.n).ptr(sort.vals[cur]).ptr(at.order).ptr(at.position);
-    l.launch("spblk_spsv_order_place", rows, BLOCK, 0, place)
+    let at = &t.at;
+    let tri = RowTriangle { ptr: at.tri_ptr, col: at.tri_col, row: at.tri_row, ity: t.ity };
+    at.levels.run(l, tri, t.n, t.nnz, at.scan_tmp, at.order, at.position)
 }
 
 /// The triangle in solve order (kernels/spsv/analysis.cu): offsets by position, then each kept
@@ -322,8 +257,10 @@ pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
     // The warp kernel takes one position per ticket; the row kernel the analysis' tickets.
     let (kernel, warps) = if warp_rows(t) { ("warp", t.n as u64) } else { ("rows", (t.n as u64).div_ceil(32)) };
     let (x, y) = (args.x, args.y);
+    // SpSV's single column of consecutive values has kernels of its own (no steps).
+    let columns = if t.cols == 1 && x.row_step == 1 && y.row_step == 1 { "one" } else { "many" };
     l.launch(
-        &format!("spblk_spsv_{kernel}_{}", value_tag(t.vty)),
+        &format!("spblk_spsv_{kernel}_{columns}_{}", value_tag(t.vty)),
         l.resident_grid(warps * t.cols as u64, SOLVE_WARPS as u64, SOLVE_BLOCKS_PER_SM),
         SOLVE_WARPS * 32,
         0,
