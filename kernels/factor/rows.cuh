@@ -6,8 +6,8 @@
 // every row a warp waits for was taken by a warp that is already running, and the persistent
 // grid never deadlocks. (Row order is also safe but far slower: on a 2-D grid only the few
 // lines that fit in the resident warps advance at once, a row per hop.) A finished row is published by a flag
-// (`done`, reset by a memset per factorization): every lane fences its stores, then lane 0
-// releases the flag; a reader acquires it in every lane and reads the row through L2.
+// (`done`, reset by a memset per factorization): after a warp barrier lane 0 releases the
+// flag; a reader acquires it in every lane and reads the row through L2.
 #pragma once
 #include "common/types.cuh"
 
@@ -45,9 +45,9 @@ __device__ __forceinline__ void factor_wait(const u32* done, u32 k) {
     }
 }
 
-// Publishes row i once every lane's stores to it are visible.
+// Publishes row i: the warp barrier orders every lane's stores before lane 0's release store,
+// which is cumulative (the idiom of CUTLASS's semaphore, with a block barrier there).
 __device__ __forceinline__ void factor_publish(u32* done, u32 i) {
-    __threadfence();
     __syncwarp();
     if ((threadIdx.x & 31) == 0) asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(done + i), "r"(1u) : "memory");
 }
