@@ -19,9 +19,10 @@ template <class T> __device__ __forceinline__ T ic0_ordered_sum(u32 count, T pro
 }
 
 // The sum over j < k of l(i, j) l(k, j): row i's entries [s, q) against row k's lower part
-// [ks, ke), both with ascending columns.
+// (the segment of `d`), both with ascending columns. Its first chunk comes loaded.
 template <class T>
-__device__ __forceinline__ T ic0_dot(u32 s, u32 q, u32 ks, u32 ke, const int* col, int base, const T* val) {
+__device__ __forceinline__ T ic0_dot(u32 s, u32 q, const FactorDep& d, T first_value, const int* col, int base,
+                                     const T* val) {
     const int lane = threadIdx.x & 31;
     T sum = T(0);
     for (u32 p0 = s; p0 < q; p0 += 32) {
@@ -31,11 +32,11 @@ __device__ __forceinline__ T ic0_dot(u32 s, u32 q, u32 ks, u32 ke, const int* co
         const T lij = mine ? val[p] : T(0);
         T prod = T(0);
         bool hit = false;
-        for (u32 c0 = ks; c0 < ke; c0 += 32) {
-            u32 cj;
-            T lk;
-            factor_segment(c0 + lane, ke, col, base, val, cj, lk);
-            const u32 count = min(32u, ke - c0);
+        for (u32 c0 = d.from; c0 < d.to; c0 += 32) {
+            const bool first = c0 == d.from;
+            const u32 cj = first ? d.first_col : factor_column(c0 + lane, d.to, col, base);
+            const T lk = first ? first_value : factor_value(c0 + lane, d.to, val);
+            const u32 count = min(32u, d.to - c0);
             for (u32 t = 0; t < count; ++t) {
                 const u32 ct = __shfl_sync(SPBLK_FULL_MASK, cj, t);
                 const T vt = __shfl_sync(SPBLK_FULL_MASK, lk, t);
@@ -58,11 +59,15 @@ __device__ void ic0_rows(u32 n, const int* ptr, const int* col, int base, T* val
         const u32 i = order[t];
         const u32 s = (u32)(ptr[i] - base), lower_end = split[i];
         for (u32 q = s; q < lower_end; ++q) {
-            const u32 k = (u32)(col[q] - base);
-            factor_wait(done, k);
-            const u32 dk = diag[k];
-            const T lkk = dk == FACTOR_NONE ? T(1) : factor_read(val + dk);
-            const T dot = ic0_dot(s, q, (u32)(ptr[k] - base), split[k], col, base, val);
+            FactorDep d;
+            d.k = (u32)(col[q] - base);
+            d.dk = diag[d.k];
+            d.from = (u32)(ptr[d.k] - base);
+            d.to = split[d.k];
+            d.first_col = factor_column(d.from + lane, d.to, col, base);
+            factor_wait(done, d.k);
+            const T lkk = d.dk == FACTOR_NONE ? T(1) : factor_read(val + d.dk);
+            const T dot = ic0_dot(s, q, d, factor_value(d.from + lane, d.to, val), col, base, val);
             if (lane == (int)((q - s) % 32)) val[q] = add_rn(val[q], -dot) / lkk;
             __syncwarp();
         }

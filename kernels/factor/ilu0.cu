@@ -7,16 +7,18 @@
 // numeric boost replaces it.
 #include "factor/rows.cuh"
 
-// Row k's entries (k, j), j > k, scanned by the warp 32 at a time; the lane owning a(i, j)
-// subtracts l * u(k, j) where the columns match.
+// Row k's entries (k, j), j > k (the segment of `d`), scanned by the warp 32 at a time; the
+// lane owning a(i, j) subtracts l * u(k, j) where the columns match. The first chunk's column
+// and value come loaded.
 template <class T>
-__device__ __forceinline__ void ilu0_update(u32 q, u32 s, u32 e, u32 ks, u32 ke, T l, const int* col, int base, T* val) {
+__device__ __forceinline__ void ilu0_update(u32 q, u32 s, u32 e, const FactorDep& d, T first_value, T l,
+                                            const int* col, int base, T* val) {
     const int lane = threadIdx.x & 31;
-    for (u32 c0 = ks; c0 < ke; c0 += 32) {
-        u32 cj;
-        T uv;
-        factor_segment(c0 + lane, ke, col, base, val, cj, uv);
-        const u32 count = min(32u, ke - c0);
+    for (u32 c0 = d.from; c0 < d.to; c0 += 32) {
+        const bool first = c0 == d.from;
+        const u32 cj = first ? d.first_col : factor_column(c0 + lane, d.to, col, base);
+        const T uv = first ? first_value : factor_value(c0 + lane, d.to, val);
+        const u32 count = min(32u, d.to - c0);
         // The lane's own entries of row i after q (lane t owns s + t, s + t + 32, ...).
         for (u32 p0 = s; p0 < e; p0 += 32) {
             const u32 p = p0 + lane;
@@ -38,11 +40,18 @@ __device__ void ilu0_rows(u32 n, const int* ptr, const int* col, int base, T* va
     for (u32 t = factor_ticket(counters); t < n; t = factor_ticket(counters)) {
         const u32 i = order[t];
         const u32 s = (u32)(ptr[i] - base), e = (u32)(ptr[i + 1] - base);
-        for (u32 q = s; q < split[i]; ++q) {
-            const u32 k = (u32)(col[q] - base);
-            factor_wait(done, k);
-            const u32 dk = diag[k];
-            const T ukk = dk == FACTOR_NONE ? T(1) : factor_read(val + dk);
+        const u32 lower_end = split[i];
+        for (u32 q = s; q < lower_end; ++q) {
+            FactorDep d;
+            d.k = (u32)(col[q] - base);
+            d.dk = diag[d.k];
+            // A row without a diagonal entry has no U part to subtract (as NVIDIA's).
+            d.to = (u32)(ptr[d.k + 1] - base);
+            d.from = d.dk == FACTOR_NONE ? d.to : d.dk + 1;
+            d.first_col = factor_column(d.from + lane, d.to, col, base);
+            factor_wait(done, d.k);
+            const T ukk = d.dk == FACTOR_NONE ? T(1) : factor_read(val + d.dk);
+            const T first_value = factor_value(d.from + lane, d.to, val);
             const int owner = (int)((q - s) % 32);
             T l = T(0);
             if (lane == owner) {
@@ -50,9 +59,7 @@ __device__ void ilu0_rows(u32 n, const int* ptr, const int* col, int base, T* va
                 val[q] = l;
             }
             l = __shfl_sync(SPBLK_FULL_MASK, l, owner);
-            // A row without a diagonal entry has no U part to subtract (as NVIDIA's).
-            const u32 ke = (u32)(ptr[k + 1] - base), ks = dk == FACTOR_NONE ? ke : dk + 1;
-            ilu0_update(q, s, e, ks, ke, l, col, base, val);
+            ilu0_update(q, s, e, d, first_value, l, col, base, val);
         }
         const u32 di = diag[i];
         if (di != FACTOR_NONE && lane == (int)((di - s) % 32)) {

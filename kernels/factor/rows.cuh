@@ -55,10 +55,18 @@ __device__ __forceinline__ void factor_publish(u32* done, u32 i) {
 // A finished row's value, read through L2 (L1 may hold a line read before the row was done).
 template <class T> __device__ __forceinline__ T factor_read(const T* p) { return __ldcg(p); }
 
-// The value at entry m of a row segment [from, to) and its column, for lane-wise scans (past
-// `to`: column FACTOR_NONE).
-template <class T>
-__device__ __forceinline__ void factor_segment(u32 m, u32 to, const int* col, int base, const T* val, u32& c, T& v) {
-    c = m < to ? (u32)(col[m] - base) : FACTOR_NONE;
-    v = m < to ? factor_read(val + m) : T(0);
+// A lane's entry m of a row segment [from, to): its column (past `to`: FACTOR_NONE) and, once
+// the row is done, its value. The columns do not change, so a warp loads them before it waits.
+__device__ __forceinline__ u32 factor_column(u32 m, u32 to, const int* col, int base) {
+    return m < to ? (u32)(col[m] - base) : FACTOR_NONE;
 }
+template <class T> __device__ __forceinline__ T factor_value(u32 m, u32 to, const T* val) {
+    return m < to ? factor_read(val + m) : T(0);
+}
+
+// What a row needs of row k, loaded before waiting for it: its diagonal entry, the segment
+// [from, to) of its entries that the row reads, and the lane's column of the segment's first
+// 32 entries. After the wait only values remain to load, all at once.
+struct FactorDep {
+    u32 k, dk, from, to, first_col;
+};
