@@ -2127,10 +2127,11 @@ fn factor_functions() {
     let mut with_size = ptrs.to_vec();
     with_size.push((6, IV, "pBufferSizeInBytes"));
     let policy = [(10, "policy")];
-    let mut size = -1i32;
+    let mut size: i32;
     let (fs, fd) = (vs.as_mut_ptr(), vd.as_mut_ptr());
     macro_rules! rows {
         ($info:ident, $size:ident, $analysis:ident, $factor:ident, $val:ident, $name:literal) => {
+            size = -1;
             check(concat!("spblk", $name, "_bufferSize"), &with_size, &[], |m, _| {
                 let st = $size(
                     n(m, 0, h),
@@ -2147,7 +2148,6 @@ fn factor_functions() {
                 st
             });
             assert_eq!(size, 0, "the host keeps the analysis in the info object");
-            size = -1;
             check(concat!("spblk", $name, "_analysis"), &ptrs, &policy, |m, b| {
                 $analysis(
                     n(m, 0, h),

@@ -108,6 +108,9 @@ fn analysed(state: &mut FactorState) -> Result<&mut (FactorShape, Box<crate::bac
 /// then writes the first row (plus the base) whose pivot is missing or zero, or -1, to
 /// `position` (host or device memory per the pointer mode). A pivot found is reported as
 /// `SPBLK_STATUS_ZERO_PIVOT` (position written all the same, as cuSPARSE does).
+// `position` is memory the caller vouches for (host memory in pointer mode host), as every
+// pointer of the C API.
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub fn zero_pivot(
     backend: &dyn Backend,
     exec: &Exec,
@@ -136,6 +139,7 @@ pub fn zero_pivot(
 /// `spblk{S,D}csrilu02_numericBoost`: with `enable` non-zero, later factorizations replace a
 /// pivot of magnitude at most `*tol` by `*boost` (both read now, from host or device memory
 /// per the pointer mode); with zero, they do not.
+#[allow(clippy::too_many_arguments)]
 pub fn numeric_boost(
     backend: &dyn Backend,
     exec: &Exec,

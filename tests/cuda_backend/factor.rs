@@ -302,8 +302,10 @@ fn zero_pivots_where_nvidia_reports_them() {
             .collect()
     }
     let inf = f64::INFINITY;
-    // (which, IC0?, analysis' zero row, factor's zero row, NVIDIA's values; NaN: not compared).
-    let cases: Vec<(usize, bool, Option<i32>, Option<i32>, Vec<f64>)> = vec![
+    /// Which matrix, IC0?, the analysis' zero row, the factor's zero row, NVIDIA's values (NaN:
+    /// not compared).
+    type Case = (usize, bool, Option<i32>, Option<i32>, Vec<f64>);
+    let cases: Vec<Case> = vec![
         (0, IC0, Some(2), Some(2), vec![2.0, 1.0, 0.5, 1.936, 1.0, 0.5164, 1.0, 1.0, 1.732]),
         (0, ILU0, Some(2), Some(2), vec![4.0, 1.0, 0.25, 3.75, 1.0, 0.2667, 1.0, 1.0, 4.0]),
         (1, IC0, None, Some(1), vec![2.0, 1.0, 0.5, 0.5, 1.0, 2.0, 0.0, 1.0, inf, inf]),

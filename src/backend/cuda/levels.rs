@@ -54,6 +54,7 @@ impl LevelOrder {
 
     /// Writes `order` (the row at each position: rows sorted by level, within a level by
     /// index) and `position` (each row's position). `scan_tmp` holds a scan of n + 1 u32.
+    #[allow(clippy::too_many_arguments)]
     pub fn run(
         &self,
         l: &Launcher,
