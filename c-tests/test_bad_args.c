@@ -757,31 +757,31 @@ static spblkStatus_t call_DestroyCsrilu02Info(void *const *p, const uint32_t *e)
 }
 /* csric02/csrilu02 on 2 x 2 with 4 entries: p = handle, descrA, values, rowPtr, colInd, info[,
    size or buffer]; e = policy. */
-#define FAC(fn, ...) fn(p[0], 2, 4, p[1], p[2], p[3], p[4], p[5], __VA_ARGS__)
+#define FAC_ARGS p[0], 2, 4, p[1], p[2], p[3], p[4], p[5]
 static spblkStatus_t call_Scsric02_bufferSize(void *const *p, const uint32_t *e) {
     (void)e;
-    return FAC(spblkScsric02_bufferSize, p[6]);
+    return spblkScsric02_bufferSize(FAC_ARGS, p[6]);
 }
 static spblkStatus_t call_Dcsric02_bufferSize(void *const *p, const uint32_t *e) {
     (void)e;
-    return FAC(spblkDcsric02_bufferSize, p[6]);
+    return spblkDcsric02_bufferSize(FAC_ARGS, p[6]);
 }
-static spblkStatus_t call_Scsric02_analysis(void *const *p, const uint32_t *e) { return FAC(spblkScsric02_analysis, e[0], p[6]); }
-static spblkStatus_t call_Dcsric02_analysis(void *const *p, const uint32_t *e) { return FAC(spblkDcsric02_analysis, e[0], p[6]); }
-static spblkStatus_t call_Scsric02(void *const *p, const uint32_t *e) { return FAC(spblkScsric02, e[0], p[6]); }
-static spblkStatus_t call_Dcsric02(void *const *p, const uint32_t *e) { return FAC(spblkDcsric02, e[0], p[6]); }
+static spblkStatus_t call_Scsric02_analysis(void *const *p, const uint32_t *e) { return spblkScsric02_analysis(FAC_ARGS, e[0], p[6]); }
+static spblkStatus_t call_Dcsric02_analysis(void *const *p, const uint32_t *e) { return spblkDcsric02_analysis(FAC_ARGS, e[0], p[6]); }
+static spblkStatus_t call_Scsric02(void *const *p, const uint32_t *e) { return spblkScsric02(FAC_ARGS, e[0], p[6]); }
+static spblkStatus_t call_Dcsric02(void *const *p, const uint32_t *e) { return spblkDcsric02(FAC_ARGS, e[0], p[6]); }
 static spblkStatus_t call_Scsrilu02_bufferSize(void *const *p, const uint32_t *e) {
     (void)e;
-    return FAC(spblkScsrilu02_bufferSize, p[6]);
+    return spblkScsrilu02_bufferSize(FAC_ARGS, p[6]);
 }
 static spblkStatus_t call_Dcsrilu02_bufferSize(void *const *p, const uint32_t *e) {
     (void)e;
-    return FAC(spblkDcsrilu02_bufferSize, p[6]);
+    return spblkDcsrilu02_bufferSize(FAC_ARGS, p[6]);
 }
-static spblkStatus_t call_Scsrilu02_analysis(void *const *p, const uint32_t *e) { return FAC(spblkScsrilu02_analysis, e[0], p[6]); }
-static spblkStatus_t call_Dcsrilu02_analysis(void *const *p, const uint32_t *e) { return FAC(spblkDcsrilu02_analysis, e[0], p[6]); }
-static spblkStatus_t call_Scsrilu02(void *const *p, const uint32_t *e) { return FAC(spblkScsrilu02, e[0], p[6]); }
-static spblkStatus_t call_Dcsrilu02(void *const *p, const uint32_t *e) { return FAC(spblkDcsrilu02, e[0], p[6]); }
+static spblkStatus_t call_Scsrilu02_analysis(void *const *p, const uint32_t *e) { return spblkScsrilu02_analysis(FAC_ARGS, e[0], p[6]); }
+static spblkStatus_t call_Dcsrilu02_analysis(void *const *p, const uint32_t *e) { return spblkDcsrilu02_analysis(FAC_ARGS, e[0], p[6]); }
+static spblkStatus_t call_Scsrilu02(void *const *p, const uint32_t *e) { return spblkScsrilu02(FAC_ARGS, e[0], p[6]); }
+static spblkStatus_t call_Dcsrilu02(void *const *p, const uint32_t *e) { return spblkDcsrilu02(FAC_ARGS, e[0], p[6]); }
 static spblkStatus_t call_Xcsric02_zeroPivot(void *const *p, const uint32_t *e) {
     (void)e;
     return spblkXcsric02_zeroPivot(p[0], p[1], p[2]);
