@@ -33,14 +33,175 @@ __device__ __forceinline__ void ilu0_update(u32 q, u32 s, u32 e, const FactorDep
     }
 }
 
+// Row i's pivot u(i, i) at position di (FACTOR_NONE: no diagonal entry): replaced by the boost
+// value when small (numericBoost), else recorded if zero (the first such row).
 template <class T>
-__device__ void ilu0_rows(u32 n, const int* ptr, const int* col, int base, T* val, const u32* diag, const u32* split,
-                          const u32* order, u32* done, u32* counters, int boost, double tol, T boost_value) {
+__device__ __forceinline__ void ilu0_pivot(u32 i, u32 di, T* val, u32* counters, int boost, double tol, T boost_value) {
+    if (di == FACTOR_NONE) return;
+    const T u = val[di];
+    if (boost && fabs((double)u) <= tol) {
+        val[di] = boost_value;
+    } else if (u == T(0)) {
+        atomicMin(&counters[1], i);
+    }
+}
+
+// A short row, in a lane's registers (rows of a ticket of short rows: one per lane). Its
+// dependencies' static parts load first; once they are all done (polled by `ilu0_lanes`), their
+// values come into L1 together and the updates run in registers, k ascending, as the warp's.
+template <class T> struct Ilu0Lane {
+    u32 i, s, len, lower;
+    u32 c[FACTOR_LANE_ROW], dk[FACTOR_LANE_ROW], from[FACTOR_LANE_ROW], to[FACTOR_LANE_ROW];
+    T v[FACTOR_LANE_ROW];
+
+    __device__ __forceinline__ void load(u32 row, const int* ptr, const int* col, int base, const T* val,
+                                         const u32* diag, const u32* split) {
+        i = row;
+        s = (u32)(ptr[i] - base);
+        len = (u32)(ptr[i + 1] - base) - s;
+        lower = split[i] - s;
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            dk[m] = from[m] = to[m] = 0;
+            c[m] = m < len ? (u32)(col[s + m] - base) : FACTOR_NONE;
+            v[m] = m < len ? val[s + m] : T(0);
+        }
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            if (m < lower) {
+                dk[m] = diag[c[m]];
+                to[m] = (u32)(ptr[c[m] + 1] - base);
+                from[m] = dk[m] == FACTOR_NONE ? to[m] : dk[m] + 1;
+                factor_prefetch(col + from[m]);
+            }
+        }
+    }
+
+    __device__ __forceinline__ void factor(const int* col, int base, T* val, const u32* diag, u32* done,
+                                           u32* counters, int boost, double tol, T boost_value) {
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            if (m < lower && dk[m] != FACTOR_NONE) {
+                factor_prefetch(val + dk[m]);
+                factor_prefetch(val + to[m] - 1);
+            }
+        }
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            if (m < lower) {
+                const T l = v[m] / (dk[m] == FACTOR_NONE ? T(1) : val[dk[m]]);
+                v[m] = l;
+                for (u32 p = from[m]; p < to[m]; ++p) {
+                    const u32 j = (u32)(col[p] - base);
+                    const T u = val[p];
+#pragma unroll
+                    for (u32 r = m + 1; r < FACTOR_LANE_ROW; ++r) {
+                        if (c[r] == j) v[r] = add_rn(v[r], -mul_rn(l, u));
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            if (m < len) val[s + m] = v[m];
+        }
+        ilu0_pivot(i, diag[i], val, counters, boost, tol, boost_value);
+        factor_publish_lane(done, i);
+    }
+};
+
+// A ticket of short rows: the warp goes round until every lane's row is done; a lane whose
+// dependencies are all done factors its row in that round (no warp-wide step inside), so a
+// row of an earlier lane is never waited for by a lane that blocks it.
+template <class T>
+__device__ void ilu0_lanes(u32 first, u32 count, const int* ptr, const int* col, int base, T* val, const u32* diag,
+                           const u32* split, const u32* order, u32* done, u32* counters, int boost, double tol,
+                           T boost_value) {
+    const u32 lane = threadIdx.x & 31;
+    Ilu0Lane<T> row;
+    bool pending = lane < count;
+    if (pending) row.load(order[first + lane], ptr, col, base, val, diag, split);
+    while (__any_sync(SPBLK_FULL_MASK, pending)) {
+        bool moved = false;
+        if (pending && factor_all_done(done, row.c, row.lower)) {
+            row.factor(col, base, val, diag, done, counters, boost, tol, boost_value);
+            pending = false;
+            moved = true;
+        }
+        if (!__any_sync(SPBLK_FULL_MASK, moved)) __nanosleep(64);
+    }
+}
+
+// Rows of many dependencies (power-law rows of hundreds of entries): scanning all of row i per
+// dependency cost a hub row seconds. The lanes take 32 dependencies at a time: each loads row
+// k's static part, finds where row k's first ILU0_AHEAD entries sit in row i (binary searches:
+// both rows' columns ascend) and waits for row k, all at once; the warp then takes them in
+// order, the lane of each doing its updates; the rest of a long row k is updated by the whole
+// warp. Every a(i, j) still changes k ascending, rounded as before: the same bits.
+#define ILU0_AHEAD 4
+#define ILU0_MANY_DEPS 8
+
+template <class T>
+__device__ void ilu0_many(u32 i, u32 s, u32 lower_end, u32 e, const int* ptr, const int* col, int base, T* val,
+                          const u32* diag, u32* done) {
+    const u32 lane = threadIdx.x & 31;
+    for (u32 q0 = s; q0 < lower_end; q0 += 32) {
+        const u32 q = q0 + lane;
+        const bool has = q < lower_end;
+        u32 k = 0, dk = FACTOR_NONE, from = 0, to = 0, at[ILU0_AHEAD];
+        if (has) {
+            k = (u32)(col[q] - base);
+            dk = diag[k];
+            to = (u32)(ptr[k + 1] - base);
+            from = dk == FACTOR_NONE ? to : dk + 1;
+        }
+#pragma unroll
+        for (u32 a = 0; a < ILU0_AHEAD; ++a) {
+            at[a] = from + a < to ? factor_find(col, base, q + 1, e, (u32)(col[from + a] - base)) : FACTOR_NONE;
+        }
+        if (has) factor_wait(done, k);
+        const T ukk = dk == FACTOR_NONE ? T(1) : factor_read(val + dk);
+        T u[ILU0_AHEAD];
+#pragma unroll
+        for (u32 a = 0; a < ILU0_AHEAD; ++a) u[a] = at[a] == FACTOR_NONE ? T(0) : factor_read(val + from + a);
+        __syncwarp();
+        const u32 count = min(32u, lower_end - q0);
+        for (u32 t = 0; t < count; ++t) {
+            T l = T(0);
+            if (lane == t) {
+                l = val[q] / ukk;
+                val[q] = l;
+#pragma unroll
+                for (u32 a = 0; a < ILU0_AHEAD; ++a) {
+                    if (at[a] != FACTOR_NONE) val[at[a]] = add_rn(val[at[a]], -mul_rn(l, u[a]));
+                }
+            }
+            const u32 rest = __shfl_sync(SPBLK_FULL_MASK, from + ILU0_AHEAD, t);
+            const u32 end = __shfl_sync(SPBLK_FULL_MASK, to, t);
+            l = __shfl_sync(SPBLK_FULL_MASK, l, t);
+            if (rest < end) {
+                // Every lane acquires row k before reading it (it is done: one load).
+                factor_wait(done, __shfl_sync(SPBLK_FULL_MASK, k, t));
+                for (u32 p = rest + lane; p < end; p += 32) {
+                    const u32 pos = factor_find(col, base, q0 + t + 1, e, (u32)(col[p] - base));
+                    if (pos != FACTOR_NONE) val[pos] = add_rn(val[pos], -mul_rn(l, factor_read(val + p)));
+                }
+            }
+            __syncwarp();
+        }
+    }
+}
+
+// A long row (a ticket of its own), a warp: lane t owns entries t, t + 32, ...
+template <class T>
+__device__ void ilu0_warp(u32 i, const int* ptr, const int* col, int base, T* val, const u32* diag, const u32* split,
+                          u32* done, u32* counters, int boost, double tol, T boost_value) {
     const int lane = threadIdx.x & 31;
-    for (u32 t = factor_ticket(counters); t < n; t = factor_ticket(counters)) {
-        const u32 i = order[t];
-        const u32 s = (u32)(ptr[i] - base), e = (u32)(ptr[i + 1] - base);
-        const u32 lower_end = split[i];
+    const u32 s = (u32)(ptr[i] - base), e = (u32)(ptr[i + 1] - base);
+    const u32 lower_end = split[i];
+    if (lower_end - s >= ILU0_MANY_DEPS) {
+        ilu0_many(i, s, lower_end, e, ptr, col, base, val, diag, done);
+    } else {
         for (u32 q = s; q < lower_end; ++q) {
             FactorDep d;
             d.k = (u32)(col[q] - base);
@@ -61,25 +222,34 @@ __device__ void ilu0_rows(u32 n, const int* ptr, const int* col, int base, T* va
             l = __shfl_sync(SPBLK_FULL_MASK, l, owner);
             ilu0_update(q, s, e, d, first_value, l, col, base, val);
         }
-        const u32 di = diag[i];
-        if (di != FACTOR_NONE && lane == (int)((di - s) % 32)) {
-            const T u = val[di];
-            if (boost && fabs((double)u) <= tol) {
-                val[di] = boost_value;
-            } else if (u == T(0)) {
-                atomicMin(&counters[1], i);
-            }
+    }
+    __syncwarp();
+    const u32 di = diag[i];
+    if (di != FACTOR_NONE && lane == (int)((di - s) % 32)) ilu0_pivot(i, di, val, counters, boost, tol, boost_value);
+    factor_publish(done, i);
+}
+
+template <class T>
+__device__ void ilu0_rows(const int* ptr, const int* col, int base, T* val, const u32* diag, const u32* split,
+                          const u32* order, const u32* ticket_pos, u32* done, u32* counters, int boost, double tol,
+                          T boost_value) {
+    const u32 tickets = counters[2];
+    for (u32 t = factor_ticket(counters); t < tickets; t = factor_ticket(counters)) {
+        const u32 first = ticket_pos[t], count = ticket_pos[t + 1] - first, i = order[first];
+        if (factor_row_length(i, ptr, split, base, 0) > FACTOR_LANE_ROW) {
+            ilu0_warp(i, ptr, col, base, val, diag, split, done, counters, boost, tol, boost_value);
+        } else {
+            ilu0_lanes(first, count, ptr, col, base, val, diag, split, order, done, counters, boost, tol, boost_value);
         }
-        factor_publish(done, i);
     }
 }
 
 #define ILU0_ENTRY(T, tval)                                                                                      \
     extern "C" __global__ void __launch_bounds__(128)                                                            \
-        spblk_ilu0_##tval(u32 n, const int* ptr, const int* col, int base, T* val, const u32* diag,              \
-                          const u32* split, const u32* order, u32* done, u32* counters, int boost, double tol,  \
-                          T boost_value) {                                                                       \
-        ilu0_rows<T>(n, ptr, col, base, val, diag, split, order, done, counters, boost, tol, boost_value);       \
+        spblk_ilu0_##tval(const int* ptr, const int* col, int base, T* val, const u32* diag, const u32* split,   \
+                          const u32* order, const u32* ticket_pos, u32* done, u32* counters, int boost,         \
+                          double tol, T boost_value) {                                                           \
+        ilu0_rows<T>(ptr, col, base, val, diag, split, order, ticket_pos, done, counters, boost, tol, boost_value); \
     }
 
 ILU0_ENTRY(float, f32)

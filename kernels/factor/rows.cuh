@@ -29,6 +29,42 @@ extern "C" __global__ void __launch_bounds__(256)
     }
 }
 
+// Rows of at most this many entries (ILU0: the whole row; IC0: the lower part and the
+// diagonal) are factored a lane each, their entries in registers; a longer row gets a ticket
+// (a warp) of its own.
+#define FACTOR_LANE_ROW 8
+
+__device__ __forceinline__ u32 factor_row_length(u32 i, const int* ptr, const u32* split, int base, int ic) {
+    return ic ? split[i] - (u32)(ptr[i] - base) + 1 : (u32)(ptr[i + 1] - ptr[i]);
+}
+__device__ __forceinline__ bool factor_ticket_start(i64 s, const u32* order, const int* ptr, const u32* split, int base,
+                                                    int ic) {
+    const auto is_long = [&](i64 p) { return factor_row_length(order[p], ptr, split, base, ic) > FACTOR_LANE_ROW; };
+    return s % 32 == 0 || is_long(s) || (s > 0 && is_long(s - 1));
+}
+
+// The factorization's tickets (analysis): a ticket starts at every 32nd position of the order
+// and at every long row and the position after it, so a ticket is one long row or up to 32
+// short ones (as SpSV's solve, kernels/spsv/sync_free.cu).
+extern "C" __global__ void __launch_bounds__(256)
+    spblk_factor_ticket_flags(i64 n, const u32* order, const int* ptr, const u32* split, int base, int ic, u32* flags) {
+    GRID_STRIDE(s, n) flags[s] = factor_ticket_start(s, order, ptr, split, base, ic);
+}
+
+// ticket_pos[t] = the first position of ticket t (the flags scanned: each start's ticket);
+// ticket_pos[T] = n; *tickets = T.
+extern "C" __global__ void __launch_bounds__(256)
+    spblk_factor_ticket_place(i64 n, const u32* order, const int* ptr, const u32* split, int base, int ic,
+                              const u32* scanned, u32* ticket_pos, u32* tickets) {
+    GRID_STRIDE(s, n) {
+        if (factor_ticket_start(s, order, ptr, split, base, ic)) ticket_pos[scanned[s]] = (u32)s;
+        if (s == 0) {
+            ticket_pos[scanned[n]] = (u32)n;
+            *tickets = scanned[n];
+        }
+    }
+}
+
 __device__ __forceinline__ u32 factor_ticket(u32* counter) {
     u32 t = 0;
     if ((threadIdx.x & 31) == 0) t = atomicAdd(counter, 1u);
@@ -50,6 +86,45 @@ __device__ __forceinline__ void factor_wait(const u32* done, u32 k) {
 __device__ __forceinline__ void factor_publish(u32* done, u32 i) {
     __syncwarp();
     if ((threadIdx.x & 31) == 0) asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(done + i), "r"(1u) : "memory");
+}
+
+// A lane's rows: its short row waits on the rows its lower entries name without blocking the
+// warp (a row of the same ticket belongs to an earlier lane, which must get to run): polls
+// issued together, true once every row is done, then one acquire fence for them all.
+__device__ __forceinline__ bool factor_all_done(const u32* done, const u32 (&k)[FACTOR_LANE_ROW], u32 count) {
+    u32 seen[FACTOR_LANE_ROW];
+#pragma unroll
+    for (int m = 0; m < FACTOR_LANE_ROW; ++m) {
+        seen[m] = 1;
+        if ((u32)m < count) asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen[m]) : "l"(done + k[m]) : "memory");
+    }
+    bool all = true;
+#pragma unroll
+    for (int m = 0; m < FACTOR_LANE_ROW; ++m) all = all && seen[m] != 0;
+    if (all) asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    return all;
+}
+
+// Publishes a lane's row: the release store orders the lane's own stores before it.
+__device__ __forceinline__ void factor_publish_lane(u32* done, u32 i) {
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(done + i), "r"(1u) : "memory");
+}
+
+// Brings the line holding p into L1: after the acquire, the rows a lane reads arrive together.
+__device__ __forceinline__ void factor_prefetch(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
+
+// The position of column j in [lo, hi) of a row (ascending columns), or FACTOR_NONE.
+__device__ __forceinline__ u32 factor_find(const int* col, int base, u32 lo, u32 hi, u32 j) {
+    const u32 end = hi;
+    while (lo < hi) {
+        const u32 mid = (lo + hi) / 2;
+        if ((u32)(__ldg(col + mid) - base) < j) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < end && (u32)(__ldg(col + lo) - base) == j ? lo : FACTOR_NONE;
 }
 
 // A finished row's value, read through L2 (L1 may hold a line read before the row was done).

@@ -48,6 +48,27 @@ fn matrix(r: &mut StdRng, n: usize, avg: usize, long: usize, symmetric: bool) ->
     rows.into_iter().map(|m| m.into_iter().collect()).collect()
 }
 
+/// A band whose every row waits on the row before it (entries (i, i - 1), (i, i - 3) and, unless
+/// symmetric, (i, i + 2)): one row per level, so a ticket of short rows is a chain of lanes.
+fn chain(r: &mut StdRng, n: usize, symmetric: bool) -> Rows {
+    let mut rows: Vec<std::collections::BTreeMap<usize, f64>> = vec![Default::default(); n];
+    for i in 0..n {
+        for j in [i.checked_sub(1), i.checked_sub(3), (!symmetric && i + 2 < n).then_some(i + 2)].into_iter().flatten()
+        {
+            let v: f64 = r.gen_range(-1.0..1.0);
+            rows[i].insert(j, v);
+            if symmetric {
+                rows[j].insert(i, v);
+            }
+        }
+    }
+    for (i, row) in rows.iter_mut().enumerate() {
+        let weight: f64 = row.values().map(|v| v.abs()).sum();
+        row.insert(i, 1.0 + weight + r.gen_range(0.0..1.0));
+    }
+    rows.into_iter().map(|m| m.into_iter().collect()).collect()
+}
+
 /// A side's copy of a CSR matrix with `int` indices from `base`, values in `vt`.
 struct Device {
     m: i32,
@@ -228,8 +249,10 @@ fn check_property(what: &str, a: &Rows, factored: &[f64], ic: bool, vt: spblkDat
     }
 }
 
-/// Every value type, both bases, sizes from 1 to 20000 rows, rows of thousands of entries:
-/// the factors' property, CUDA the host's bits, a second factorization the same bits.
+/// Every value type, both bases, sizes from 1 to 20000 rows, rows of hundreds of entries
+/// (a warp's rows, many dependencies each) and of a few (a lane's), a chain of rows (lanes
+/// waiting on earlier lanes): the factors' property, CUDA the host's bits, a second
+/// factorization the same bits.
 #[test]
 fn factorizations_hold_their_property_and_the_hosts_bits() {
     let sides = sides("factorizations_hold_their_property_and_the_hosts_bits");
@@ -237,13 +260,16 @@ fn factorizations_hold_their_property_and_the_hosts_bits() {
     let mut case = 0;
     for ic in [IC0, ILU0] {
         for vt in [SPBLK_R_32F, SPBLK_R_64F] {
-            for (n, avg, long) in [(1, 0, 0), (7, 2, 0), (130, 3, 0), (1000, 6, 0), (20000, 3, 300), (3000, 40, 0)] {
+            let shapes =
+                [(1, 0, 0), (7, 2, 0), (130, 3, 0), (1000, 6, 0), (20000, 3, 300), (3000, 40, 0), (3000, 0, 0)];
+            for (n, avg, long) in shapes {
                 case += 1;
                 if quick_skip(case) {
                     continue;
                 }
                 let base = (case % 2) as i32;
-                let a = matrix(&mut r, n, avg, long, ic);
+                // (n, 0, 0) with n > 1: the chain.
+                let a = if avg == 0 && n > 1 { chain(&mut r, n, ic) } else { matrix(&mut r, n, avg, long, ic) };
                 let what =
                     format!("{} {vt:?} n={n} avg={avg} long={long} base {base}", if ic { "IC0" } else { "ILU0" });
                 let mut results = Vec::new();

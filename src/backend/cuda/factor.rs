@@ -15,10 +15,10 @@ use crate::backend::{Boost, FactorArgs, FactorKind};
 use crate::error::{Error, Result};
 use crate::types::{DataType, IndexType};
 
-/// Warps per block of the factorization kernels (`__launch_bounds__(128)`, 32 registers), and
-/// blocks per SM in the persistent grid: 16 fill an SM (64 warps). A warp holds a row at a time
-/// and mostly waits, and Poisson 3-D's wavefront reaches 12k rows: with 8 blocks per SM (4k
-/// warps) a level took 11.5 µs (run c), several rows per warp in turn.
+/// Warps per block of the factorization kernels (`__launch_bounds__(128)`), and blocks per SM
+/// in the persistent grid. A warp holds a ticket: up to 32 short rows (a lane each, their
+/// entries in registers: 64-96 registers, so 5-8 blocks of an SM are resident) or one long row.
+/// Blocks beyond what an SM holds start as others end: a ticket is only taken by a running warp.
 const FACTOR_WARPS: u32 = 4;
 const FACTOR_BLOCKS_PER_SM: u32 = 16;
 const NONE: u32 = u32::MAX;
@@ -26,29 +26,35 @@ const NONE: u32 = u32::MAX;
 /// Where an analysis keeps each array in the buffer.
 struct Layout {
     /// u32 words: the first row without a diagonal entry (NONE: every row has one); the
-    /// factorization's row counter; the first zero pivot it found (NONE: none).
+    /// factorization's ticket counter; the first zero pivot it found (NONE: none); the number
+    /// of tickets.
     words: u64,
     diag: u64,
     split: u64,
     done: u64,
-    /// The rows sorted by level: the factorization takes them in this order.
+    /// The rows sorted by level: the factorization takes them in this order, in tickets (up to
+    /// 32 short rows, a lane each, or one long row, a warp) starting at these positions.
     order: u64,
+    ticket_pos: u64,
     /// Analysis scratch: A's strict lower triangle in row order (offsets, diagonal sources,
     /// columns, rows), each row's position in the order, a scan's partial sums, the level pass.
     tri: RowTriangle,
     tri_diag: u64,
     position: u64,
+    ticket_flags: u64,
     scan_tmp: u64,
     levels: LevelOrder,
 }
 
 fn layout(c: &mut Carve, n: usize, nnz: usize) -> Layout {
     let (words, diag, split, done, order) = (c.take(16), c.take(n * 4), c.take(n * 4), c.take(n * 4), c.take(n * 4));
+    let ticket_pos = c.take((n + 1) * 4);
     let (ptr, tri_diag) = (c.take((n + 1) * 4), c.take(n * 4));
-    let (col, row, position) = (c.take(nnz * 4), c.take(nnz * 4), c.take(n * 4));
+    let (col, row, position, ticket_flags) = (c.take(nnz * 4), c.take(nnz * 4), c.take(n * 4), c.take((n + 1) * 4));
     let scan_tmp = c.take(scan_tmp_bytes(n as u64 + 1, Width::U32));
     let tri = RowTriangle { ptr, col, row, ity: IndexType::I32 };
-    Layout { words, diag, split, done, order, tri, tri_diag, position, scan_tmp, levels: LevelOrder::carve(c, n, nnz) }
+    let levels = LevelOrder::carve(c, n, nnz);
+    Layout { words, diag, split, done, order, ticket_pos, tri, tri_diag, position, ticket_flags, scan_tmp, levels }
 }
 
 pub fn buffer_size(args: &FactorArgs) -> usize {
@@ -85,7 +91,23 @@ pub fn analysis(l: &Launcher, args: &FactorArgs, buffer: *mut c_void) -> Result<
     let fill = a().i64(base).i32(lower).ptr(0).ptr(tri.ptr).ptr(tri.col).ptr(tri.row).ptr(sources);
     l.launch("spblk_spsv_fill_i32", rows, BLOCK, 0, fill)?;
     at.levels.run(l, tri, n, nnz, at.scan_tmp, at.order, at.position)?;
+    tickets(l, args, &at, n)?;
     Ok(DevicePattern { n, at })
+}
+
+/// The factorization's tickets over the order (kernels/factor/rows.cuh).
+fn tickets(l: &Launcher, args: &FactorArgs, at: &Layout, n: i64) -> Result<()> {
+    let rows = l.grid(n as u64, BLOCK as u64);
+    let ic = matches!(args.kind, FactorKind::Ic0) as i32;
+    let a = || {
+        let a = Args::new().i64(n).ptr(at.order).ptr(args.offsets as u64).ptr(at.split);
+        a.i32(args.base as i32).i32(ic)
+    };
+    l.launch("spblk_factor_ticket_flags", rows, BLOCK, 0, a().ptr(at.ticket_flags))?;
+    l.memset_u32(at.ticket_flags + n as u64 * 4, 0, 1)?;
+    scan(l, at.ticket_flags, n as u64 + 1, Width::U32, at.scan_tmp, 0)?;
+    let place = a().ptr(at.ticket_flags).ptr(at.ticket_pos).ptr(at.words + 12);
+    l.launch("spblk_factor_ticket_place", rows, BLOCK, 0, place)
 }
 
 pub fn factor(l: &Launcher, args: &FactorArgs, t: &DevicePattern, boost: Option<Boost>) -> Result<()> {
@@ -98,7 +120,6 @@ pub fn factor(l: &Launcher, args: &FactorArgs, t: &DevicePattern, boost: Option<
     }
     l.memset_u32(at.done, 0, t.n as usize)?;
     let rows = Args::new()
-        .u32(t.n as u32)
         .ptr(args.offsets as u64)
         .ptr(args.columns as u64)
         .i32(args.base as i32)
@@ -106,6 +127,7 @@ pub fn factor(l: &Launcher, args: &FactorArgs, t: &DevicePattern, boost: Option<
         .ptr(at.diag)
         .ptr(at.split)
         .ptr(at.order)
+        .ptr(at.ticket_pos)
         .ptr(at.done)
         .ptr(at.words + 4);
     let (name, rows) = match args.kind {

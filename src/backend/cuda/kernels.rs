@@ -215,7 +215,7 @@ pub fn all() -> Vec<String> {
         }
     }
     // kernels/factor/rows.cuh, ilu0.cu, ic0.cu.
-    v.push("spblk_factor_pattern".to_string());
+    v.extend(["spblk_factor_pattern", "spblk_factor_ticket_flags", "spblk_factor_ticket_place"].map(String::from));
     for t in ["f32", "f64"] {
         v.push(format!("spblk_ilu0_{t}"));
         v.push(format!("spblk_ic0_{t}"));
