@@ -1,11 +1,12 @@
 // Incomplete Cholesky without fill (csric02; docs/factor.md), in place on the lower triangle of
-// A's values (entries above the diagonal are neither read nor written), a warp per row: for
-// each entry (i, k) below the diagonal, in column order, once row k is done:
+// A's values (entries above the diagonal are neither read nor written): for each entry (i, k)
+// below the diagonal, in column order, once row k is published:
 //   l(i, k) = (a(i, k) - sum over j < k held by both rows of l(i, j) l(k, j)) / l(k, k),
-// then l(i, i) = sqrt(|a(i, i) - sum over j < i of l(i, j)^2|). The lanes find the matching
-// entries and multiply; the sums are added one term at a time in column order, rounded as the
-// host reference rounds: the same bits as the host, every run. A missing l(k, k) reads as one;
-// a pivot a(i, i) - sum <= 0 is recorded (the first row).
+// then l(i, i) = sqrt(|a(i, i) - sum over j < i of l(i, j)^2|). The sums are added one term at
+// a time in column order, rounded as the host reference rounds: the same bits as the host,
+// every run. A missing l(k, k) reads as one; a pivot a(i, i) - sum <= 0 is recorded (the first
+// row). Rows read their own values from `work` and publish into A (rows.cuh); a row's key is
+// its diagonal, or without one its last lower entry.
 #include "factor/rows.cuh"
 
 // Adds, in column order, the products l(i, p) * w(p) of row i's entries p in [s, q) for which
@@ -22,20 +23,20 @@ template <class T> __device__ __forceinline__ T ic0_ordered_sum(u32 count, T pro
 // (the segment of `d`), both with ascending columns. Its first chunk comes loaded.
 template <class T>
 __device__ __forceinline__ T ic0_dot(u32 s, u32 q, const FactorDep& d, T first_value, const int* col, int base,
-                                     const T* val) {
+                                     const T* out, const T* work) {
     const int lane = threadIdx.x & 31;
     T sum = T(0);
     for (u32 p0 = s; p0 < q; p0 += 32) {
         const u32 p = p0 + lane;
         const bool mine = p < q;
         const u32 j = mine ? (u32)(col[p] - base) : FACTOR_NONE - 1;
-        const T lij = mine ? val[p] : T(0);
+        const T lij = mine ? work[p] : T(0);
         T prod = T(0);
         bool hit = false;
         for (u32 c0 = d.from; c0 < d.to; c0 += 32) {
             const bool first = c0 == d.from;
             const u32 cj = first ? d.first_col : factor_column(c0 + lane, d.to, col, base);
-            const T lk = first ? first_value : factor_value(c0 + lane, d.to, val);
+            const T lk = first ? first_value : factor_value(c0 + lane, d.to, out);
             const u32 count = min(32u, d.to - c0);
             for (u32 t = 0; t < count; ++t) {
                 const u32 ct = __shfl_sync(SPBLK_FULL_MASK, cj, t);
@@ -51,105 +52,126 @@ __device__ __forceinline__ T ic0_dot(u32 s, u32 q, const FactorDep& d, T first_v
     return sum;
 }
 
-// Row i's diagonal: l(i, i) = sqrt(|a(i, i) - sum of squares|), recorded if not positive.
-template <class T> __device__ __forceinline__ void ic0_diagonal(u32 i, u32 di, T squares, T* val, u32* counters) {
-    const T d = add_rn(val[di], -squares);
-    val[di] = sqrt(fabs(d));
+// Row i's diagonal l(i, i) = sqrt(|a(i, i) - sum of squares|); recorded if not positive.
+template <class T> __device__ __forceinline__ T ic0_diagonal(u32 i, T a, T squares, u32* counters) {
+    const T d = add_rn(a, -squares);
     if (d <= T(0)) atomicMin(&counters[1], i);
+    return sqrt(fabs(d));
 }
 
-// A short row, in a lane's registers (as ILU0's, ilu0.cu): the lower entries' rows k are
-// waited for together; for each entry in column order, row k's lower part is walked in column
-// order, so the products are added in the order the warp adds them.
-template <class T> struct Ic0Lane {
-    u32 i, s, lower;
-    u32 c[FACTOR_LANE_ROW], dk[FACTOR_LANE_ROW], from[FACTOR_LANE_ROW], to[FACTOR_LANE_ROW];
-    T v[FACTOR_LANE_ROW];
+// Where a reader of row k polls: its diagonal, else its last lower entry, else nothing
+// (FACTOR_NONE: row k has nothing the reader needs).
+__device__ __forceinline__ u32 ic0_key(u32 dk, u32 from, u32 to) {
+    return dk != FACTOR_NONE ? dk : (from < to ? to - 1 : FACTOR_NONE);
+}
 
-    __device__ __forceinline__ void load(u32 row, const int* ptr, const int* col, int base, const T* val,
+// A short row, in a lane's registers (as ILU0's, ilu0.cu): the keys of its rows k polled
+// together; for each entry in column order, row k's lower part is walked in column order, so
+// the products are added in the order the warp adds them.
+template <class T> struct Ic0Lane {
+    u32 i, s, lower, di, waiting;
+    u32 c[FACTOR_LANE_ROW], key[FACTOR_LANE_ROW], from[FACTOR_LANE_ROW], to[FACTOR_LANE_ROW];
+    T v[FACTOR_LANE_ROW], lkk[FACTOR_LANE_ROW], aii;
+
+    __device__ __forceinline__ void load(u32 row, const int* ptr, const int* col, int base, const T* work,
                                          const u32* diag, const u32* split) {
         i = row;
         s = (u32)(ptr[i] - base);
         lower = split[i] - s;
+        di = diag[i];
+        aii = di != FACTOR_NONE ? work[di] : T(0);
+        waiting = 0;
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
-            dk[m] = from[m] = to[m] = 0;
+            key[m] = from[m] = to[m] = 0;
+            lkk[m] = T(1);
             c[m] = m < lower ? (u32)(col[s + m] - base) : FACTOR_NONE;
-            v[m] = m < lower ? val[s + m] : T(0);
+            v[m] = m < lower ? work[s + m] : T(0);
         }
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
             if (m < lower) {
-                dk[m] = diag[c[m]];
+                const u32 dk = diag[c[m]];
                 from[m] = (u32)(ptr[c[m]] - base);
                 to[m] = split[c[m]];
-                factor_prefetch(col + from[m]);
+                key[m] = ic0_key(dk, from[m], to[m]);
+                if (key[m] != FACTOR_NONE) waiting |= 1u << m;
             }
         }
     }
 
-    __device__ __forceinline__ void factor(const int* col, int base, T* val, const u32* diag, u32* done,
-                                           u32* counters) {
+    // Polls the keys not yet seen, together; true once every one is published.
+    __device__ __forceinline__ bool ready(const T* out) {
+        typename Ready<T>::Bits b[FACTOR_LANE_ROW];
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) b[m] = (waiting >> m & 1) ? Ready<T>::load(out + key[m]) : 0;
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
-            if (m < lower) {
-                factor_prefetch(val + from[m]);
-                if (dk[m] != FACTOR_NONE) factor_prefetch(val + dk[m]);
+            if ((waiting >> m & 1) && !Ready<T>::none(b[m])) {
+                // The key is the diagonal unless it lies in the lower part.
+                if (key[m] >= to[m]) lkk[m] = Ready<T>::value(b[m]);
+                waiting &= ~(1u << m);
             }
         }
+        return waiting == 0;
+    }
+
+    __device__ __forceinline__ void factor(const int* col, int base, T* out, u32* counters) {
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
             if (m < lower) {
-                const T lkk = dk[m] == FACTOR_NONE ? T(1) : val[dk[m]];
                 T sum = T(0);
                 for (u32 p = from[m]; p < to[m]; ++p) {
                     const u32 j = (u32)(col[p] - base);
-                    const T lk = val[p];
+                    bool hit = false;
+#pragma unroll
+                    for (u32 r = 0; r < m; ++r) hit = hit || c[r] == j;
+                    if (!hit) continue;
+                    const T lk = factor_poll(out + p);
 #pragma unroll
                     for (u32 r = 0; r < m; ++r) {
                         if (c[r] == j) sum = add_rn(sum, mul_rn(v[r], lk));
                     }
                 }
-                v[m] = add_rn(v[m], -sum) / lkk;
+                v[m] = add_rn(v[m], -sum) / lkk[m];
             }
         }
+        // The lower entries in column order, then the diagonal: the key is stored last.
         T squares = T(0);
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
             if (m < lower) {
-                val[s + m] = v[m];
+                factor_publish(out + s + m, v[m]);
                 squares = add_rn(squares, mul_rn(v[m], v[m]));
             }
         }
-        const u32 di = diag[i];
-        if (di != FACTOR_NONE) ic0_diagonal(i, di, squares, val, counters);
-        factor_publish_lane(done, i);
+        if (di != FACTOR_NONE) factor_publish(out + di, ic0_diagonal(i, aii, squares, counters));
     }
 };
 
 // A ticket of short rows (as ilu0_lanes).
 template <class T>
-__device__ void ic0_lanes(u32 first, u32 count, const int* ptr, const int* col, int base, T* val, const u32* diag,
-                          const u32* split, const u32* order, u32* done, u32* counters) {
+__device__ void ic0_lanes(u32 first, u32 count, const int* ptr, const int* col, int base, T* out, const T* work,
+                          const u32* diag, const u32* split, const u32* order, u32* counters) {
     const u32 lane = threadIdx.x & 31;
     Ic0Lane<T> row;
     bool pending = lane < count;
-    if (pending) row.load(order[first + lane], ptr, col, base, val, diag, split);
+    if (pending) row.load(order[first + lane], ptr, col, base, work, diag, split);
     while (__any_sync(SPBLK_FULL_MASK, pending)) {
         bool moved = false;
-        if (pending && factor_all_done(done, row.c, row.lower)) {
-            row.factor(col, base, val, diag, done, counters);
+        if (pending && row.ready(out)) {
+            row.factor(col, base, out, counters);
             pending = false;
             moved = true;
         }
-        if (!__any_sync(SPBLK_FULL_MASK, moved)) __nanosleep(64);
+        if (!__any_sync(SPBLK_FULL_MASK, moved)) __nanosleep(32);
     }
 }
 
 // A long row (a ticket of its own), a warp.
 template <class T>
-__device__ void ic0_warp(u32 i, const int* ptr, const int* col, int base, T* val, const u32* diag, const u32* split,
-                         u32* done, u32* counters) {
+__device__ void ic0_warp(u32 i, const int* ptr, const int* col, int base, T* out, T* work, const u32* diag,
+                         const u32* split, u32* counters) {
     const int lane = threadIdx.x & 31;
     const u32 s = (u32)(ptr[i] - base), lower_end = split[i];
     for (u32 q = s; q < lower_end; ++q) {
@@ -159,10 +181,9 @@ __device__ void ic0_warp(u32 i, const int* ptr, const int* col, int base, T* val
         d.from = (u32)(ptr[d.k] - base);
         d.to = split[d.k];
         d.first_col = factor_column(d.from + lane, d.to, col, base);
-        factor_wait(done, d.k);
-        const T lkk = d.dk == FACTOR_NONE ? T(1) : factor_read(val + d.dk);
-        const T dot = ic0_dot(s, q, d, factor_value(d.from + lane, d.to, val), col, base, val);
-        if (lane == (int)((q - s) % 32)) val[q] = add_rn(val[q], -dot) / lkk;
+        const T lkk = d.dk == FACTOR_NONE ? T(1) : factor_poll(out + d.dk);
+        const T dot = ic0_dot(s, q, d, factor_value(d.from + lane, d.to, out), col, base, out, work);
+        if (lane == (int)((q - s) % 32)) work[q] = add_rn(work[q], -dot) / lkk;
         __syncwarp();
     }
     const u32 di = diag[i];
@@ -170,33 +191,39 @@ __device__ void ic0_warp(u32 i, const int* ptr, const int* col, int base, T* val
         T squares = T(0);
         for (u32 p0 = s; p0 < lower_end; p0 += 32) {
             const u32 p = p0 + lane;
-            const T lij = p < lower_end ? val[p] : T(0);
+            const T lij = p < lower_end ? work[p] : T(0);
             squares = ic0_ordered_sum(min(32u, lower_end - p0), mul_rn(lij, lij), true, squares);
         }
-        if (lane == (int)((di - s) % 32)) ic0_diagonal(i, di, squares, val, counters);
+        if (lane == (int)((di - s) % 32)) work[di] = ic0_diagonal(i, work[di], squares, counters);
     }
-    factor_publish(done, i);
+    // The lower entries, then the key (the diagonal, or the last lower entry).
+    const u32 key = ic0_key(di, s, lower_end);
+    for (u32 p = s + lane; p < lower_end; p += 32) {
+        if (p != key) factor_publish(out + p, work[p]);
+    }
+    __syncwarp();
+    if (key != FACTOR_NONE && lane == 0) factor_publish(out + key, work[key]);
 }
 
 template <class T>
-__device__ void ic0_rows(const int* ptr, const int* col, int base, T* val, const u32* diag, const u32* split,
-                         const u32* order, const u32* ticket_pos, u32* done, u32* counters) {
+__device__ void ic0_rows(const int* ptr, const int* col, int base, T* out, T* work, const u32* diag, const u32* split,
+                         const u32* order, const u32* ticket_pos, u32* counters) {
     const u32 tickets = counters[2];
     for (u32 t = factor_ticket(counters); t < tickets; t = factor_ticket(counters)) {
         const u32 first = ticket_pos[t], count = ticket_pos[t + 1] - first, i = order[first];
         if (factor_row_length(i, ptr, split, base, 1) > FACTOR_LANE_ROW) {
-            ic0_warp(i, ptr, col, base, val, diag, split, done, counters);
+            ic0_warp(i, ptr, col, base, out, work, diag, split, counters);
         } else {
-            ic0_lanes(first, count, ptr, col, base, val, diag, split, order, done, counters);
+            ic0_lanes(first, count, ptr, col, base, out, work, diag, split, order, counters);
         }
     }
 }
 
-#define IC0_ENTRY(T, tval)                                                                                       \
-    extern "C" __global__ void __launch_bounds__(128)                                                            \
-        spblk_ic0_##tval(const int* ptr, const int* col, int base, T* val, const u32* diag, const u32* split,    \
-                         const u32* order, const u32* ticket_pos, u32* done, u32* counters) {                    \
-        ic0_rows<T>(ptr, col, base, val, diag, split, order, ticket_pos, done, counters);                        \
+#define IC0_ENTRY(T, tval)                                                                                        \
+    extern "C" __global__ void __launch_bounds__(128)                                                             \
+        spblk_ic0_##tval(const int* ptr, const int* col, int base, T* val, T* work, const u32* diag,               \
+                         const u32* split, const u32* order, const u32* ticket_pos, u32* counters) {              \
+        ic0_rows<T>(ptr, col, base, val, work, diag, split, order, ticket_pos, counters);                          \
     }
 
 IC0_ENTRY(float, f32)

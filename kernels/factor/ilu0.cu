@@ -1,23 +1,135 @@
-// Incomplete LU without fill (csrilu02; docs/factor.md), in place on A's values, a warp per
-// row: for each entry (i, k) below the diagonal, in column order, once row k is done:
-// l = a(i, k) / u(k, k), then a(i, j) -= l * u(k, j) for every j > k that both rows hold. Each
-// a(i, j) is updated by one lane, k ascending, rounded as the host reference rounds: the same
-// bits as the host, every run. A missing u(k, k) reads as one (and row k subtracts nothing,
-// as NVIDIA's library does); a zero pivot u(i, i) is recorded (the first row), unless the
-// numeric boost replaces it.
+// Incomplete LU without fill (csrilu02; docs/factor.md), in place on A's values: for each entry
+// (i, k) below the diagonal, in column order, once row k is published: l = a(i, k) / u(k, k),
+// then a(i, j) -= l * u(k, j) for every j > k that both rows hold. Each a(i, j) is updated by
+// one thread, k ascending, rounded as the host reference rounds: the same bits as the host,
+// every run. A missing u(k, k) reads as one (and row k subtracts nothing, as NVIDIA's library
+// does); a zero pivot u(i, i) is recorded (the first row), unless the numeric boost replaces it.
+// Rows read their own values from `work` and publish into A (rows.cuh); a row k is needed only
+// through u(k, k) (its key) and its entries right of the diagonal.
 #include "factor/rows.cuh"
+
+// Row i's pivot u(i, i): the boost value when small (numericBoost), else recorded if zero.
+template <class T>
+__device__ __forceinline__ T ilu0_pivot(u32 i, T u, u32* counters, int boost, double tol, T boost_value) {
+    if (boost && fabs((double)u) <= tol) return boost_value;
+    if (u == T(0)) atomicMin(&counters[1], i);
+    return u;
+}
+
+// A short row, in a lane's registers (up to 32 of them per ticket, a lane each). Its
+// dependencies' static parts load first; the lane polls their diagonals together without
+// blocking the warp (an earlier lane may hold one of them) and, once all are published, reads
+// the entries of row k that meet its own and updates in registers, k ascending.
+template <class T> struct Ilu0Lane {
+    u32 i, s, len, lower, di, waiting;
+    u32 c[FACTOR_LANE_ROW], dk[FACTOR_LANE_ROW], from[FACTOR_LANE_ROW], to[FACTOR_LANE_ROW];
+    T v[FACTOR_LANE_ROW], ukk[FACTOR_LANE_ROW];
+
+    __device__ __forceinline__ void load(u32 row, const int* ptr, const int* col, int base, const T* work,
+                                         const u32* diag, const u32* split) {
+        i = row;
+        s = (u32)(ptr[i] - base);
+        len = (u32)(ptr[i + 1] - base) - s;
+        lower = split[i] - s;
+        di = diag[i];
+        waiting = 0;
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            dk[m] = from[m] = to[m] = 0;
+            ukk[m] = T(1);
+            c[m] = m < len ? (u32)(col[s + m] - base) : FACTOR_NONE;
+            v[m] = m < len ? work[s + m] : T(0);
+        }
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            if (m < lower) {
+                dk[m] = diag[c[m]];
+                to[m] = (u32)(ptr[c[m] + 1] - base);
+                from[m] = dk[m] == FACTOR_NONE ? to[m] : dk[m] + 1;
+                if (dk[m] != FACTOR_NONE) waiting |= 1u << m;
+            }
+        }
+    }
+
+    // Polls the diagonals not yet seen, together; true once every one is published.
+    __device__ __forceinline__ bool ready(const T* out) {
+        typename Ready<T>::Bits b[FACTOR_LANE_ROW];
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) b[m] = (waiting >> m & 1) ? Ready<T>::load(out + dk[m]) : 0;
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            if ((waiting >> m & 1) && !Ready<T>::none(b[m])) {
+                ukk[m] = Ready<T>::value(b[m]);
+                waiting &= ~(1u << m);
+            }
+        }
+        return waiting == 0;
+    }
+
+    __device__ __forceinline__ void factor(const int* col, int base, T* out, u32* counters, int boost, double tol,
+                                           T boost_value) {
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            if (m < lower) {
+                const T l = v[m] / ukk[m];
+                v[m] = l;
+                for (u32 p = from[m]; p < to[m]; ++p) {
+                    const u32 j = (u32)(col[p] - base);
+                    bool hit = false;
+#pragma unroll
+                    for (u32 r = m + 1; r < FACTOR_LANE_ROW; ++r) hit = hit || c[r] == j;
+                    if (!hit) continue;
+                    const T u = factor_poll(out + p);
+#pragma unroll
+                    for (u32 r = m + 1; r < FACTOR_LANE_ROW; ++r) {
+                        if (c[r] == j) v[r] = add_rn(v[r], -mul_rn(l, u));
+                    }
+                }
+            }
+        }
+        // Every entry, the diagonal (the key) last.
+        T u = T(0);
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            if (m < len && s + m != di) factor_publish(out + s + m, v[m]);
+            if (s + m == di) u = v[m];
+        }
+        if (di != FACTOR_NONE) factor_publish(out + di, ilu0_pivot(i, u, counters, boost, tol, boost_value));
+    }
+};
+
+// A ticket of short rows: the warp goes round until every lane's row is done; a lane whose
+// dependencies are all published factors its row in that round (no warp-wide step inside).
+template <class T>
+__device__ void ilu0_lanes(u32 first, u32 count, const int* ptr, const int* col, int base, T* out, const T* work,
+                           const u32* diag, const u32* split, const u32* order, u32* counters, int boost, double tol,
+                           T boost_value) {
+    const u32 lane = threadIdx.x & 31;
+    Ilu0Lane<T> row;
+    bool pending = lane < count;
+    if (pending) row.load(order[first + lane], ptr, col, base, work, diag, split);
+    while (__any_sync(SPBLK_FULL_MASK, pending)) {
+        bool moved = false;
+        if (pending && row.ready(out)) {
+            row.factor(col, base, out, counters, boost, tol, boost_value);
+            pending = false;
+            moved = true;
+        }
+        if (!__any_sync(SPBLK_FULL_MASK, moved)) __nanosleep(32);
+    }
+}
 
 // Row k's entries (k, j), j > k (the segment of `d`), scanned by the warp 32 at a time; the
 // lane owning a(i, j) subtracts l * u(k, j) where the columns match. The first chunk's column
 // and value come loaded.
 template <class T>
 __device__ __forceinline__ void ilu0_update(u32 q, u32 s, u32 e, const FactorDep& d, T first_value, T l,
-                                            const int* col, int base, T* val) {
+                                            const int* col, int base, const T* out, T* work) {
     const int lane = threadIdx.x & 31;
     for (u32 c0 = d.from; c0 < d.to; c0 += 32) {
         const bool first = c0 == d.from;
         const u32 cj = first ? d.first_col : factor_column(c0 + lane, d.to, col, base);
-        const T uv = first ? first_value : factor_value(c0 + lane, d.to, val);
+        const T uv = first ? first_value : factor_value(c0 + lane, d.to, out);
         const u32 count = min(32u, d.to - c0);
         // The lane's own entries of row i after q (lane t owns s + t, s + t + 32, ...).
         for (u32 p0 = s; p0 < e; p0 += 32) {
@@ -27,130 +139,31 @@ __device__ __forceinline__ void ilu0_update(u32 q, u32 s, u32 e, const FactorDep
             for (u32 t = 0; t < count; ++t) {
                 const u32 ct = __shfl_sync(SPBLK_FULL_MASK, cj, t);
                 const T vt = __shfl_sync(SPBLK_FULL_MASK, uv, t);
-                if (j == ct) val[p] = add_rn(val[p], -mul_rn(l, vt));
+                if (j == ct) work[p] = add_rn(work[p], -mul_rn(l, vt));
             }
         }
-    }
-}
-
-// Row i's pivot u(i, i) at position di (FACTOR_NONE: no diagonal entry): replaced by the boost
-// value when small (numericBoost), else recorded if zero (the first such row).
-template <class T>
-__device__ __forceinline__ void ilu0_pivot(u32 i, u32 di, T* val, u32* counters, int boost, double tol, T boost_value) {
-    if (di == FACTOR_NONE) return;
-    const T u = val[di];
-    if (boost && fabs((double)u) <= tol) {
-        val[di] = boost_value;
-    } else if (u == T(0)) {
-        atomicMin(&counters[1], i);
-    }
-}
-
-// A short row, in a lane's registers (rows of a ticket of short rows: one per lane). Its
-// dependencies' static parts load first; once they are all done (polled by `ilu0_lanes`), their
-// values come into L1 together and the updates run in registers, k ascending, as the warp's.
-template <class T> struct Ilu0Lane {
-    u32 i, s, len, lower;
-    u32 c[FACTOR_LANE_ROW], dk[FACTOR_LANE_ROW], from[FACTOR_LANE_ROW], to[FACTOR_LANE_ROW];
-    T v[FACTOR_LANE_ROW];
-
-    __device__ __forceinline__ void load(u32 row, const int* ptr, const int* col, int base, const T* val,
-                                         const u32* diag, const u32* split) {
-        i = row;
-        s = (u32)(ptr[i] - base);
-        len = (u32)(ptr[i + 1] - base) - s;
-        lower = split[i] - s;
-#pragma unroll
-        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
-            dk[m] = from[m] = to[m] = 0;
-            c[m] = m < len ? (u32)(col[s + m] - base) : FACTOR_NONE;
-            v[m] = m < len ? val[s + m] : T(0);
-        }
-#pragma unroll
-        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
-            if (m < lower) {
-                dk[m] = diag[c[m]];
-                to[m] = (u32)(ptr[c[m] + 1] - base);
-                from[m] = dk[m] == FACTOR_NONE ? to[m] : dk[m] + 1;
-                factor_prefetch(col + from[m]);
-            }
-        }
-    }
-
-    __device__ __forceinline__ void factor(const int* col, int base, T* val, const u32* diag, u32* done,
-                                           u32* counters, int boost, double tol, T boost_value) {
-#pragma unroll
-        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
-            if (m < lower && dk[m] != FACTOR_NONE) {
-                factor_prefetch(val + dk[m]);
-                factor_prefetch(val + to[m] - 1);
-            }
-        }
-#pragma unroll
-        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
-            if (m < lower) {
-                const T l = v[m] / (dk[m] == FACTOR_NONE ? T(1) : val[dk[m]]);
-                v[m] = l;
-                for (u32 p = from[m]; p < to[m]; ++p) {
-                    const u32 j = (u32)(col[p] - base);
-                    const T u = val[p];
-#pragma unroll
-                    for (u32 r = m + 1; r < FACTOR_LANE_ROW; ++r) {
-                        if (c[r] == j) v[r] = add_rn(v[r], -mul_rn(l, u));
-                    }
-                }
-            }
-        }
-#pragma unroll
-        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
-            if (m < len) val[s + m] = v[m];
-        }
-        ilu0_pivot(i, diag[i], val, counters, boost, tol, boost_value);
-        factor_publish_lane(done, i);
-    }
-};
-
-// A ticket of short rows: the warp goes round until every lane's row is done; a lane whose
-// dependencies are all done factors its row in that round (no warp-wide step inside), so a
-// row of an earlier lane is never waited for by a lane that blocks it.
-template <class T>
-__device__ void ilu0_lanes(u32 first, u32 count, const int* ptr, const int* col, int base, T* val, const u32* diag,
-                           const u32* split, const u32* order, u32* done, u32* counters, int boost, double tol,
-                           T boost_value) {
-    const u32 lane = threadIdx.x & 31;
-    Ilu0Lane<T> row;
-    bool pending = lane < count;
-    if (pending) row.load(order[first + lane], ptr, col, base, val, diag, split);
-    while (__any_sync(SPBLK_FULL_MASK, pending)) {
-        bool moved = false;
-        if (pending && factor_all_done(done, row.c, row.lower)) {
-            row.factor(col, base, val, diag, done, counters, boost, tol, boost_value);
-            pending = false;
-            moved = true;
-        }
-        if (!__any_sync(SPBLK_FULL_MASK, moved)) __nanosleep(64);
     }
 }
 
 // Rows of many dependencies (power-law rows of hundreds of entries): scanning all of row i per
-// dependency cost a hub row seconds. The lanes take 32 dependencies at a time: each loads row
-// k's static part, finds where row k's first ILU0_AHEAD entries sit in row i (binary searches:
-// both rows' columns ascend) and waits for row k, all at once; the warp then takes them in
-// order, the lane of each doing its updates; the rest of a long row k is updated by the whole
-// warp. Every a(i, j) still changes k ascending, rounded as before: the same bits.
+// dependency cost a hub row seconds (session 22). The lanes take 32 dependencies at a time:
+// each loads row k's static part, finds where row k's first ILU0_AHEAD entries right of the
+// diagonal sit in row i (binary searches: both rows' columns ascend) and polls row k's values,
+// all at once; the warp then takes them in order, the lane of each doing its updates; the rest
+// of a long row k is updated by the whole warp. Every a(i, j) still changes k ascending.
 #define ILU0_AHEAD 4
 #define ILU0_MANY_DEPS 8
 
 template <class T>
-__device__ void ilu0_many(u32 i, u32 s, u32 lower_end, u32 e, const int* ptr, const int* col, int base, T* val,
-                          const u32* diag, u32* done) {
+__device__ void ilu0_many(u32 s, u32 lower_end, u32 e, const int* ptr, const int* col, int base, const T* out,
+                          T* work, const u32* diag) {
     const u32 lane = threadIdx.x & 31;
     for (u32 q0 = s; q0 < lower_end; q0 += 32) {
         const u32 q = q0 + lane;
         const bool has = q < lower_end;
-        u32 k = 0, dk = FACTOR_NONE, from = 0, to = 0, at[ILU0_AHEAD];
+        u32 dk = FACTOR_NONE, from = 0, to = 0, at[ILU0_AHEAD];
         if (has) {
-            k = (u32)(col[q] - base);
+            const u32 k = (u32)(col[q] - base);
             dk = diag[k];
             to = (u32)(ptr[k + 1] - base);
             from = dk == FACTOR_NONE ? to : dk + 1;
@@ -159,33 +172,28 @@ __device__ void ilu0_many(u32 i, u32 s, u32 lower_end, u32 e, const int* ptr, co
         for (u32 a = 0; a < ILU0_AHEAD; ++a) {
             at[a] = from + a < to ? factor_find(col, base, q + 1, e, (u32)(col[from + a] - base)) : FACTOR_NONE;
         }
-        if (has) factor_wait(done, k);
-        const T ukk = dk == FACTOR_NONE ? T(1) : factor_read(val + dk);
+        const T ukk = dk == FACTOR_NONE ? T(1) : factor_poll(out + dk);
         T u[ILU0_AHEAD];
 #pragma unroll
-        for (u32 a = 0; a < ILU0_AHEAD; ++a) u[a] = at[a] == FACTOR_NONE ? T(0) : factor_read(val + from + a);
+        for (u32 a = 0; a < ILU0_AHEAD; ++a) u[a] = at[a] == FACTOR_NONE ? T(0) : factor_poll(out + from + a);
         __syncwarp();
         const u32 count = min(32u, lower_end - q0);
         for (u32 t = 0; t < count; ++t) {
             T l = T(0);
             if (lane == t) {
-                l = val[q] / ukk;
-                val[q] = l;
+                l = work[q] / ukk;
+                work[q] = l;
 #pragma unroll
                 for (u32 a = 0; a < ILU0_AHEAD; ++a) {
-                    if (at[a] != FACTOR_NONE) val[at[a]] = add_rn(val[at[a]], -mul_rn(l, u[a]));
+                    if (at[a] != FACTOR_NONE) work[at[a]] = add_rn(work[at[a]], -mul_rn(l, u[a]));
                 }
             }
             const u32 rest = __shfl_sync(SPBLK_FULL_MASK, from + ILU0_AHEAD, t);
             const u32 end = __shfl_sync(SPBLK_FULL_MASK, to, t);
             l = __shfl_sync(SPBLK_FULL_MASK, l, t);
-            if (rest < end) {
-                // Every lane acquires row k before reading it (it is done: one load).
-                factor_wait(done, __shfl_sync(SPBLK_FULL_MASK, k, t));
-                for (u32 p = rest + lane; p < end; p += 32) {
-                    const u32 pos = factor_find(col, base, q0 + t + 1, e, (u32)(col[p] - base));
-                    if (pos != FACTOR_NONE) val[pos] = add_rn(val[pos], -mul_rn(l, factor_read(val + p)));
-                }
+            for (u32 p = rest + lane; p < end; p += 32) {
+                const u32 pos = factor_find(col, base, q0 + t + 1, e, (u32)(col[p] - base));
+                if (pos != FACTOR_NONE) work[pos] = add_rn(work[pos], -mul_rn(l, factor_poll(out + p)));
             }
             __syncwarp();
         }
@@ -194,13 +202,13 @@ __device__ void ilu0_many(u32 i, u32 s, u32 lower_end, u32 e, const int* ptr, co
 
 // A long row (a ticket of its own), a warp: lane t owns entries t, t + 32, ...
 template <class T>
-__device__ void ilu0_warp(u32 i, const int* ptr, const int* col, int base, T* val, const u32* diag, const u32* split,
-                          u32* done, u32* counters, int boost, double tol, T boost_value) {
+__device__ void ilu0_warp(u32 i, const int* ptr, const int* col, int base, T* out, T* work, const u32* diag,
+                          const u32* split, u32* counters, int boost, double tol, T boost_value) {
     const int lane = threadIdx.x & 31;
     const u32 s = (u32)(ptr[i] - base), e = (u32)(ptr[i + 1] - base);
     const u32 lower_end = split[i];
     if (lower_end - s >= ILU0_MANY_DEPS) {
-        ilu0_many(i, s, lower_end, e, ptr, col, base, val, diag, done);
+        ilu0_many(s, lower_end, e, ptr, col, base, out, work, diag);
     } else {
         for (u32 q = s; q < lower_end; ++q) {
             FactorDep d;
@@ -210,46 +218,50 @@ __device__ void ilu0_warp(u32 i, const int* ptr, const int* col, int base, T* va
             d.to = (u32)(ptr[d.k + 1] - base);
             d.from = d.dk == FACTOR_NONE ? d.to : d.dk + 1;
             d.first_col = factor_column(d.from + lane, d.to, col, base);
-            factor_wait(done, d.k);
-            const T ukk = d.dk == FACTOR_NONE ? T(1) : factor_read(val + d.dk);
-            const T first_value = factor_value(d.from + lane, d.to, val);
+            const T ukk = d.dk == FACTOR_NONE ? T(1) : factor_poll(out + d.dk);
+            const T first_value = factor_value(d.from + lane, d.to, out);
             const int owner = (int)((q - s) % 32);
             T l = T(0);
             if (lane == owner) {
-                l = val[q] / ukk;
-                val[q] = l;
+                l = work[q] / ukk;
+                work[q] = l;
             }
             l = __shfl_sync(SPBLK_FULL_MASK, l, owner);
-            ilu0_update(q, s, e, d, first_value, l, col, base, val);
+            ilu0_update(q, s, e, d, first_value, l, col, base, out, work);
         }
     }
     __syncwarp();
+    // Every entry, the diagonal (the key) last.
     const u32 di = diag[i];
-    if (di != FACTOR_NONE && lane == (int)((di - s) % 32)) ilu0_pivot(i, di, val, counters, boost, tol, boost_value);
-    factor_publish(done, i);
+    if (di != FACTOR_NONE && lane == (int)((di - s) % 32)) work[di] = ilu0_pivot(i, work[di], counters, boost, tol, boost_value);
+    for (u32 p = s + lane; p < e; p += 32) {
+        if (p != di) factor_publish(out + p, work[p]);
+    }
+    __syncwarp();
+    if (di != FACTOR_NONE && lane == 0) factor_publish(out + di, work[di]);
 }
 
 template <class T>
-__device__ void ilu0_rows(const int* ptr, const int* col, int base, T* val, const u32* diag, const u32* split,
-                          const u32* order, const u32* ticket_pos, u32* done, u32* counters, int boost, double tol,
+__device__ void ilu0_rows(const int* ptr, const int* col, int base, T* out, T* work, const u32* diag, const u32* split,
+                          const u32* order, const u32* ticket_pos, u32* counters, int boost, double tol,
                           T boost_value) {
     const u32 tickets = counters[2];
     for (u32 t = factor_ticket(counters); t < tickets; t = factor_ticket(counters)) {
         const u32 first = ticket_pos[t], count = ticket_pos[t + 1] - first, i = order[first];
         if (factor_row_length(i, ptr, split, base, 0) > FACTOR_LANE_ROW) {
-            ilu0_warp(i, ptr, col, base, val, diag, split, done, counters, boost, tol, boost_value);
+            ilu0_warp(i, ptr, col, base, out, work, diag, split, counters, boost, tol, boost_value);
         } else {
-            ilu0_lanes(first, count, ptr, col, base, val, diag, split, order, done, counters, boost, tol, boost_value);
+            ilu0_lanes(first, count, ptr, col, base, out, work, diag, split, order, counters, boost, tol, boost_value);
         }
     }
 }
 
-#define ILU0_ENTRY(T, tval)                                                                                      \
-    extern "C" __global__ void __launch_bounds__(128)                                                            \
-        spblk_ilu0_##tval(const int* ptr, const int* col, int base, T* val, const u32* diag, const u32* split,   \
-                          const u32* order, const u32* ticket_pos, u32* done, u32* counters, int boost,         \
-                          double tol, T boost_value) {                                                           \
-        ilu0_rows<T>(ptr, col, base, val, diag, split, order, ticket_pos, done, counters, boost, tol, boost_value); \
+#define ILU0_ENTRY(T, tval)                                                                                       \
+    extern "C" __global__ void __launch_bounds__(128)                                                             \
+        spblk_ilu0_##tval(const int* ptr, const int* col, int base, T* val, T* work, const u32* diag,              \
+                          const u32* split, const u32* order, const u32* ticket_pos, u32* counters, int boost,    \
+                          double tol, T boost_value) {                                                            \
+        ilu0_rows<T>(ptr, col, base, val, work, diag, split, order, ticket_pos, counters, boost, tol, boost_value); \
     }
 
 ILU0_ENTRY(float, f32)

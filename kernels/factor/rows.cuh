@@ -1,15 +1,21 @@
-// What the incomplete factorizations (ilu0.cu, ic0.cu) share: the analysis of A's pattern and
-// the protocol by which a warp waits for the rows its row needs (docs/factor.md).
+// What the incomplete factorizations (ilu0.cu, ic0.cu) share: the analysis of A's pattern, the
+// tickets, and the protocol by which a row reads the rows it needs (docs/factor.md).
 //
-// A row's factor needs the rows its lower entries name, so warps take rows from a counter in
-// the order of their levels (the analysis sorts them, as SpSV's, src/backend/cuda/levels.rs):
-// every row a warp waits for was taken by a warp that is already running, and the persistent
-// grid never deadlocks. (Row order is also safe but far slower: on a 2-D grid only the few
-// lines that fit in the resident warps advance at once, a row per hop.) A finished row is published by a flag
-// (`done`, reset by a memset per factorization): after a warp barrier lane 0 releases the
-// flag; a reader acquires it in every lane and reads the row through L2.
+// A row's factor needs the rows its lower entries name, so warps take tickets from a counter in
+// the order of the rows' levels (the analysis sorts them, as SpSV's, src/backend/cuda/levels.rs):
+// every row a row waits for was taken by a running warp or an earlier lane of the same warp,
+// and the persistent grid never deadlocks. (Row order is also safe but far slower: on a 2-D
+// grid only the few lines that fit in the resident warps advance at once, a row per hop.)
+//
+// A finished row is published value by value, each value its own flag (common/ready.cuh, as
+// SpSV's solve): before the factorization A's values are copied to a work array and their
+// words in A set to all ones; a row works on its own values in registers or in the work array
+// and stores the results into A with relaxed stores, its key value last (the diagonal; IC0's
+// row without one: its last lower entry). A reader polls a row's key, then loads the values it
+// needs, each checked again: no flags, no fences (session 23: flags with an acquire fence per
+// reader and a release per row cost 10 µs a level).
 #pragma once
-#include "common/types.cuh"
+#include "common/ready.cuh"
 
 #define FACTOR_NONE 0xffffffffu
 
@@ -71,47 +77,40 @@ __device__ __forceinline__ u32 factor_ticket(u32* counter) {
     return __shfl_sync(SPBLK_FULL_MASK, t, 0);
 }
 
-// Waits (every lane) until row k is published.
-__device__ __forceinline__ void factor_wait(const u32* done, u32 k) {
+// A published value: polled until it is (the row that publishes it is running).
+template <class T> __device__ __forceinline__ T factor_poll(const T* p) {
     for (;;) {
-        u32 v;
-        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(done + k) : "memory");
-        if (v) return;
+        const auto b = Ready<T>::load(p);
+        if (!Ready<T>::none(b)) return Ready<T>::value(b);
         __nanosleep(32);
     }
 }
-
-// Publishes row i: the warp barrier orders every lane's stores before lane 0's release store,
-// which is cumulative (the idiom of CUTLASS's semaphore, with a block barrier there).
-__device__ __forceinline__ void factor_publish(u32* done, u32 i) {
-    __syncwarp();
-    if ((threadIdx.x & 31) == 0) asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(done + i), "r"(1u) : "memory");
+template <class T> __device__ __forceinline__ void factor_publish(T* p, T v) {
+    Ready<T>::store(p, Ready<T>::publishable(v));
 }
 
-// A lane's rows: its short row waits on the rows its lower entries name without blocking the
-// warp (a row of the same ticket belongs to an earlier lane, which must get to run): polls
-// issued together, true once every row is done, then one acquire fence for them all.
-__device__ __forceinline__ bool factor_all_done(const u32* done, const u32 (&k)[FACTOR_LANE_ROW], u32 count) {
-    u32 seen[FACTOR_LANE_ROW];
-#pragma unroll
-    for (int m = 0; m < FACTOR_LANE_ROW; ++m) {
-        seen[m] = 1;
-        if ((u32)m < count) asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen[m]) : "l"(done + k[m]) : "memory");
+// Before a factorization: work[p] = A's value, A's word all ones, for every entry the
+// factorization writes (IC0: the lower triangle and the diagonal; ILU0: all). A warp per row.
+template <class T>
+__device__ void factor_init(i64 n, const int* ptr, const int* col, int base, int ic, T* val, T* work) {
+    const i64 warps = (i64)gridDim.x * (blockDim.x / 32);
+    for (i64 i = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / 32; i < n; i += warps) {
+        const u32 s = (u32)(ptr[i] - base), e = (u32)(ptr[i + 1] - base);
+        for (u32 p = s + (threadIdx.x & 31); p < e; p += 32) {
+            if (ic && (i64)(col[p] - base) > i) continue;
+            work[p] = val[p];
+            Ready<T>::store(val + p, Ready<T>::value(~typename Ready<T>::Bits(0)));
+        }
     }
-    bool all = true;
-#pragma unroll
-    for (int m = 0; m < FACTOR_LANE_ROW; ++m) all = all && seen[m] != 0;
-    if (all) asm volatile("fence.acq_rel.gpu;" ::: "memory");
-    return all;
 }
-
-// Publishes a lane's row: the release store orders the lane's own stores before it.
-__device__ __forceinline__ void factor_publish_lane(u32* done, u32 i) {
-    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(done + i), "r"(1u) : "memory");
+extern "C" __global__ void __launch_bounds__(256)
+    spblk_factor_init_f32(i64 n, const int* ptr, const int* col, int base, int ic, float* val, float* work) {
+    factor_init(n, ptr, col, base, ic, val, work);
 }
-
-// Brings the line holding p into L1: after the acquire, the rows a lane reads arrive together.
-__device__ __forceinline__ void factor_prefetch(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
+extern "C" __global__ void __launch_bounds__(256)
+    spblk_factor_init_f64(i64 n, const int* ptr, const int* col, int base, int ic, double* val, double* work) {
+    factor_init(n, ptr, col, base, ic, val, work);
+}
 
 // The position of column j in [lo, hi) of a row (ascending columns), or FACTOR_NONE.
 __device__ __forceinline__ u32 factor_find(const int* col, int base, u32 lo, u32 hi, u32 j) {
@@ -127,16 +126,13 @@ __device__ __forceinline__ u32 factor_find(const int* col, int base, u32 lo, u32
     return lo < end && (u32)(__ldg(col + lo) - base) == j ? lo : FACTOR_NONE;
 }
 
-// A finished row's value, read through L2 (L1 may hold a line read before the row was done).
-template <class T> __device__ __forceinline__ T factor_read(const T* p) { return __ldcg(p); }
-
 // A lane's entry m of a row segment [from, to): its column (past `to`: FACTOR_NONE) and, once
-// the row is done, its value. The columns do not change, so a warp loads them before it waits.
+// published, its value. The columns do not change, so a warp loads them before it waits.
 __device__ __forceinline__ u32 factor_column(u32 m, u32 to, const int* col, int base) {
     return m < to ? (u32)(col[m] - base) : FACTOR_NONE;
 }
-template <class T> __device__ __forceinline__ T factor_value(u32 m, u32 to, const T* val) {
-    return m < to ? factor_read(val + m) : T(0);
+template <class T> __device__ __forceinline__ T factor_value(u32 m, u32 to, const T* out) {
+    return m < to ? factor_poll(out + m) : T(0);
 }
 
 // What a row needs of row k, loaded before waiting for it: its diagonal entry, the segment

@@ -18,43 +18,7 @@
 // so the argument above holds per column), with a `ready` array per column; each column gets
 // the bits a solve of that column alone gives. The ticket and `ready` are reset by memsets on
 // the stream, so the whole solve can be captured into a graph.
-#include "common/types.cuh"
-
-// The published value of a row as raw bits (u32 for float, u64 for double), READY_NONE while
-// the row is not done. Loads and stores are relaxed at GPU scope: they go to L2, never L1.
-template <class T> struct Ready;
-template <> struct Ready<float> {
-    typedef u32 Bits;
-    __device__ static __forceinline__ u32 load(const float* p) {
-        u32 v;
-        asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-        return v;
-    }
-    __device__ static __forceinline__ void store(float* p, float v) {
-        asm volatile("st.relaxed.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(__float_as_uint(v)) : "memory");
-    }
-    __device__ static __forceinline__ float value(u32 b) { return __uint_as_float(b); }
-    __device__ static __forceinline__ bool none(u32 b) { return b == 0xffffffffu; }
-    __device__ static __forceinline__ float publishable(float v) {
-        return __float_as_uint(v) == 0xffffffffu ? __uint_as_float(0x7fc00000u) : v;
-    }
-};
-template <> struct Ready<double> {
-    typedef u64 Bits;
-    __device__ static __forceinline__ u64 load(const double* p) {
-        u64 v;
-        asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-        return v;
-    }
-    __device__ static __forceinline__ void store(double* p, double v) {
-        asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(__double_as_longlong(v)) : "memory");
-    }
-    __device__ static __forceinline__ double value(u64 b) { return __longlong_as_double((long long)b); }
-    __device__ static __forceinline__ bool none(u64 b) { return b == ~0ull; }
-    __device__ static __forceinline__ double publishable(double v) {
-        return (u64)__double_as_longlong(v) == ~0ull ? __longlong_as_double(0x7ff8000000000000ll) : v;
-    }
-};
+#include "common/ready.cuh"
 
 // The right-hand sides X and the solutions Y, n x cols each: element (i, j) at i * row + j * col.
 // A ticket of the solve is (ticket of the rows, column): `at` picks a column. MANY = false is

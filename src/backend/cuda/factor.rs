@@ -1,9 +1,10 @@
 //! Incomplete factorizations on the GPU (kernels/factor/rows.cuh, ilu0.cu, ic0.cu). The analysis
 //! lives in the caller's buffer: each row's diagonal entry and first entry not below the
 //! diagonal, the first row without a diagonal entry, and the rows sorted by level (the order in
-//! which the factorization takes them, as SpSV's solve); the factorization adds the rows' done
-//! flags and its counters. Nothing is allocated and nothing waits for the GPU but the zero-pivot
-//! query, as cuSPARSE's.
+//! which the factorization takes them, as SpSV's solve) in tickets; the factorization copies A's
+//! values into the analysis' scratch and publishes each row's results into A, every value its
+//! own flag. Nothing is allocated and nothing waits for the GPU but the zero-pivot query, as
+//! cuSPARSE's.
 
 use std::ffi::c_void;
 
@@ -31,11 +32,13 @@ struct Layout {
     words: u64,
     diag: u64,
     split: u64,
-    done: u64,
     /// The rows sorted by level: the factorization takes them in this order, in tickets (up to
     /// 32 short rows, a lane each, or one long row, a warp) starting at these positions.
     order: u64,
     ticket_pos: u64,
+    /// The factorization's copy of A's values (rows work on their own there while A's words
+    /// wait for the published results): the space of the triangle's columns and rows.
+    work: u64,
     /// Analysis scratch: A's strict lower triangle in row order (offsets, diagonal sources,
     /// columns, rows), each row's position in the order, a scan's partial sums, the level pass.
     tri: RowTriangle,
@@ -47,14 +50,15 @@ struct Layout {
 }
 
 fn layout(c: &mut Carve, n: usize, nnz: usize) -> Layout {
-    let (words, diag, split, done, order) = (c.take(16), c.take(n * 4), c.take(n * 4), c.take(n * 4), c.take(n * 4));
+    let (words, diag, split, order) = (c.take(16), c.take(n * 4), c.take(n * 4), c.take(n * 4));
     let ticket_pos = c.take((n + 1) * 4);
     let (ptr, tri_diag) = (c.take((n + 1) * 4), c.take(n * 4));
-    let (col, row, position, ticket_flags) = (c.take(nnz * 4), c.take(nnz * 4), c.take(n * 4), c.take((n + 1) * 4));
+    // The triangle's columns and rows (u32 each) hold the work values (8 bytes at most) later.
+    let (work, position, ticket_flags) = (c.take(nnz * 8), c.take(n * 4), c.take((n + 1) * 4));
     let scan_tmp = c.take(scan_tmp_bytes(n as u64 + 1, Width::U32));
-    let tri = RowTriangle { ptr, col, row, ity: IndexType::I32 };
+    let tri = RowTriangle { ptr, col: work, row: work + nnz as u64 * 4, ity: IndexType::I32 };
     let levels = LevelOrder::carve(c, n, nnz);
-    Layout { words, diag, split, done, order, ticket_pos, tri, tri_diag, position, ticket_flags, scan_tmp, levels }
+    Layout { words, diag, split, order, ticket_pos, work, tri, tri_diag, position, ticket_flags, scan_tmp, levels }
 }
 
 pub fn buffer_size(args: &FactorArgs) -> usize {
@@ -118,17 +122,18 @@ pub fn factor(l: &Launcher, args: &FactorArgs, t: &DevicePattern, boost: Option<
     if t.n == 0 {
         return Ok(());
     }
-    l.memset_u32(at.done, 0, t.n as usize)?;
-    let rows = Args::new()
-        .ptr(args.offsets as u64)
-        .ptr(args.columns as u64)
-        .i32(args.base as i32)
+    let (ty, ic) = (value_tag(args.value_type), matches!(args.kind, FactorKind::Ic0) as i32);
+    let a = || Args::new().ptr(args.offsets as u64).ptr(args.columns as u64).i32(args.base as i32);
+    let init = Args::new().i64(t.n).ptr(args.offsets as u64).ptr(args.columns as u64).i32(args.base as i32);
+    let warps = l.grid(t.n as u64, (BLOCK / 32) as u64);
+    l.launch(&format!("spblk_factor_init_{ty}"), warps, BLOCK, 0, init.i32(ic).ptr(args.values as u64).ptr(at.work))?;
+    let rows = a()
         .ptr(args.values as u64)
+        .ptr(at.work)
         .ptr(at.diag)
         .ptr(at.split)
         .ptr(at.order)
         .ptr(at.ticket_pos)
-        .ptr(at.done)
         .ptr(at.words + 4);
     let (name, rows) = match args.kind {
         FactorKind::Ic0 => ("ic0", rows),
@@ -144,7 +149,7 @@ pub fn factor(l: &Launcher, args: &FactorArgs, t: &DevicePattern, boost: Option<
         }
     };
     l.launch(
-        &format!("spblk_{name}_{}", value_tag(args.value_type)),
+        &format!("spblk_{name}_{ty}"),
         l.resident_grid(t.n as u64, FACTOR_WARPS as u64, FACTOR_BLOCKS_PER_SM),
         FACTOR_WARPS * 32,
         0,

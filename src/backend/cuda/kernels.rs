@@ -219,6 +219,7 @@ pub fn all() -> Vec<String> {
     for t in ["f32", "f64"] {
         v.push(format!("spblk_ilu0_{t}"));
         v.push(format!("spblk_ic0_{t}"));
+        v.push(format!("spblk_factor_init_{t}"));
     }
     // kernels/geam/merge.cu.
     v.extend(
