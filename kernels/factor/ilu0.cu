@@ -17,13 +17,16 @@ __device__ __forceinline__ T ilu0_pivot(u32 i, T u, u32* counters, int boost, do
 }
 
 // A short row, in a lane's registers (up to 32 of them per ticket, a lane each). Its
-// dependencies' static parts load first; the lane polls their diagonals together without
+// dependencies' static parts load first, with each row k's first entry that meets a later
+// entry of row i (its `hit`); the lane polls the diagonals and the hits together without
 // blocking the warp (an earlier lane may hold one of them) and, once all are published, reads
-// the entries of row k that meet its own and updates in registers, k ascending.
+// any further entries of row k that meet its own and updates in registers, k ascending. (On a
+// stencil every row k meets row i once: polling the hits with the diagonals saves a round
+// trip per dependency, one after another, session 23.)
 template <class T> struct Ilu0Lane {
-    u32 i, s, len, lower, di, waiting;
-    u32 c[FACTOR_LANE_ROW], dk[FACTOR_LANE_ROW], from[FACTOR_LANE_ROW], to[FACTOR_LANE_ROW];
-    T v[FACTOR_LANE_ROW], ukk[FACTOR_LANE_ROW];
+    u32 i, s, len, lower, di, waiting, hits_waiting;
+    u32 c[FACTOR_LANE_ROW], dk[FACTOR_LANE_ROW], from[FACTOR_LANE_ROW], to[FACTOR_LANE_ROW], hit[FACTOR_LANE_ROW];
+    T v[FACTOR_LANE_ROW], ukk[FACTOR_LANE_ROW], hv[FACTOR_LANE_ROW];
 
     __device__ __forceinline__ void load(u32 row, const int* ptr, const int* col, int base, const T* work,
                                          const u32* diag, const u32* split) {
@@ -32,11 +35,12 @@ template <class T> struct Ilu0Lane {
         len = (u32)(ptr[i + 1] - base) - s;
         lower = split[i] - s;
         di = diag[i];
-        waiting = 0;
+        waiting = hits_waiting = 0;
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
             dk[m] = from[m] = to[m] = 0;
-            ukk[m] = T(1);
+            hit[m] = FACTOR_NONE;
+            ukk[m] = hv[m] = T(1);
             c[m] = m < len ? (u32)(col[s + m] - base) : FACTOR_NONE;
             v[m] = m < len ? work[s + m] : T(0);
         }
@@ -47,23 +51,45 @@ template <class T> struct Ilu0Lane {
                 to[m] = (u32)(ptr[c[m] + 1] - base);
                 from[m] = dk[m] == FACTOR_NONE ? to[m] : dk[m] + 1;
                 if (dk[m] != FACTOR_NONE) waiting |= 1u << m;
+                for (u32 p = from[m]; p < to[m]; ++p) {
+                    if (meets(m, (u32)(col[p] - base))) {
+                        hit[m] = p;
+                        hits_waiting |= 1u << m;
+                        break;
+                    }
+                }
             }
         }
     }
 
-    // Polls the diagonals not yet seen, together; true once every one is published.
-    __device__ __forceinline__ bool ready(const T* out) {
-        typename Ready<T>::Bits b[FACTOR_LANE_ROW];
+    // Whether column j is an entry of row i after its m-th.
+    __device__ __forceinline__ bool meets(u32 m, u32 j) const {
+        bool h = false;
 #pragma unroll
-        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) b[m] = (waiting >> m & 1) ? Ready<T>::load(out + dk[m]) : 0;
+        for (u32 r = 0; r < FACTOR_LANE_ROW; ++r) h = h || (r > m && c[r] == j);
+        return h;
+    }
+
+    // Polls the diagonals and hits not yet seen, together; true once every one is published.
+    __device__ __forceinline__ bool ready(const T* out) {
+        typename Ready<T>::Bits b[FACTOR_LANE_ROW], h[FACTOR_LANE_ROW];
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            b[m] = (waiting >> m & 1) ? Ready<T>::load(out + dk[m]) : 0;
+            h[m] = (hits_waiting >> m & 1) ? Ready<T>::load(out + hit[m]) : 0;
+        }
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
             if ((waiting >> m & 1) && !Ready<T>::none(b[m])) {
                 ukk[m] = Ready<T>::value(b[m]);
                 waiting &= ~(1u << m);
             }
+            if ((hits_waiting >> m & 1) && !Ready<T>::none(h[m])) {
+                hv[m] = Ready<T>::value(h[m]);
+                hits_waiting &= ~(1u << m);
+            }
         }
-        return waiting == 0;
+        return (waiting | hits_waiting) == 0;
     }
 
     __device__ __forceinline__ void factor(const int* col, int base, T* out, u32* counters, int boost, double tol,
@@ -73,13 +99,10 @@ template <class T> struct Ilu0Lane {
             if (m < lower) {
                 const T l = v[m] / ukk[m];
                 v[m] = l;
-                for (u32 p = from[m]; p < to[m]; ++p) {
+                for (u32 p = hit[m]; p < to[m]; ++p) {
                     const u32 j = (u32)(col[p] - base);
-                    bool hit = false;
-#pragma unroll
-                    for (u32 r = m + 1; r < FACTOR_LANE_ROW; ++r) hit = hit || c[r] == j;
-                    if (!hit) continue;
-                    const T u = factor_poll(out + p);
+                    if (!meets(m, j)) continue;
+                    const T u = p == hit[m] ? hv[m] : factor_poll(out + p);
 #pragma unroll
                     for (u32 r = m + 1; r < FACTOR_LANE_ROW; ++r) {
                         if (c[r] == j) v[r] = add_rn(v[r], -mul_rn(l, u));
