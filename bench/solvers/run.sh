@@ -6,7 +6,8 @@
 # to time_spsv and time_factor (default ../shared/matrices from the repository root; a missing
 # directory means the built-in cases only). CUDA from ${CUDA_HOME:-/usr/local/cuda}; NVIDIA's
 # libcusparse.so.12 is searched under it. SPBLK_BENCH_QUICK=1 passes "quick" (smaller built-in
-# matrices) to time_spsv, time_spsm and time_factor. Everything goes to stdout; the exit status
+# matrices) to time_spsv, time_spsm and time_factor; SPBLK_BENCH_ONLY (words of "spsv spsm
+# factor pcg", default all) picks the parts. Everything goes to stdout; the exit status
 # is nonzero if a program failed (the others still run).
 set -euo pipefail
 
@@ -84,10 +85,13 @@ step() { # title, command...: runs it, notes a failure and goes on
   fi
 }
 nvenv=(env "LD_LIBRARY_PATH=$nvlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
-step "SpSV (time_spsv)" "${nvenv[@]}" "$tmp/time_spsv" ${quick[@]+"${quick[@]}"} ${mtx[@]+"${mtx[@]}"}
-step "SpSM (time_spsm)" "${nvenv[@]}" "$tmp/time_spsm" ${quick[@]+"${quick[@]}"}
-step "IC0/ILU0 (time_factor)" "${nvenv[@]}" "$tmp/time_factor" ${quick[@]+"${quick[@]}"} ${mtx[@]+"${mtx[@]}"}
+only=" ${SPBLK_BENCH_ONLY:-spsv spsm factor pcg} "
+want() { [[ "$only" == *" $1 "* ]]; }
+want spsv && step "SpSV (time_spsv)" "${nvenv[@]}" "$tmp/time_spsv" ${quick[@]+"${quick[@]}"} ${mtx[@]+"${mtx[@]}"}
+want spsm && step "SpSM (time_spsm)" "${nvenv[@]}" "$tmp/time_spsm" ${quick[@]+"${quick[@]}"}
+want factor && step "IC0/ILU0 (time_factor)" "${nvenv[@]}" "$tmp/time_factor" ${quick[@]+"${quick[@]}"} ${mtx[@]+"${mtx[@]}"}
 
+want pcg || exit "$failed"
 # The same PCG program with NVIDIA's libcusparse.so.12, then with spblk's compatible one.
 mkdir "$tmp/spblkcs"
 ln -s "$compat" "$tmp/spblkcs/libcusparse.so.12"

@@ -24,18 +24,19 @@ __device__ __forceinline__ T ilu0_pivot(u32 i, T u, u32* counters, int boost, do
 // stencil every row k meets row i once: polling the hits with the diagonals saves a round
 // trip per dependency, one after another, session 23.)
 template <class T> struct Ilu0Lane {
-    u32 i, s, len, lower, di, waiting, hits_waiting;
+    u32 i, s, len, lower, di, waiting, hits_waiting, sentry_bit, sentry_at;
     u32 c[FACTOR_LANE_ROW], dk[FACTOR_LANE_ROW], from[FACTOR_LANE_ROW], to[FACTOR_LANE_ROW], hit[FACTOR_LANE_ROW];
     T v[FACTOR_LANE_ROW], ukk[FACTOR_LANE_ROW], hv[FACTOR_LANE_ROW];
 
     __device__ __forceinline__ void load(u32 row, const int* ptr, const int* col, int base, const T* work,
-                                         const u32* diag, const u32* split) {
+                                         const u32* diag, const u32* split, const u32* position) {
         i = row;
         s = (u32)(ptr[i] - base);
         len = (u32)(ptr[i + 1] - base) - s;
         lower = split[i] - s;
         di = diag[i];
-        waiting = hits_waiting = 0;
+        waiting = hits_waiting = sentry_bit = sentry_at = 0;
+        u32 latest = 0;
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
             dk[m] = from[m] = to[m] = 0;
@@ -50,7 +51,16 @@ template <class T> struct Ilu0Lane {
                 dk[m] = diag[c[m]];
                 to[m] = (u32)(ptr[c[m] + 1] - base);
                 from[m] = dk[m] == FACTOR_NONE ? to[m] : dk[m] + 1;
-                if (dk[m] != FACTOR_NONE) waiting |= 1u << m;
+                if (dk[m] != FACTOR_NONE) {
+                    waiting |= 1u << m;
+                    // The row that comes last in the order is the one to poll first.
+                    const u32 at = position[c[m]] + 1;
+                    if (at > latest) {
+                        latest = at;
+                        sentry_bit = 1u << m;
+                        sentry_at = dk[m];
+                    }
+                }
                 for (u32 p = from[m]; p < to[m]; ++p) {
                     if (meets(m, (u32)(col[p] - base))) {
                         hit[m] = p;
@@ -70,8 +80,12 @@ template <class T> struct Ilu0Lane {
         return h;
     }
 
-    // Polls the diagonals and hits not yet seen, together; true once every one is published.
+    // Polls the diagonal of the row that comes last in the order until it is published, then the
+    // diagonals and hits not yet seen, together; true once every one is published.
     __device__ __forceinline__ bool ready(const T* out) {
+        // One load a round while the wavefront is far: polling every dependency every round
+        // kept L2 78 % busy with polls (ncu, session 23 run d).
+        if ((waiting & sentry_bit) && Ready<T>::none(Ready<T>::load(out + sentry_at))) return false;
         typename Ready<T>::Bits b[FACTOR_LANE_ROW], h[FACTOR_LANE_ROW];
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
@@ -125,12 +139,13 @@ template <class T> struct Ilu0Lane {
 // dependencies are all published factors its row in that round (no warp-wide step inside).
 template <class T>
 __device__ void ilu0_lanes(u32 first, u32 count, const int* ptr, const int* col, int base, T* out, const T* work,
-                           const u32* diag, const u32* split, const u32* order, u32* counters, int boost, double tol,
-                           T boost_value) {
+                           const u32* diag, const u32* split, const u32* order, const u32* position, u32* counters,
+                           int boost, double tol, T boost_value) {
     const u32 lane = threadIdx.x & 31;
     Ilu0Lane<T> row;
     bool pending = lane < count;
-    if (pending) row.load(order[first + lane], ptr, col, base, work, diag, split);
+    if (pending) row.load(order[first + lane], ptr, col, base, work, diag, split, position);
+    u32 nap = 32;
     while (__any_sync(SPBLK_FULL_MASK, pending)) {
         bool moved = false;
         if (pending && row.ready(out)) {
@@ -138,7 +153,12 @@ __device__ void ilu0_lanes(u32 first, u32 count, const int* ptr, const int* col,
             pending = false;
             moved = true;
         }
-        if (!__any_sync(SPBLK_FULL_MASK, moved)) __nanosleep(32);
+        if (__any_sync(SPBLK_FULL_MASK, moved)) {
+            nap = 32;
+        } else {
+            __nanosleep(nap);
+            nap = min(nap * 2, 256u);
+        }
     }
 }
 
@@ -256,7 +276,9 @@ __device__ void ilu0_warp(u32 i, const int* ptr, const int* col, int base, T* ou
     __syncwarp();
     // Every entry, the diagonal (the key) last.
     const u32 di = diag[i];
-    if (di != FACTOR_NONE && lane == (int)((di - s) % 32)) work[di] = ilu0_pivot(i, work[di], counters, boost, tol, boost_value);
+    if (di != FACTOR_NONE && lane == (int)((di - s) % 32)) {
+        work[di] = ilu0_pivot(i, work[di], counters, boost, tol, boost_value);
+    }
     for (u32 p = s + lane; p < e; p += 32) {
         if (p != di) factor_publish(out + p, work[p]);
     }
@@ -266,25 +288,27 @@ __device__ void ilu0_warp(u32 i, const int* ptr, const int* col, int base, T* ou
 
 template <class T>
 __device__ void ilu0_rows(const int* ptr, const int* col, int base, T* out, T* work, const u32* diag, const u32* split,
-                          const u32* order, const u32* ticket_pos, u32* counters, int boost, double tol,
-                          T boost_value) {
+                          const u32* order, const u32* position, const u32* ticket_pos, u32* counters, int boost,
+                          double tol, T boost_value) {
     const u32 tickets = counters[2];
     for (u32 t = factor_ticket(counters); t < tickets; t = factor_ticket(counters)) {
         const u32 first = ticket_pos[t], count = ticket_pos[t + 1] - first, i = order[first];
         if (factor_row_length(i, ptr, split, base, 0) > FACTOR_LANE_ROW) {
             ilu0_warp(i, ptr, col, base, out, work, diag, split, counters, boost, tol, boost_value);
         } else {
-            ilu0_lanes(first, count, ptr, col, base, out, work, diag, split, order, counters, boost, tol, boost_value);
+            ilu0_lanes(first, count, ptr, col, base, out, work, diag, split, order, position, counters, boost, tol,
+                       boost_value);
         }
     }
 }
 
-#define ILU0_ENTRY(T, tval)                                                                                       \
-    extern "C" __global__ void __launch_bounds__(128)                                                             \
-        spblk_ilu0_##tval(const int* ptr, const int* col, int base, T* val, T* work, const u32* diag,              \
-                          const u32* split, const u32* order, const u32* ticket_pos, u32* counters, int boost,    \
-                          double tol, T boost_value) {                                                            \
-        ilu0_rows<T>(ptr, col, base, val, work, diag, split, order, ticket_pos, counters, boost, tol, boost_value); \
+#define ILU0_ENTRY(T, tval)                                                                                      \
+    extern "C" __global__ void __launch_bounds__(128)                                                            \
+        spblk_ilu0_##tval(const int* ptr, const int* col, int base, T* val, T* work, const u32* diag,            \
+                          const u32* split, const u32* order, const u32* position, const u32* ticket_pos,       \
+                          u32* counters, int boost, double tol, T boost_value) {                                 \
+        ilu0_rows<T>(ptr, col, base, val, work, diag, split, order, position, ticket_pos, counters, boost, tol,  \
+                     boost_value);                                                                               \
     }
 
 ILU0_ENTRY(float, f32)

@@ -39,11 +39,12 @@ struct Layout {
     /// The factorization's copy of A's values (rows work on their own there while A's words
     /// wait for the published results): the space of the triangle's columns and rows.
     work: u64,
+    /// Each row's position in the order (a short row polls the row it needs that comes last).
+    position: u64,
     /// Analysis scratch: A's strict lower triangle in row order (offsets, diagonal sources,
-    /// columns, rows), each row's position in the order, a scan's partial sums, the level pass.
+    /// columns, rows), a scan's partial sums, the level pass.
     tri: RowTriangle,
     tri_diag: u64,
-    position: u64,
     ticket_flags: u64,
     scan_tmp: u64,
     levels: LevelOrder,
@@ -133,6 +134,7 @@ pub fn factor(l: &Launcher, args: &FactorArgs, t: &DevicePattern, boost: Option<
         .ptr(at.diag)
         .ptr(at.split)
         .ptr(at.order)
+        .ptr(at.position)
         .ptr(at.ticket_pos)
         .ptr(at.words + 4);
     let (name, rows) = match args.kind {
