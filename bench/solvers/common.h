@@ -66,19 +66,25 @@ static inline csr_t laplace(int g, int g3, int lower) {
     return a;
 }
 
-/* A lower-triangular matrix with power-law row lengths (about avg per row, some rows of
- * thousands), columns uniform below the diagonal, a dominant diagonal last in each row.
- * (Columns within a row are neither sorted nor unique.) */
-static inline csr_t power_law(int n, int avg) {
+/* An empty n-row CSR matrix with room for cap entries. */
+static inline csr_t csr_alloc(int n, long cap) {
     csr_t a;
-    long cap = (long)n * avg * 3 + n, k;
-    int i;
     a.n = n;
     a.ptr = malloc(sizeof(int) * (n + 1));
     a.col = malloc(sizeof(int) * cap);
     a.val = malloc(sizeof(double) * cap);
     a.nnz = 0;
     a.ptr[0] = 0;
+    return a;
+}
+
+/* A lower-triangular matrix with power-law row lengths (about avg per row, some rows of
+ * thousands), columns uniform below the diagonal, a dominant diagonal last in each row.
+ * (Columns within a row are neither sorted nor unique.) */
+static inline csr_t power_law(int n, int avg) {
+    long cap = (long)n * avg * 3 + n, k;
+    csr_t a = csr_alloc(n, cap);
+    int i;
     for (i = 0; i < n; i++) {
         double r = u();
         long len = (long)(avg * 0.5 / pow(1.0 - r * 0.999999, 0.6));
@@ -101,15 +107,9 @@ static inline csr_t power_law(int n, int avg) {
  * sorted, a dominant diagonal. */
 static inline int cmpi(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 static inline csr_t power_law_full(int n, int avg) {
-    csr_t a;
     long cap = (long)n * avg * 3 + n, k;
+    csr_t a = csr_alloc(n, cap);
     int i;
-    a.n = n;
-    a.ptr = malloc(sizeof(int) * (n + 1));
-    a.col = malloc(sizeof(int) * cap);
-    a.val = malloc(sizeof(double) * cap);
-    a.nnz = 0;
-    a.ptr[0] = 0;
     for (i = 0; i < n; i++) {
         double r = u();
         long len = (long)(avg * 0.5 / pow(1.0 - r * 0.999999, 0.6)), s = a.nnz, w = 0;

@@ -32,14 +32,14 @@ __device__ __forceinline__ u32 ic0_key(u32 dk, u32 from, u32 to) {
     return dk != FACTOR_NONE ? dk : (from < to ? to - 1 : FACTOR_NONE);
 }
 
-// A short row, in a lane's registers (as ILU0's, ilu0.cu): the keys of its rows k and each
-// row k's first lower entry that meets an earlier entry of row i (its `hit`) polled together;
-// for each entry in column order, row k's lower part is walked in column order, so the
-// products are added in the order the warp adds them.
+// A short row, in a lane's registers (as ILU0's, ilu0.cu; rows.cuh, FactorPolls): the keys of
+// its rows k and their hits polled together; for each entry in column order, row k's lower part
+// is walked in column order, so the products are added in the order the warp adds them.
 template <class T> struct Ic0Lane {
-    u32 i, s, lower, di, waiting, hits_waiting, sentry_bit, sentry_at;
-    u32 c[FACTOR_LANE_ROW], key[FACTOR_LANE_ROW], from[FACTOR_LANE_ROW], to[FACTOR_LANE_ROW], hit[FACTOR_LANE_ROW];
-    T v[FACTOR_LANE_ROW], lkk[FACTOR_LANE_ROW], hv[FACTOR_LANE_ROW], aii;
+    u32 i, s, lower, di, diag_keys;
+    u32 c[FACTOR_LANE_ROW], from[FACTOR_LANE_ROW], to[FACTOR_LANE_ROW];
+    T v[FACTOR_LANE_ROW], aii;
+    FactorPolls<T> polls;
 
     __device__ __forceinline__ void load(u32 row, const int* ptr, const int* col, int base, const T* work,
                                          const u32* diag, const u32* split, const u32* position) {
@@ -48,13 +48,11 @@ template <class T> struct Ic0Lane {
         lower = split[i] - s;
         di = diag[i];
         aii = di != FACTOR_NONE ? work[di] : T(0);
-        waiting = hits_waiting = sentry_bit = sentry_at = 0;
-        u32 latest = 0;
+        diag_keys = 0;
+        polls.clear();
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
-            key[m] = from[m] = to[m] = 0;
-            hit[m] = FACTOR_NONE;
-            lkk[m] = hv[m] = T(1);
+            from[m] = to[m] = 0;
             c[m] = m < lower ? (u32)(col[s + m] - base) : FACTOR_NONE;
             v[m] = m < lower ? work[s + m] : T(0);
         }
@@ -64,24 +62,10 @@ template <class T> struct Ic0Lane {
                 const u32 dk = diag[c[m]];
                 from[m] = (u32)(ptr[c[m]] - base);
                 to[m] = split[c[m]];
-                key[m] = ic0_key(dk, from[m], to[m]);
-                if (key[m] != FACTOR_NONE) {
-                    waiting |= 1u << m;
-                    // The row that comes last in the order is the one to poll first.
-                    const u32 at = position[c[m]] + 1;
-                    if (at > latest) {
-                        latest = at;
-                        sentry_bit = 1u << m;
-                        sentry_at = key[m];
-                    }
-                }
-                for (u32 p = from[m]; p < to[m]; ++p) {
-                    if (meets(m, (u32)(col[p] - base))) {
-                        hit[m] = p;
-                        hits_waiting |= 1u << m;
-                        break;
-                    }
-                }
+                const u32 key = ic0_key(dk, from[m], to[m]);
+                if (key != FACTOR_NONE) polls.watch(m, key, position[c[m]]);
+                if (dk != FACTOR_NONE) diag_keys |= 1u << m;
+                polls.find_hit(m, from[m], to[m], col, base, [&](u32 j) { return meets(m, j); });
             }
         }
     }
@@ -94,48 +78,23 @@ template <class T> struct Ic0Lane {
         return h;
     }
 
-    // Polls the key of the row that comes last in the order until it is published, then the keys
-    // and hits not yet seen, together; true once every one is published.
-    __device__ __forceinline__ bool ready(const T* out) {
-        // One load a round while the wavefront is far: polling every dependency every round
-        // kept L2 78 % busy with polls (ncu, session 23 run d).
-        if ((waiting & sentry_bit) && Ready<T>::none(Ready<T>::load(out + sentry_at))) return false;
-        typename Ready<T>::Bits b[FACTOR_LANE_ROW], h[FACTOR_LANE_ROW];
-#pragma unroll
-        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
-            b[m] = (waiting >> m & 1) ? Ready<T>::load(out + key[m]) : 0;
-            h[m] = (hits_waiting >> m & 1) ? Ready<T>::load(out + hit[m]) : 0;
-        }
-#pragma unroll
-        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
-            if ((waiting >> m & 1) && !Ready<T>::none(b[m])) {
-                // The key is the diagonal unless it lies in the lower part.
-                if (key[m] >= to[m]) lkk[m] = Ready<T>::value(b[m]);
-                waiting &= ~(1u << m);
-            }
-            if ((hits_waiting >> m & 1) && !Ready<T>::none(h[m])) {
-                hv[m] = Ready<T>::value(h[m]);
-                hits_waiting &= ~(1u << m);
-            }
-        }
-        return (waiting | hits_waiting) == 0;
-    }
-
     __device__ __forceinline__ void factor(const int* col, int base, T* out, u32* counters) {
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
             if (m < lower) {
+                // A missing l(k, k) reads as one (the key is then a lower entry, or none).
+                const T lkk = (diag_keys >> m & 1) ? polls.kv[m] : T(1);
                 T sum = T(0);
-                for (u32 p = hit[m]; p < to[m]; ++p) {
+                for (u32 p = polls.hit[m]; p < to[m]; ++p) {
                     const u32 j = (u32)(col[p] - base);
                     if (!meets(m, j)) continue;
-                    const T lk = p == hit[m] ? hv[m] : factor_poll(out + p);
+                    const T lk = polls.value(m, p, out);
 #pragma unroll
                     for (u32 r = 0; r < m; ++r) {
                         if (c[r] == j) sum = add_rn(sum, mul_rn(v[r], lk));
                     }
                 }
-                v[m] = add_rn(v[m], -sum) / lkk[m];
+                v[m] = add_rn(v[m], -sum) / lkk;
             }
         }
         // The lower entries in column order, then the diagonal: the key is stored last.
@@ -151,29 +110,13 @@ template <class T> struct Ic0Lane {
     }
 };
 
-// A ticket of short rows (as ilu0_lanes).
 template <class T>
 __device__ void ic0_lanes(u32 first, u32 count, const int* ptr, const int* col, int base, T* out, const T* work,
                           const u32* diag, const u32* split, const u32* order, const u32* position, u32* counters) {
-    const u32 lane = threadIdx.x & 31;
     Ic0Lane<T> row;
-    bool pending = lane < count;
-    if (pending) row.load(order[first + lane], ptr, col, base, work, diag, split, position);
-    u32 nap = 32;
-    while (__any_sync(SPBLK_FULL_MASK, pending)) {
-        bool moved = false;
-        if (pending && row.ready(out)) {
-            row.factor(col, base, out, counters);
-            pending = false;
-            moved = true;
-        }
-        if (__any_sync(SPBLK_FULL_MASK, moved)) {
-            nap = 32;
-        } else {
-            __nanosleep(nap);
-            nap = min(nap * 2, 256u);
-        }
-    }
+    const bool mine = (threadIdx.x & 31) < count;
+    if (mine) row.load(order[first + (threadIdx.x & 31)], ptr, col, base, work, diag, split, position);
+    factor_lanes(mine, [&] { return row.polls.ready(out); }, [&] { row.factor(col, base, out, counters); });
 }
 
 // A long row (a ticket of its own), a warp. The lanes take 32 entries (i, k) at a time: each

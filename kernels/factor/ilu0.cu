@@ -16,17 +16,15 @@ __device__ __forceinline__ T ilu0_pivot(u32 i, T u, u32* counters, int boost, do
     return u;
 }
 
-// A short row, in a lane's registers (up to 32 of them per ticket, a lane each). Its
-// dependencies' static parts load first, with each row k's first entry that meets a later
-// entry of row i (its `hit`); the lane polls the diagonals and the hits together without
-// blocking the warp (an earlier lane may hold one of them) and, once all are published, reads
-// any further entries of row k that meet its own and updates in registers, k ascending. (On a
-// stencil every row k meets row i once: polling the hits with the diagonals saves a round
-// trip per dependency, one after another, session 23.)
+// A short row, in a lane's registers (up to 32 of them per ticket, a lane each): its
+// dependencies' static parts and hits load first (rows.cuh, FactorPolls); once their diagonals
+// and hits are published, the lane reads any further entries of row k that meet its own and
+// updates in registers, k ascending.
 template <class T> struct Ilu0Lane {
-    u32 i, s, len, lower, di, waiting, hits_waiting, sentry_bit, sentry_at;
-    u32 c[FACTOR_LANE_ROW], dk[FACTOR_LANE_ROW], from[FACTOR_LANE_ROW], to[FACTOR_LANE_ROW], hit[FACTOR_LANE_ROW];
-    T v[FACTOR_LANE_ROW], ukk[FACTOR_LANE_ROW], hv[FACTOR_LANE_ROW];
+    u32 i, s, len, lower, di;
+    u32 c[FACTOR_LANE_ROW], from[FACTOR_LANE_ROW], to[FACTOR_LANE_ROW];
+    T v[FACTOR_LANE_ROW];
+    FactorPolls<T> polls;
 
     __device__ __forceinline__ void load(u32 row, const int* ptr, const int* col, int base, const T* work,
                                          const u32* diag, const u32* split, const u32* position) {
@@ -35,39 +33,21 @@ template <class T> struct Ilu0Lane {
         len = (u32)(ptr[i + 1] - base) - s;
         lower = split[i] - s;
         di = diag[i];
-        waiting = hits_waiting = sentry_bit = sentry_at = 0;
-        u32 latest = 0;
+        polls.clear();
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
-            dk[m] = from[m] = to[m] = 0;
-            hit[m] = FACTOR_NONE;
-            ukk[m] = hv[m] = T(1);
+            from[m] = to[m] = 0;
             c[m] = m < len ? (u32)(col[s + m] - base) : FACTOR_NONE;
             v[m] = m < len ? work[s + m] : T(0);
         }
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
             if (m < lower) {
-                dk[m] = diag[c[m]];
+                const u32 dk = diag[c[m]];
                 to[m] = (u32)(ptr[c[m] + 1] - base);
-                from[m] = dk[m] == FACTOR_NONE ? to[m] : dk[m] + 1;
-                if (dk[m] != FACTOR_NONE) {
-                    waiting |= 1u << m;
-                    // The row that comes last in the order is the one to poll first.
-                    const u32 at = position[c[m]] + 1;
-                    if (at > latest) {
-                        latest = at;
-                        sentry_bit = 1u << m;
-                        sentry_at = dk[m];
-                    }
-                }
-                for (u32 p = from[m]; p < to[m]; ++p) {
-                    if (meets(m, (u32)(col[p] - base))) {
-                        hit[m] = p;
-                        hits_waiting |= 1u << m;
-                        break;
-                    }
-                }
+                from[m] = dk == FACTOR_NONE ? to[m] : dk + 1;
+                if (dk != FACTOR_NONE) polls.watch(m, dk, position[c[m]]);
+                polls.find_hit(m, from[m], to[m], col, base, [&](u32 j) { return meets(m, j); });
             }
         }
     }
@@ -80,43 +60,18 @@ template <class T> struct Ilu0Lane {
         return h;
     }
 
-    // Polls the diagonal of the row that comes last in the order until it is published, then the
-    // diagonals and hits not yet seen, together; true once every one is published.
-    __device__ __forceinline__ bool ready(const T* out) {
-        // One load a round while the wavefront is far: polling every dependency every round
-        // kept L2 78 % busy with polls (ncu, session 23 run d).
-        if ((waiting & sentry_bit) && Ready<T>::none(Ready<T>::load(out + sentry_at))) return false;
-        typename Ready<T>::Bits b[FACTOR_LANE_ROW], h[FACTOR_LANE_ROW];
-#pragma unroll
-        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
-            b[m] = (waiting >> m & 1) ? Ready<T>::load(out + dk[m]) : 0;
-            h[m] = (hits_waiting >> m & 1) ? Ready<T>::load(out + hit[m]) : 0;
-        }
-#pragma unroll
-        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
-            if ((waiting >> m & 1) && !Ready<T>::none(b[m])) {
-                ukk[m] = Ready<T>::value(b[m]);
-                waiting &= ~(1u << m);
-            }
-            if ((hits_waiting >> m & 1) && !Ready<T>::none(h[m])) {
-                hv[m] = Ready<T>::value(h[m]);
-                hits_waiting &= ~(1u << m);
-            }
-        }
-        return (waiting | hits_waiting) == 0;
-    }
-
     __device__ __forceinline__ void factor(const int* col, int base, T* out, u32* counters, int boost, double tol,
                                            T boost_value) {
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
             if (m < lower) {
-                const T l = v[m] / ukk[m];
+                // A missing u(k, k) reads as one (its key is never watched).
+                const T l = v[m] / polls.kv[m];
                 v[m] = l;
-                for (u32 p = hit[m]; p < to[m]; ++p) {
+                for (u32 p = polls.hit[m]; p < to[m]; ++p) {
                     const u32 j = (u32)(col[p] - base);
                     if (!meets(m, j)) continue;
-                    const T u = p == hit[m] ? hv[m] : factor_poll(out + p);
+                    const T u = polls.value(m, p, out);
 #pragma unroll
                     for (u32 r = m + 1; r < FACTOR_LANE_ROW; ++r) {
                         if (c[r] == j) v[r] = add_rn(v[r], -mul_rn(l, u));
@@ -135,31 +90,15 @@ template <class T> struct Ilu0Lane {
     }
 };
 
-// A ticket of short rows: the warp goes round until every lane's row is done; a lane whose
-// dependencies are all published factors its row in that round (no warp-wide step inside).
 template <class T>
 __device__ void ilu0_lanes(u32 first, u32 count, const int* ptr, const int* col, int base, T* out, const T* work,
                            const u32* diag, const u32* split, const u32* order, const u32* position, u32* counters,
                            int boost, double tol, T boost_value) {
-    const u32 lane = threadIdx.x & 31;
     Ilu0Lane<T> row;
-    bool pending = lane < count;
-    if (pending) row.load(order[first + lane], ptr, col, base, work, diag, split, position);
-    u32 nap = 32;
-    while (__any_sync(SPBLK_FULL_MASK, pending)) {
-        bool moved = false;
-        if (pending && row.ready(out)) {
-            row.factor(col, base, out, counters, boost, tol, boost_value);
-            pending = false;
-            moved = true;
-        }
-        if (__any_sync(SPBLK_FULL_MASK, moved)) {
-            nap = 32;
-        } else {
-            __nanosleep(nap);
-            nap = min(nap * 2, 256u);
-        }
-    }
+    const bool mine = (threadIdx.x & 31) < count;
+    if (mine) row.load(order[first + (threadIdx.x & 31)], ptr, col, base, work, diag, split, position);
+    factor_lanes(mine, [&] { return row.polls.ready(out); },
+                 [&] { row.factor(col, base, out, counters, boost, tol, boost_value); });
 }
 
 // Row k's entries (k, j), j > k (the segment of `d`), scanned by the warp 32 at a time; the

@@ -39,6 +39,8 @@ extern "C" __global__ void __launch_bounds__(256)
 // diagonal) are factored a lane each, their entries in registers; a longer row gets a ticket
 // (a warp) of its own.
 #define FACTOR_LANE_ROW 8
+// Values a lane polls every round before it polls one row first (FactorPolls::ready).
+#define FACTOR_POLLS 3
 
 __device__ __forceinline__ u32 factor_row_length(u32 i, const int* ptr, const u32* split, int base, int ic) {
     return ic ? split[i] - (u32)(ptr[i] - base) + 1 : (u32)(ptr[i + 1] - ptr[i]);
@@ -87,6 +89,105 @@ template <class T> __device__ __forceinline__ T factor_poll(const T* p) {
 }
 template <class T> __device__ __forceinline__ void factor_publish(T* p, T v) {
     Ready<T>::store(p, Ready<T>::publishable(v));
+}
+
+// What a short row's lane keeps of the rows it needs (ilu0.cu, ic0.cu): per dependency m, the
+// position of row k's key and, once published, its value; the first entry of row k that meets
+// the lane's row (its hit) and its value. (On a stencil every row k meets row i at most once:
+// polling the hits with the keys saves a round trip per dependency, one after another.)
+template <class T> struct FactorPolls {
+    u32 key[FACTOR_LANE_ROW], hit[FACTOR_LANE_ROW];
+    T kv[FACTOR_LANE_ROW], hv[FACTOR_LANE_ROW];
+    u32 waiting, hits_waiting, sentry_bit, sentry_at, latest;
+
+    __device__ __forceinline__ void clear() {
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            key[m] = hit[m] = FACTOR_NONE;
+            kv[m] = hv[m] = T(1);
+        }
+        waiting = hits_waiting = sentry_bit = sentry_at = latest = 0;
+    }
+
+    // Dependency m waits on the value at `at` of the row at `position` in the order.
+    __device__ __forceinline__ void watch(u32 m, u32 at, u32 position) {
+        key[m] = at;
+        waiting |= 1u << m;
+        if (position + 1 > latest) {
+            latest = position + 1;
+            sentry_bit = 1u << m;
+            sentry_at = at;
+        }
+    }
+
+    // Dependency m's hit: the first p of [from, to) whose column `meets` the lane's row.
+    template <class Meets>
+    __device__ __forceinline__ void find_hit(u32 m, u32 from, u32 to, const int* col, int base, Meets meets) {
+        for (u32 p = from; p < to; ++p) {
+            if (meets((u32)(col[p] - base))) {
+                hit[m] = p;
+                hits_waiting |= 1u << m;
+                return;
+            }
+        }
+    }
+
+    // Polls every key and hit not yet seen, together; true once all are. A lane with more than
+    // FACTOR_POLLS of them polls only the key of the row that comes last in the order (the
+    // sentry) until it is published: polling every value every round kept L2 78 % busy (ncu,
+    // session 23 run d), while the sentry costs a round trip more at the end (IC0 on Poisson,
+    // 3 keys a row: 1.65 -> 1.81 ms; ILU0, 6 values: 3.23 -> 2.35 ms, run e).
+    __device__ __forceinline__ bool ready(const T* out) {
+        if ((waiting & sentry_bit) && __popc(waiting) + __popc(hits_waiting) > FACTOR_POLLS &&
+            Ready<T>::none(Ready<T>::load(out + sentry_at))) {
+            return false;
+        }
+        typename Ready<T>::Bits b[FACTOR_LANE_ROW], h[FACTOR_LANE_ROW];
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            b[m] = (waiting >> m & 1) ? Ready<T>::load(out + key[m]) : 0;
+            h[m] = (hits_waiting >> m & 1) ? Ready<T>::load(out + hit[m]) : 0;
+        }
+#pragma unroll
+        for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
+            if ((waiting >> m & 1) && !Ready<T>::none(b[m])) {
+                kv[m] = Ready<T>::value(b[m]);
+                waiting &= ~(1u << m);
+            }
+            if ((hits_waiting >> m & 1) && !Ready<T>::none(h[m])) {
+                hv[m] = Ready<T>::value(h[m]);
+                hits_waiting &= ~(1u << m);
+            }
+        }
+        return (waiting | hits_waiting) == 0;
+    }
+
+    // Row k's value at p: the hit's, or polled.
+    __device__ __forceinline__ T value(u32 m, u32 p, const T* out) const {
+        return p == hit[m] ? hv[m] : factor_poll(out + p);
+    }
+};
+
+// A ticket of short rows, a lane each: the warp goes round until every lane's row is done; a
+// lane whose rows are all published factors its row in that round (no warp-wide step inside:
+// a lane may need an earlier lane's row), with a backoff while no lane moves.
+template <class IsReady, class Factor>
+__device__ __forceinline__ void factor_lanes(bool pending, IsReady ready, Factor factor) {
+    u32 nap = 32;
+    while (__any_sync(SPBLK_FULL_MASK, pending)) {
+        bool moved = false;
+        if (pending && ready()) {
+            factor();
+            pending = false;
+            moved = true;
+        }
+        if (__any_sync(SPBLK_FULL_MASK, moved)) {
+            nap = 32;
+        } else {
+            __nanosleep(nap);
+            nap = min(nap * 2, 256u);
+        }
+    }
 }
 
 // Before a factorization: work[p] = A's value, A's word all ones, for every entry the

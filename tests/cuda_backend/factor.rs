@@ -41,6 +41,11 @@ fn matrix(r: &mut StdRng, n: usize, avg: usize, long: usize, symmetric: bool) ->
             }
         }
     }
+    with_dominant_diagonal(r, rows)
+}
+
+/// The rows with a diagonal entry larger than the sum of the others' magnitudes.
+fn with_dominant_diagonal(r: &mut StdRng, mut rows: Vec<std::collections::BTreeMap<usize, f64>>) -> Rows {
     for (i, row) in rows.iter_mut().enumerate() {
         let weight: f64 = row.values().map(|v| v.abs()).sum();
         row.insert(i, 1.0 + weight + r.gen_range(0.0..1.0));
@@ -62,11 +67,7 @@ fn chain(r: &mut StdRng, n: usize, symmetric: bool) -> Rows {
             }
         }
     }
-    for (i, row) in rows.iter_mut().enumerate() {
-        let weight: f64 = row.values().map(|v| v.abs()).sum();
-        row.insert(i, 1.0 + weight + r.gen_range(0.0..1.0));
-    }
-    rows.into_iter().map(|m| m.into_iter().collect()).collect()
+    with_dominant_diagonal(r, rows)
 }
 
 /// A side's copy of a CSR matrix with `int` indices from `base`, values in `vt`.
