@@ -170,10 +170,10 @@ template <class T> struct FactorPolls {
 
 // A ticket of short rows, a lane each: the warp goes round until every lane's row is done; a
 // lane whose rows are all published factors its row in that round (no warp-wide step inside:
-// a lane may need an earlier lane's row), with a backoff while no lane moves.
+// a lane may need an earlier lane's row). A round in which no lane moves sleeps briefly (a
+// backoff doubling to 256 ns cost IC0 on Poisson 10 %, session 23 runs e and f).
 template <class IsReady, class Factor>
 __device__ __forceinline__ void factor_lanes(bool pending, IsReady ready, Factor factor) {
-    u32 nap = 32;
     while (__any_sync(SPBLK_FULL_MASK, pending)) {
         bool moved = false;
         if (pending && ready()) {
@@ -181,12 +181,7 @@ __device__ __forceinline__ void factor_lanes(bool pending, IsReady ready, Factor
             pending = false;
             moved = true;
         }
-        if (__any_sync(SPBLK_FULL_MASK, moved)) {
-            nap = 32;
-        } else {
-            __nanosleep(nap);
-            nap = min(nap * 2, 256u);
-        }
+        if (!__any_sync(SPBLK_FULL_MASK, moved)) __nanosleep(32);
     }
 }
 
