@@ -18,7 +18,7 @@ use crate::types::{DataType, IndexType};
 
 /// Warps per block of the factorization kernels (`__launch_bounds__(128)`), and blocks per SM
 /// in the persistent grid. A warp holds a ticket: up to 32 short rows (a lane each, their
-/// entries in registers: 64-96 registers, so 5-8 blocks of an SM are resident) or one long row.
+/// entries in registers: 128 registers, so 4 blocks of an SM are resident) or one long row.
 /// Blocks beyond what an SM holds start as others end: a ticket is only taken by a running warp.
 const FACTOR_WARPS: u32 = 4;
 const FACTOR_BLOCKS_PER_SM: u32 = 16;
@@ -117,7 +117,8 @@ fn tickets(l: &Launcher, args: &FactorArgs, at: &Layout, n: i64) -> Result<()> {
 
 pub fn factor(l: &Launcher, args: &FactorArgs, t: &DevicePattern, boost: Option<Boost>) -> Result<()> {
     let at = &t.at;
-    // The row counter from 0, no zero pivot yet, no row done.
+    // The ticket counter from 0, no zero pivot yet (rows are published into A, after the
+    // init kernel below has copied A's values to `work` and set A's words to all ones).
     l.memset_u32(at.words + 4, 0, 1)?;
     l.memset_u32(at.words + 8, NONE, 1)?;
     if t.n == 0 {
