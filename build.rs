@@ -73,21 +73,55 @@ fn main() {
     if let Ok(extra) = std::env::var("SPBLK_NVCC_FLAGS") {
         cmd.args(extra.split_whitespace());
     }
-    // nvcc needs its own bin directory on PATH for the pip layout (ptxas, fatbinary, cicc).
+    with_nvcc_path(&mut cmd, &nvcc);
+    let status = cmd.status().unwrap_or_else(|e| panic!("spblk: could not run {}: {e}", nvcc.display()));
+    if !status.success() {
+        panic!("spblk: nvcc failed ({status}) compiling the kernels; see the errors above");
+    }
+    write_kernel_names(&nvcc, &kernels, &unit, &out);
+    let secs = start.elapsed().as_secs_f64();
+    let size = std::fs::metadata(&fatbin).map(|m| m.len()).unwrap_or(0);
+    println!("cargo:warning=spblk: kernels compiled by {} in {secs:.1} s ({size} bytes of fatbin)", nvcc.display());
+    std::fs::write(out.join("kernel-build-time.txt"), format!("{secs:.1}\n")).ok();
+}
+
+/// The `spblk_` identifiers of the preprocessed kernels (macros expanded), one per line, for the
+/// registry test (src/backend/cuda/kernels.rs): nvcc compresses a large fatbin, which then shows
+/// no names.
+fn write_kernel_names(nvcc: &Path, kernels: &Path, unit: &Path, out: &Path) {
+    let mut cmd = Command::new(nvcc);
+    with_nvcc_path(&mut cmd, nvcc);
+    let pre = cmd
+        .args(["-E", "-std=c++17", "-I"])
+        .arg(kernels)
+        .args(["-gencode", "arch=compute_90a,code=[sm_90a]"])
+        .arg(unit)
+        .output()
+        .unwrap_or_else(|e| panic!("spblk: could not run {} -E: {e}", nvcc.display()));
+    if !pre.status.success() {
+        panic!("spblk: nvcc -E failed: {}", String::from_utf8_lossy(&pre.stderr));
+    }
+    let text = String::from_utf8_lossy(&pre.stdout);
+    let mut names = std::collections::BTreeSet::new();
+    for (at, _) in text.match_indices("spblk_") {
+        if at > 0 && text.as_bytes()[at - 1].is_ascii_alphanumeric() {
+            continue;
+        }
+        let end = text[at..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(text.len(), |e| at + e);
+        names.insert(&text[at..end]);
+    }
+    let list: Vec<&str> = names.into_iter().collect();
+    std::fs::write(out.join("spblk_kernel_names.txt"), list.join("\n")).unwrap();
+}
+
+/// nvcc needs its own bin directory on PATH for the pip layout (ptxas, fatbinary, cicc).
+fn with_nvcc_path(cmd: &mut Command, nvcc: &Path) {
     if let Some(bin) = nvcc.parent() {
         let path = std::env::var_os("PATH").unwrap_or_default();
         let mut paths = vec![bin.to_path_buf()];
         paths.extend(std::env::split_paths(&path));
         cmd.env("PATH", std::env::join_paths(paths).unwrap());
     }
-    let status = cmd.status().unwrap_or_else(|e| panic!("spblk: could not run {}: {e}", nvcc.display()));
-    if !status.success() {
-        panic!("spblk: nvcc failed ({status}) compiling the kernels; see the errors above");
-    }
-    let secs = start.elapsed().as_secs_f64();
-    let size = std::fs::metadata(&fatbin).map(|m| m.len()).unwrap_or(0);
-    println!("cargo:warning=spblk: kernels compiled by {} in {secs:.1} s ({size} bytes of fatbin)", nvcc.display());
-    std::fs::write(out.join("kernel-build-time.txt"), format!("{secs:.1}\n")).ok();
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
