@@ -137,9 +137,12 @@ fn axpby_matches_the_reference() {
             let vt = TYPES[k % 4];
             let c = Case::random(&mut r, SIZES[k % 5], vt, k % 3 == 0);
             let alpha = c.scalar(&mut r, -2.0, 2.0);
-            // beta = 0 over a NaN-filled Y: Y must not be read.
-            let (beta, y0) =
-                if k % 4 == 1 { (0.0, vec![f64::NAN; c.size]) } else { (c.scalar(&mut r, -2.0, 2.0), c.y.clone()) };
+            // beta = 0 over a NaN-filled Y: Y must not be read; beta = 1: Y's scaling skipped.
+            let (beta, y0) = match k % 4 {
+                1 => (0.0, vec![f64::NAN; c.size]),
+                2 => (1.0, c.y.clone()),
+                _ => (c.scalar(&mut r, -2.0, 2.0), c.y.clone()),
+            };
             let mut side = Side::new(kind);
             side.set_pointer_mode(c.device_scalars);
             let v = Vecs::new(&mut side, &c, &encode(&y0, vt));
@@ -148,7 +151,13 @@ fn axpby_matches_the_reference() {
                 side.scalar(c.device_scalars, &scalar_bytes(alpha, ct)),
                 side.scalar(c.device_scalars, &scalar_bytes(beta, ct)),
             );
-            ok(spblkAxpby(side.handle, a, v.x, b, v.y), "spblkAxpby");
+            let (status, records) = spblk::trace::capture(|| spblkAxpby(side.handle, a, v.x, b, v.y));
+            ok(status, "spblkAxpby");
+            if kind == Kind::Cuda && !harness_on_host() {
+                // A host-mode 1 is known at the call; a device-mode one is not.
+                let scales = u32::from(c.size > 0 && (beta != 1.0 || c.device_scalars));
+                assert_eq!(launched(&records, "spblk_spvec_scale"), scales, "axpby case {k}: Y scaled");
+            }
             let (_, got) = v.read(&side, &c);
             let scaled = |i: usize| if beta == 0.0 { 0.0 } else { beta * y0[i] };
             let mut want: Vec<f64> = (0..c.size).map(scaled).collect();

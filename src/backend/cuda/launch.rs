@@ -89,6 +89,15 @@ impl Scalar {
             }),
         }
     }
+
+    /// Whether this is a host-mode 1 of the compute type (a device-mode value is unknown here).
+    pub fn is_host_one(&self, compute: DataType) -> bool {
+        self.dev == 0
+            && match compute {
+                DataType::F64 => self.bits == 1f64.to_bits(),
+                _ => self.bits == 1f32.to_bits() as u64,
+            }
+    }
 }
 
 /// Launches kernels of one call on the handle's stream, with the device's context current

@@ -42,7 +42,9 @@ pub fn update(l: &Launcher, args: &SpvecArgs) -> Result<()> {
             let compute = args.precision.compute;
             let (alpha, beta) = (Scalar::new(&alpha, compute, "alpha")?, Scalar::new(&beta, compute, "beta")?);
             let vtag = value_tag(x.value_type);
-            if size > 0 {
+            // Scaling by 1 is the identity (also through a narrower value type): skipping it
+            // makes `Y += alpha X` cost X's entries, not all of Y (a halo update, say).
+            if size > 0 && !beta.is_host_one(compute) {
                 l.launch(
                     &format!("spblk_spvec_scale_{vtag}"),
                     l.grid(size as u64, BLOCK as u64),

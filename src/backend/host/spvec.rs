@@ -69,11 +69,14 @@ pub unsafe fn update(args: &SpvecArgs) -> Result<()> {
         SpvecUpdate::Axpby { alpha, beta } => with_precision!(args.precision, V, _Out, T => {
             let (xv, yv) = unsafe { (user_array::<V>(x.values, nnz, "vecX")?, user_array::<V>(y.values, size, "vecY")?) };
             let (alpha, beta) = unsafe { (read_scalar::<T>(alpha, "alpha")?, read_scalar::<T>(beta, "beta")?) };
-            // Y scaled first (beta = 0 never reads it), then alpha X added to the stored
-            // result: the CUDA backend's two passes, rounding where it rounds.
-            for i in 0..size {
-                let old = if beta == T::ZERO { T::ZERO } else { beta * T::load(unsafe { *yv.add(i) }) };
-                unsafe { *yv.add(i) = old.store::<V>() };
+            // Y scaled first (beta = 0 never reads it; beta = 1 is the identity, skipped as the
+            // CUDA backend does), then alpha X added to the stored result: the CUDA backend's
+            // two passes, rounding where it rounds.
+            if beta != T::from_f64(1.0) {
+                for i in 0..size {
+                    let old = if beta == T::ZERO { T::ZERO } else { beta * T::load(unsafe { *yv.add(i) }) };
+                    unsafe { *yv.add(i) = old.store::<V>() };
+                }
             }
             for (k, &p) in pos.iter().enumerate() {
                 let v = alpha * T::load(unsafe { *xv.add(k) }) + T::load(unsafe { *yv.add(p) });
