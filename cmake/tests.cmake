@@ -138,6 +138,44 @@ set_tests_properties(examples.spmm examples.cg examples.spgemm examples.spmv_for
 set_tests_properties(examples.spmm examples.cg examples.cg.auto examples.spgemm examples.spmv_fortran
   PROPERTIES FIXTURES_REQUIRED examples LABELS examples SKIP_RETURN_CODE 77)
 
+# ---- the distributed CG (issue 15): mpiexec with 1-3 ranks on the host backend (auto: the GPU
+# when there is one), each run checked against one rank's product and solve (--check) ---------
+find_package(MPI COMPONENTS C)
+if(NOT MPI_C_FOUND)
+  message(WARNING "No MPI found: the distributed example's tests will be SKIPPED (install libopenmpi-dev openmpi-bin)")
+endif()
+# OpenMPI refuses root and more ranks than cores unless told (other MPIs ignore these).
+set(_mpi_env "OMPI_ALLOW_RUN_AS_ROOT=1" "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1" "OMPI_MCA_rmaps_base_oversubscribe=1")
+function(spblk_distributed_test name backend ranks)
+  set(test examples.distributed.${name})
+  if(NOT MPI_C_FOUND)
+    add_test(NAME ${test} COMMAND ${SPBLK_SH} -c
+      "echo 'SKIPPED: no MPI was found when configuring (install libopenmpi-dev openmpi-bin)'; exit 77")
+  else()
+    add_test(NAME ${test} COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${MPIEXEC_PREFLAGS}
+                                  "${_ex}/distributed_cg" ${MPIEXEC_POSTFLAGS} --check ${ARGN})
+  endif()
+  set(env ${_mpi_env})
+  if(backend STREQUAL "host")
+    list(APPEND env "SPBLK_BACKEND=host")
+  endif()
+  set_tests_properties(${test} PROPERTIES FIXTURES_REQUIRED examples LABELS examples SKIP_RETURN_CODE 77
+                                          ENVIRONMENT "${env}")
+endfunction()
+spblk_distributed_test(poisson.np1 host 1 --poisson 12)
+spblk_distributed_test(poisson.np2 host 2 --poisson 16)
+spblk_distributed_test(poisson.np3-uneven host 3 --uneven --poisson 14,15,16)
+spblk_distributed_test(powerlaw.np3-uneven host 3 --uneven --powerlaw 20000 --precond none)
+spblk_distributed_test(ic0.np2 host 2 --precond ic0)
+spblk_distributed_test(auto.np2 auto 2 --poisson 32)
+if(EXISTS "${SPBLK_MATRIX_DIR}/1138_bus.mtx")
+  spblk_distributed_test(1138_bus.np3 host 3 --mtx "${SPBLK_MATRIX_DIR}/1138_bus.mtx")
+else()
+  add_test(NAME examples.distributed.1138_bus.np3 COMMAND ${SPBLK_SH} -c
+    "echo 'SKIPPED: ${SPBLK_MATRIX_DIR}/1138_bus.mtx is missing (set SPBLK_MATRIX_DIR)'; exit 77")
+  set_tests_properties(examples.distributed.1138_bus.np3 PROPERTIES LABELS examples SKIP_RETURN_CODE 77)
+endif()
+
 # ---- consumers: find_package (shared and static) and pkg-config (shared and static) ----------
 spblk_consumer_build(consumer.cmake "${_src}/cmake/install-test")
 foreach(kind shared static)

@@ -71,20 +71,24 @@ static void download(void *dst, const void *src, size_t bytes) {
 static spblkHandle_t pick_backend(void) {
     spblkHandle_t handle;
     spblkBackend_t backend;
-    char why[600] = "";
+    char why[600] = "", no_gpu[600] = "";
+    /* First the GPU's context (cuda_memory_device's), so that a CUDA handle is made on it. */
+    int have_gpu = cuda_memory_init(no_gpu, sizeof no_gpu) == 0;
     if (getenv("SPBLK_BACKEND") != NULL) {
         CHECK(spblkCreate(&handle)); /* SPBLK_BACKEND=host|cuda decides */
-    } else if (cuda_memory_init(why, sizeof why) == 0 &&
-               spblkCreateWithBackend(&handle, SPBLK_BACKEND_CUDA) == SPBLK_STATUS_SUCCESS) {
+    } else if (have_gpu && spblkCreateWithBackend(&handle, SPBLK_BACKEND_CUDA) == SPBLK_STATUS_SUCCESS) {
         /* a GPU, and spblk can use it */
     } else {
-        if (why[0] == '\0') snprintf(why, sizeof why, "the CUDA backend is unavailable: %s", last_error());
+        if (!have_gpu)
+            snprintf(why, sizeof why, "%s", no_gpu);
+        else
+            snprintf(why, sizeof why, "the CUDA backend is unavailable: %s", last_error());
         CHECK(spblkCreateWithBackend(&handle, SPBLK_BACKEND_HOST));
     }
     CHECK(spblkGetBackend(handle, &backend));
     on_gpu = backend == SPBLK_BACKEND_CUDA;
-    if (on_gpu && cuda_memory_init(why, sizeof why) != 0) {
-        fprintf(stderr, "%s: CUDA backend, but no GPU memory: %s\n", example_name, why);
+    if (on_gpu && !have_gpu) {
+        fprintf(stderr, "%s: CUDA backend, but no GPU memory: %s\n", example_name, no_gpu);
         exit(1);
     }
     if (on_gpu)
@@ -94,7 +98,7 @@ static spblkHandle_t pick_backend(void) {
     return handle;
 }
 
-static double dot(const double *a, const double *b, int n) {
+static inline double dot(const double *a, const double *b, int n) {
     double s = 0.0;
     int i;
     for (i = 0; i < n; i++) s += a[i] * b[i];

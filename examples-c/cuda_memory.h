@@ -3,7 +3,8 @@
  *
  * The CUDA driver (libcuda.so.1, part of every NVIDIA driver install) is loaded at run time
  * with dlopen, so programs compile anywhere and simply report "no GPU" where there is none.
- * Memory is allocated in device 0's primary context, the context spblk's CUDA backend uses.
+ * Memory is allocated in the chosen device's primary context (device 0 unless
+ * `cuda_memory_device` says otherwise), the context spblk's CUDA backend uses.
  * Header-only; link with ${CMAKE_DL_LIBS} (-ldl) on glibc older than 2.34.
  */
 #ifndef SPBLK_CUDA_MEMORY_H
@@ -28,7 +29,26 @@ static struct {
     int (*MemFree)(cuda_deviceptr);
     int (*MemcpyHtoD)(cuda_deviceptr, const void *, size_t);
     int (*MemcpyDtoH)(void *, cuda_deviceptr, size_t);
+    /* Streams, events, pinned memory and asynchronous copies (the distributed example). */
+    int (*StreamCreate)(void **, unsigned);
+    int (*StreamDestroy)(void *);
+    int (*StreamSynchronize)(void *);
+    int (*StreamWaitEvent)(void *, void *, unsigned);
+    int (*EventCreate)(void **, unsigned);
+    int (*EventDestroy)(void *);
+    int (*EventRecord)(void *, void *);
+    int (*EventSynchronize)(void *);
+    int (*EventElapsedTime)(float *, void *, void *);
+    int (*MemAllocHost)(void **, size_t);
+    int (*MemFreeHost)(void *);
+    int (*MemcpyHtoDAsync)(cuda_deviceptr, const void *, size_t, void *);
+    int (*MemcpyDtoHAsync)(void *, cuda_deviceptr, size_t, void *);
+    int (*MemcpyDtoDAsync)(cuda_deviceptr, cuda_deviceptr, size_t, void *);
 } cuda_api;
+
+/* The GPU cuda_memory_init makes current, modulo the number of GPUs (set it first: one GPU
+ * per MPI rank, say); it holds the GPU used afterwards. */
+static int cuda_memory_device = 0;
 
 /* dlsym returns an object pointer; copying its bytes into the function pointer is the
  * ISO-C-clean way to convert it. */
@@ -40,8 +60,8 @@ static inline int cuda_symbol(void *lib, const char *name, void *fn, size_t fn_s
 }
 #define CUDA_SYMBOL(lib, name, field) cuda_symbol(lib, name, (void *)&cuda_api.field, sizeof cuda_api.field)
 
-/* Loads the driver and makes device 0's primary context current. Returns 0, or -1 with the
- * reason in `why`. */
+/* Loads the driver and makes the primary context of GPU `cuda_memory_device` (0 unless set;
+ * modulo the number of GPUs) current. Returns 0, or -1 with the reason in `why`. */
 static inline int cuda_memory_init(char *why, size_t why_len) {
     int count = 0, device = 0, rc;
     void *ctx = NULL;
@@ -56,7 +76,17 @@ static inline int cuda_memory_init(char *why, size_t why_len) {
         CUDA_SYMBOL(lib, "cuCtxSetCurrent", CtxSetCurrent) ||
         CUDA_SYMBOL(lib, "cuCtxSynchronize", CtxSynchronize) || CUDA_SYMBOL(lib, "cuMemAlloc_v2", MemAlloc) ||
         CUDA_SYMBOL(lib, "cuMemFree_v2", MemFree) || CUDA_SYMBOL(lib, "cuMemcpyHtoD_v2", MemcpyHtoD) ||
-        CUDA_SYMBOL(lib, "cuMemcpyDtoH_v2", MemcpyDtoH)) {
+        CUDA_SYMBOL(lib, "cuMemcpyDtoH_v2", MemcpyDtoH) || CUDA_SYMBOL(lib, "cuStreamCreate", StreamCreate) ||
+        CUDA_SYMBOL(lib, "cuStreamDestroy_v2", StreamDestroy) ||
+        CUDA_SYMBOL(lib, "cuStreamSynchronize", StreamSynchronize) ||
+        CUDA_SYMBOL(lib, "cuStreamWaitEvent", StreamWaitEvent) ||
+        CUDA_SYMBOL(lib, "cuEventCreate", EventCreate) || CUDA_SYMBOL(lib, "cuEventDestroy_v2", EventDestroy) ||
+        CUDA_SYMBOL(lib, "cuEventRecord", EventRecord) || CUDA_SYMBOL(lib, "cuEventSynchronize", EventSynchronize) ||
+        CUDA_SYMBOL(lib, "cuEventElapsedTime", EventElapsedTime) ||
+        CUDA_SYMBOL(lib, "cuMemAllocHost_v2", MemAllocHost) || CUDA_SYMBOL(lib, "cuMemFreeHost", MemFreeHost) ||
+        CUDA_SYMBOL(lib, "cuMemcpyHtoDAsync_v2", MemcpyHtoDAsync) ||
+        CUDA_SYMBOL(lib, "cuMemcpyDtoHAsync_v2", MemcpyDtoHAsync) ||
+        CUDA_SYMBOL(lib, "cuMemcpyDtoDAsync_v2", MemcpyDtoDAsync)) {
         snprintf(why, why_len, "libcuda.so.1 lacks a driver API function");
         return -1;
     }
@@ -64,9 +94,10 @@ static inline int cuda_memory_init(char *why, size_t why_len) {
         snprintf(why, why_len, "no usable GPU (cuInit/cuDeviceGetCount: error %d, %d devices)", rc, count);
         return -1;
     }
-    if ((rc = cuda_api.DeviceGet(&device, 0)) != 0 || (rc = cuda_api.DevicePrimaryCtxRetain(&ctx, device)) != 0 ||
+    cuda_memory_device %= count;
+    if ((rc = cuda_api.DeviceGet(&device, cuda_memory_device)) != 0 || (rc = cuda_api.DevicePrimaryCtxRetain(&ctx, device)) != 0 ||
         (rc = cuda_api.CtxSetCurrent(ctx)) != 0) {
-        snprintf(why, why_len, "cannot use GPU 0 (driver error %d)", rc);
+        snprintf(why, why_len, "cannot use GPU %d (driver error %d)", cuda_memory_device, rc);
         return -1;
     }
     return 0;

@@ -4,6 +4,8 @@
 #   cmake >= 3.20   apt-get (as root), else pip into .tools/pip
 #   gfortran        apt-get (as root); without it the Fortran example is skipped, visibly
 #   pkg-config      apt-get (as root); without it the pkg-config consumer test is skipped
+#   MPI             apt-get libopenmpi-dev openmpi-bin (as root); without it the distributed
+#                   example's tests are skipped
 #   nvcc            scripts/install-nvcc.sh (PyPI, into .tools/) when the CUDA backend is on
 #                   (SPBLK_CUDA != OFF) and NVCC is unset; NVCC is then exported for cargo,
 #                   whose build script compiles the kernels
@@ -25,6 +27,7 @@ spblk_missing=()
 spblk_cmake_ok || spblk_missing+=(cmake)
 spblk_have gfortran || spblk_have f95 || spblk_missing+=(gfortran)
 spblk_have pkg-config || spblk_have pkgconf || spblk_missing+=(pkg-config)
+spblk_have mpicc && spblk_have mpiexec || spblk_missing+=(libopenmpi-dev openmpi-bin)
 if [ ${#spblk_missing[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ] && spblk_have apt-get; then
         echo "install-tools: apt-get install ${spblk_missing[*]}"
@@ -55,4 +58,5 @@ if [ "${SPBLK_CUDA:-ON}" != OFF ] && [ -z "${NVCC:-}" ] && [ -f scripts/install-
     fi
 fi
 echo "install-tools: $(cmake --version | head -n 1); Fortran: $(command -v gfortran || command -v f95 || echo none);" \
-     "pkg-config: $(command -v pkg-config || command -v pkgconf || echo none); NVCC: ${NVCC:-unset}"
+     "pkg-config: $(command -v pkg-config || command -v pkgconf || echo none);" \
+     "MPI: $(command -v mpiexec || echo none); NVCC: ${NVCC:-unset}"
