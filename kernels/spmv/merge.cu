@@ -52,6 +52,24 @@ __device__ __forceinline__ bf16 mg_ro(const bf16* p) {
     return __ushort_as_bfloat16(__ldg(reinterpret_cast<const unsigned short*>(p)));
 }
 
+// Low 32 bits of a matrix value, for mg_after.
+__device__ __forceinline__ unsigned mg_bits(float v) { return __float_as_uint(v); }
+__device__ __forceinline__ unsigned mg_bits(double v) { return (unsigned)__double2loint(v); }
+__device__ __forceinline__ unsigned mg_bits(f16 v) { return __half_as_ushort(v); }
+__device__ __forceinline__ unsigned mg_bits(bf16 v) { return __bfloat16_as_ushort(v); }
+
+// c, made to depend on a by one LOP3 that passes c through: a scheduling constraint for ptxas,
+// which otherwise orders a batch's loads badly once the batch's bounds are known early. Used
+// so that a gather also waits for its value load (every index and value load of the rounds
+// then goes out before the first gather, not the value loads a round trip after the gathers),
+// and so that the rows' bounds are used only after the round's products (not waited for ahead
+// of the entry loads).
+template <class I, class In> __device__ __forceinline__ I mg_after(I c, In a) {
+    unsigned lo = (unsigned)c;
+    asm("lop3.b32 %0, %1, %2, 0, 0xF0;" : "=r"(lo) : "r"(lo), "r"(mg_bits(a)));
+    return sizeof(I) == 8 ? (I)(((unsigned long long)c & 0xffffffff00000000ull) | lo) : (I)lo;
+}
+
 // ---- partition ---------------------------------------------------------------------------
 
 template <class I> __device__ __forceinline__ i64 mg_key(const I* ptr, i64 base, i64 r) {
@@ -109,7 +127,7 @@ __device__ __forceinline__ void mg_products(const I* __restrict__ col, const In*
     }
     In xv[MG_ROUNDS];
 #pragma unroll
-    for (int u = 0; u < MG_ROUNDS; ++u) xv[u] = mg_ro(x + ((i64)c[u] - base) * incx);
+    for (int u = 0; u < MG_ROUNDS; ++u) xv[u] = mg_ro(x + ((i64)mg_after(c[u], a[u]) - base) * incx);
 #pragma unroll
     for (int u = 0; u < MG_ROUNDS; ++u) v[u] = rb + 32 * u + lane < e ? to_compute(a[u]) * to_compute(xv[u]) : T(0);
 }
@@ -185,14 +203,21 @@ __device__ void spmv_merge_tile(i64 m, i64 nnz, const I* __restrict__ ptr, const
         r0 = mg_first_row(ptr, m, base, win0);
         r1 = mg_first_row(ptr, m, base, win1);
     }
-    // ptr[r0-1], ptr[r0], ptr[r1-1], ptr[r1] (zero-based) in one round by lanes 0..3.
+    // ptr[r0-1], ptr[r0], ptr[r1-1], ptr[r1] (zero-based) by lanes 0..3, and in the same round
+    // by lanes 4..19 the end of each batch of 32 rows, ptr[min(r0 + 32k, r1)] for k = 1..16 (a
+    // window holds at most MERGE_W = 512 markers, so 16 batches): a batch's bounds are then
+    // known before its rows' own bounds arrive, and its first loads go out with them.
     i64 pv = 0;
     {
-        const i64 idx = lane == 0 ? r0 - 1 : lane == 1 ? r0 : lane == 2 ? r1 - 1 : r1;
-        if (lane < 4 && idx >= 0) pv = (i64)ptr[idx] - base;
+        const i64 idx = lane == 0 ? r0 - 1 : lane == 1 ? r0 : lane == 2 ? r1 - 1 : lane == 3 ? r1
+                                                                          : min(r0 + 32 * (i64)(lane - 3), r1);
+        if (lane < 20 && idx >= 0) pv = (i64)ptr[idx] - base;
     }
     const i64 pa = __shfl_sync(SPBLK_FULL_MASK, pv, 0), p0 = __shfl_sync(SPBLK_FULL_MASK, pv, 1);
     const i64 pb = __shfl_sync(SPBLK_FULL_MASK, pv, 2), p1 = __shfl_sync(SPBLK_FULL_MASK, pv, 3);
+    // Lanes 4..19: batch ends relative to p0 (they fit an int where used: inside the owned
+    // short rows' entries).
+    const int batch_end = (int)(pv - p0);
     const bool split = part != nullptr;  // long rows possible
     // A long row can only be the window's last (it is longer than a window).
     const bool last_long = split && r1 > r0 && p1 - pb > MERGE_L;
@@ -206,15 +231,27 @@ __device__ void spmv_merge_tile(i64 m, i64 nnz, const I* __restrict__ ptr, const
     for (int kb = 0; kb < R; kb += 32) {
         const bool has = kb + lane < R;
         const i64 row = r0 + kb + lane;
-        const int s = has ? (int)((i64)ptr[row] - base - p0) : 0;
-        const int e = has ? (int)((i64)ptr[row + 1] - base - p0) : 0;
-        const bool nonempty = has && e > s;
-        const int last = min(R - kb, 32) - 1;
-        const int S = __shfl_sync(SPBLK_FULL_MASK, s, 0), E = __shfl_sync(SPBLK_FULL_MASK, e, last);
+        // Unconditional loads (lanes past the tile's rows read the batch's first row): loads
+        // under a branch make the warp wait for them before it reconverges, ahead of the
+        // batch's entry loads.
+        const i64 at = has ? row : r0 + kb;
+        const unsigned s_at = (unsigned)ptr[at], e_at = (unsigned)ptr[at + 1], origin = (unsigned)(base + p0);
+        // The batch's end: ptr[r0 + kb + 32] from the first round, or for the tile's last
+        // batch ptr[r0 + R] (p1; pb when the window's last row is long and not owned).
+        // Its first entry: the previous batch's end (shuffled unconditionally: a branch here
+        // would again make the warp wait for the bounds' loads).
+        const int prev_end = __shfl_sync(SPBLK_FULL_MASK, batch_end, 3 + kb / 32);
+        const int S = kb ? prev_end : 0;
+        const int bend = __shfl_sync(SPBLK_FULL_MASK, batch_end, 4 + kb / 32);
+        const int E = kb + 32 < R ? bend : (int)((last_long ? pb : p1) - p0);
         T acc = 0;
         for (int rb = S; rb < E; rb += 32 * MG_ROUNDS) {
             T v[MG_ROUNDS];
             mg_products<In, I, T>(tcol, tval, base, x, incx, rb, E, v);
+            // The row's bounds relative to p0 (wrap-around 32-bit arithmetic; the result fits
+            // an int), used only after the round's products.
+            const int s = (int)(mg_after(s_at, v[0]) - origin), e = (int)(mg_after(e_at, v[0]) - origin);
+            const bool nonempty = has && e > s;
 #pragma unroll
             for (int u = 0; u < MG_ROUNDS; ++u)
                 if (rb + 32 * u < E) mg_round(v[u], rb + 32 * u, nonempty, s, e, acc);
