@@ -220,6 +220,54 @@ impl AsptPlan {
     }
 }
 
+/// ASpT's tiling for SpMM (`SPBLK_SPMM_ALG_ASPT`, docs/aspt-spmm.md), derived from an
+/// [`AsptPlan`] of the same pattern: in each panel the columns that two or more of its rows use
+/// are *dense* (numbered in column order, their rows of op(B) staged in shared memory a chunk at
+/// a time); each row lists its dense entries first, then the rest (*sparse*, op(B) read from
+/// memory), each part in column order. That is also the order of every row's sum.
+#[derive(Debug)]
+pub struct AsptSpmmPlan {
+    pub rows: i64,
+    pub nnz: i64,
+    pub panels: u64,
+    /// Entries in dense columns.
+    pub dense_entries: u64,
+    /// Dense (panel, column) pairs: rows of op(B) staged per column tile.
+    pub dense_columns: u64,
+    /// Seconds the build took, the base plan's included when it was built for this one.
+    pub build_seconds: f64,
+    pub arrays: AsptSpmmArrays,
+}
+
+/// The arrays (u32): `order` (the rows in panel order, as the base plan's); `half_ptr` (twice
+/// the rows, plus one: ranked row r's dense entries are `half_ptr[2r]..half_ptr[2r+1]`, its
+/// sparse ones up to `half_ptr[2r+2]`); `ent_pos` (nnz: the entry's position in A's values);
+/// `ent_idx` (nnz: a dense entry's column number in its panel, a sparse entry's column);
+/// `dcol_ptr` (panels plus one: each panel's first dense column); `dcols` (the dense columns).
+#[derive(Debug)]
+pub struct AsptSpmmArrays {
+    pub order: Buffer,
+    pub half_ptr: Buffer,
+    pub ent_pos: Buffer,
+    pub ent_idx: Buffer,
+    pub dcol_ptr: Buffer,
+    pub dcols: Buffer,
+}
+
+impl AsptSpmmPlan {
+    /// The product's message (argument matA) when A has no plan for SpMM.
+    pub(crate) const MISSING: &'static str = "has no ASpT plan for SpMM (call spblkSpMM_preprocess with \
+                                              SPBLK_SPMM_ALG_ASPT, or spblkAnalyze with SPBLK_ANALYSIS_ASPT, first)";
+    /// Entries per dense (panel, column) pair: how often a staged row of op(B) is used.
+    pub fn reuse(&self) -> f64 {
+        self.dense_entries as f64 / self.dense_columns.max(1) as f64
+    }
+    /// The share of entries that read op(B) from shared memory.
+    pub fn dense_share(&self) -> f64 {
+        self.dense_entries as f64 / self.nnz.max(1) as f64
+    }
+}
+
 /// kernels/sddmm/aspt.cu's `aspt_mix`.
 fn mix(mut x: u32) -> u32 {
     x ^= x >> 16;
@@ -275,6 +323,7 @@ pub struct Plans {
     one_sa: Option<Arc<OneSa>>,
     rode: [Option<Arc<RodePlan>>; 2],
     aspt: Option<Arc<AsptPlan>>,
+    aspt_spmm: Option<Arc<AsptSpmmPlan>>,
 }
 
 fn op_index(op: Operation) -> usize {
@@ -316,6 +365,12 @@ impl Plans {
         self.aspt = Some(plan.clone());
         plan
     }
+    pub fn aspt_spmm(&self) -> Option<Arc<AsptSpmmPlan>> {
+        self.aspt_spmm.clone()
+    }
+    pub fn set_aspt_spmm(&mut self, plan: AsptSpmmPlan) {
+        self.aspt_spmm = Some(Arc::new(plan));
+    }
     /// How many plans are held (tests and logs).
     pub fn count(&self) -> usize {
         self.operand.iter().flatten().count()
@@ -323,6 +378,7 @@ impl Plans {
             + usize::from(self.one_sa.is_some())
             + self.rode.iter().flatten().count()
             + usize::from(self.aspt.is_some())
+            + usize::from(self.aspt_spmm.is_some())
     }
 }
 

@@ -54,7 +54,8 @@ OPTIONS:
   --spmv-algs LIST     spblk SpMV algorithms, each timed against cuSPARSE's default (default: default):
                        default, csr-alg1, csr-alg2, scalar, vector, rows, merge (docs/spmv.md); all = every one
   --spmm-alg NAME       spblk's SpMM algorithm, timed against cuSPARSE's default (default: default):
-                       default, csr-alg2, rode (SPBLK_SPMM_ALG_RODE; the note gives the preprocess time)
+                       default, csr-alg2, rode (SPBLK_SPMM_ALG_RODE), aspt (SPBLK_SPMM_ALG_ASPT); the note
+                       gives the preprocess time
   --sddmm-alg NAME      spblk's SDDMM algorithm, timed against cuSPARSE's default (default: default):
                        default, aspt (SPBLK_SDDMM_ALG_ASPT); the note gives the spblk preprocess time
   --sizes              add the SpMV size sweep: uniform rows of 8 and R-MAT (edge factor 16), from about
@@ -145,7 +146,7 @@ const SIZES: &[(&str, &[Op])] = &[
 ];
 
 /// `--spmm-alg` names and spblk's values.
-const SPMM_ALGS: &[(&str, u32)] = &[("default", 0), ("csr-alg2", 6), ("rode", 100)];
+const SPMM_ALGS: &[(&str, u32)] = &[("default", 0), ("csr-alg2", 6), ("rode", 100), ("aspt", 101)];
 /// `--sddmm-alg` names and spblk's values.
 const SDDMM_ALGS: &[(&str, u32)] = &[("default", 0), ("aspt", 101)];
 
@@ -361,7 +362,7 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
                     .iter()
                     .find(|(n, _)| *n == v)
                     .map(|&(n, a)| (a, n))
-                    .ok_or_else(|| format!("--spmm-alg: '{v}' is not one of default, csr-alg2, rode"))?;
+                    .ok_or_else(|| format!("--spmm-alg: '{v}' is not one of default, csr-alg2, rode, aspt"))?;
             }
             "--sddmm-alg" => {
                 let v = value()?;

@@ -48,6 +48,11 @@ pub enum SpmmMethod {
     /// at most 512 entries, then per row its segments' sums in order and its residual entries:
     /// deterministic. Needs the plan of a preprocess or `spblkAnalyze`.
     Rode,
+    /// ASpT's panels of similar rows (`SPBLK_SPMM_ALG_ASPT`, CSR, op(A) = A): the op(B) rows of
+    /// the columns that two or more of a panel's rows use are staged in shared memory; each row
+    /// sums those entries, then the others, each part in column order: deterministic. Needs the
+    /// plan of a preprocess or `spblkAnalyze`.
+    Aspt,
     /// A BSR matrix as stored (op N): a thread per element of C, blocks in storage order.
     Bsr,
     /// A Blocked-ELL matrix as stored (op N): blocks of a multiple of 16 rows on tensor cores
@@ -611,8 +616,10 @@ pub trait Backend: Send + Sync {
     fn analyze_rode(&self, exec: &Exec, a: &SpMat) -> Result<()>;
 
     /// Builds ASpT's tiling of CSR matrix `c` and keeps it in its plans, unless it has one
-    /// (`spblkAnalyze(SPBLK_ANALYSIS_ASPT)`, SDDMM's preprocess with `SPBLK_SDDMM_ALG_ASPT`).
-    fn analyze_aspt(&self, exec: &Exec, c: &SpMat) -> Result<()>;
+    /// (`spblkAnalyze(SPBLK_ANALYSIS_ASPT)`, SDDMM's preprocess with `SPBLK_SDDMM_ALG_ASPT`);
+    /// with `spmm`, also the SpMM plan derived from it (`spblkAnalyze`, SpMM's preprocess with
+    /// `SPBLK_SPMM_ALG_ASPT`).
+    fn analyze_aspt(&self, exec: &Exec, c: &SpMat, spmm: bool) -> Result<()>;
 
     /// Copies a 1-SA plan's VBR arrays into memory the backend's kernels read, laid out as
     /// they read them (freed with the plan). `None`: the backend computes from the host plan.

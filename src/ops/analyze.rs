@@ -105,7 +105,7 @@ pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) 
                 )));
             }
             // A plan already there (from an earlier analysis or preprocess) is kept.
-            backend.analyze_aspt(exec, a)
+            backend.analyze_aspt(exec, a, true)
         }
         Request::OneSa { params, f16_copy, bf16_copy } => {
             params.validate().map_err(|why| Error::invalid("params", why))?;

@@ -10,7 +10,7 @@
 use crate::backend::{SddmmMethod, SpgemmMethod, SpmmMethod, SpmvMethod};
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::plan::RodePlan;
+use crate::plan::{AsptSpmmPlan, RodePlan};
 use crate::trace;
 use crate::types::{DataType, Format, Operation, SddmmAlg, SpgemmAlg, SpmmAlg, SpmvAlg};
 
@@ -231,6 +231,33 @@ pub fn rode_predicted(a: &SpMat, op_a: Operation, n: i64, max_row_len: i64) -> (
     (max_row_len > RODE_SMALL_LONG_ROW && segs <= RODE_SMALL_MAX_SEGS, why)
 }
 
+/// The default takes ASpT (after a plan was built: `spblkAnalyze(SPBLK_ANALYSIS_ASPT)` or a
+/// preprocess with `SPBLK_SPMM_ALG_ASPT`) from `ASPT_MIN_N` columns and `ASPT_MIN_NNZ` entries
+/// up when most entries read op(B) from shared memory and each staged row serves several:
+/// measured on the H100 (docs/aspt-spmm.md) it beat the row method at N = 128 on the block
+/// matrices whose panels reuse a column 8-25 times (1.16-1.92x), lost at about 3 (block-131072)
+/// and on every pattern without shared columns, and at N = 32 won only at 25.
+const ASPT_MIN_N: i64 = 64;
+const ASPT_MIN_NNZ: i64 = 1 << 20;
+const ASPT_MIN_DENSE_SHARE: f64 = 0.8;
+const ASPT_MIN_REUSE: f64 = 6.0;
+
+/// The default's cost model for ASpT (with an ASpT SpMM plan): whether it is predicted faster
+/// than the row method, and why.
+pub fn aspt_predicted(a: &SpMat, plan: &AsptSpmmPlan, n: i64) -> (bool, String) {
+    let why = format!(
+        "N {n}, {} entries, {:.0}% in dense columns, {:.1} entries per staged row",
+        a.nnz,
+        100.0 * plan.dense_share(),
+        plan.reuse()
+    );
+    let wins = n >= ASPT_MIN_N
+        && a.nnz >= ASPT_MIN_NNZ
+        && plan.dense_share() >= ASPT_MIN_DENSE_SHARE
+        && plan.reuse() >= ASPT_MIN_REUSE;
+    (wins, why)
+}
+
 pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMethod> {
     match a.format() {
         Format::Bsr => return blocked(alg, a, matches!(alg, SpmmAlg::Default | SpmmAlg::BsrAlg1), SpmmMethod::Bsr),
@@ -254,7 +281,13 @@ pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMeth
         // that builds the plan; the product checks the plan is there.
         SpmmAlg::Rode => Ok(SpmmMethod::Rode),
         SpmmAlg::Aspt => {
-            Err(Error::not_supported(format!("SpMM algorithm {alg:?} (ASpT) is not available yet in this build")))
+            if a.format() != Format::Csr || op_a.is_transposed() {
+                return Err(Error::not_supported(format!(
+                    "SPBLK_SPMM_ALG_ASPT tiles CSR with opA = NON_TRANSPOSE (matA is {:?}, opA {op_a:?})",
+                    a.format()
+                )));
+            }
+            Ok(SpmmMethod::Aspt)
         }
         SpmmAlg::Vbr | SpmmAlg::VbrTf32 => {
             if a.plans.lock().one_sa().is_none() {

@@ -244,6 +244,17 @@ pub fn spmm_workspace(backend: &dyn Backend, args: &mut SpmmArgs, alg: spblkSpMM
     if alg != SPBLK_SPMM_ALG_DEFAULT || args.method != SpmmMethod::CsrRows {
         return Ok(needed);
     }
+    let aspt = args.a.plans.lock().aspt_spmm();
+    if let Some(aspt) = aspt.filter(|_| args.op_a == Operation::NonTranspose) {
+        let (wins, why) = dispatch::aspt_predicted(args.a, &aspt, args.c.cols);
+        let aspt_args = SpmmArgs { method: SpmmMethod::Aspt, ..*args };
+        if wins && backend.spmm_buffer_size(&aspt_args)? <= needed {
+            args.method = SpmmMethod::Aspt;
+            trace::choice("Aspt", format_args!("{why} (ASpT plan)"));
+            return Ok(needed);
+        }
+        trace::note(format_args!("ASpT not predicted faster: {why}"));
+    }
     let (operand, rode) = {
         let plans = args.a.plans.lock();
         (plans.operand(args.op_a), plans.rode(args.op_a))

@@ -6,6 +6,7 @@
 //! passes.
 #![cfg(feature = "cuda")]
 
+mod aspt_spmm;
 mod batches;
 mod bsr;
 mod capture;
@@ -273,6 +274,21 @@ struct SpmmCase {
     analyze_first: bool,
 }
 
+impl SpmmCase {
+    /// The same case with every value and scalar made non-negative: its result bounds the
+    /// rounding error of the original's (`compare`'s scale).
+    fn with_abs_values(&self) -> SpmmCase {
+        SpmmCase {
+            a: self.a.with_abs_values(),
+            b: self.b.with_abs_values(),
+            c: self.c.with_abs_values(),
+            alpha: self.alpha.abs(),
+            beta: self.beta.abs(),
+            ..self.clone()
+        }
+    }
+}
+
 fn run_spmm(side: &mut Side, c: &SpmmCase) -> Vec<u8> {
     side.set_pointer_mode(c.device_scalars);
     let a = c.a.descr(side);
@@ -290,8 +306,12 @@ fn run_spmm(side: &mut Side, c: &SpmmCase) -> Vec<u8> {
     );
     let buf = side.buffer(size);
     if c.analyze_first {
-        assert_eq!(alg, SPBLK_SPMM_ALG_RODE, "analyze_first is for RoDe");
-        ok(spblk::capi::analyze::spblkAnalyze(h, a, SPBLK_ANALYSIS_RODE, std::ptr::null()), "spblkAnalyze");
+        let analysis = match alg {
+            SPBLK_SPMM_ALG_RODE => SPBLK_ANALYSIS_RODE,
+            SPBLK_SPMM_ALG_ASPT => SPBLK_ANALYSIS_ASPT,
+            _ => panic!("analyze_first is for RoDe and ASpT"),
+        };
+        ok(spblk::capi::analyze::spblkAnalyze(h, a, analysis, std::ptr::null()), "spblkAnalyze");
     } else {
         ok(spblkSpMM_preprocess(h, c.op_a, c.op_b, alpha, a, b, beta, cd, c.compute, alg, buf), "spblkSpMM_preprocess");
     }
@@ -389,15 +409,7 @@ fn spmm_matches_host() {
                 let (got, records) = spblk::trace::capture(|| run_spmm(&mut gpu, &case));
                 check_padding(&what, &case.c, &got);
                 check_spmm_staging(&what, &records, (ob, op_b), oc, m, n);
-                let abs = SpmmCase {
-                    a: case.a.with_abs_values(),
-                    b: case.b.with_abs_values(),
-                    c: case.c.with_abs_values(),
-                    alpha: case.alpha.abs(),
-                    beta: case.beta.abs(),
-                    ..case.clone()
-                };
-                let scale = run_spmm(&mut host, &abs);
+                let scale = run_spmm(&mut host, &case.with_abs_values());
                 compare(
                     &what,
                     &logical(&case.c, &got),
@@ -496,6 +508,32 @@ fn spmm_rode_is_correct_and_deterministic() {
 
 type PatternFn = fn(&mut StdRng, usize, usize) -> Vec<(usize, usize)>;
 
+/// `case` on the host and on the GPU: C's padding untouched, `check` on the first GPU run's
+/// records, two more GPU runs bit-identical, the result within the tolerance of the host's
+/// (scaled by the absolute values' product; `terms` entries in the longest row of op(A)).
+fn spmm_against_host(what: &str, case: &SpmmCase, terms: usize, check: impl Fn(&[spblk::trace::Record])) {
+    let mut host = Side::new(Kind::Host);
+    let mut gpu = Side::new(Kind::Cuda);
+    let want = run_spmm(&mut host, case);
+    let (got, records) = spblk::trace::capture(|| run_spmm(&mut gpu, case));
+    check_padding(what, &case.c, &got);
+    check(&records);
+    for _ in 0..2 {
+        assert!(run_spmm(&mut gpu, case) == got, "{what}: results differ between runs");
+    }
+    let scale = run_spmm(&mut host, &case.with_abs_values());
+    compare(
+        what,
+        &logical(&case.c, &got),
+        &logical(&case.c, &want),
+        &logical(&case.c, &scale),
+        terms,
+        case.c.vt,
+        case.compute,
+        case.exact,
+    );
+}
+
 /// Cases of `alg` on `pattern`'s rows (about `cols` columns) in every layout and four
 /// precisions, against the host (running the same algorithm value), three runs bit-identical;
 /// `check` sees the launches of the first CUDA run.
@@ -522,8 +560,10 @@ fn long_rows_cases(
                     continue;
                 }
                 let exact = k % 3 == 0;
-                let op_a = if k % 7 == 3 { T } else { N };
-                let format = if k % 5 == 4 { SPBLK_FORMAT_COO } else { SPBLK_FORMAT_CSR };
+                // ASpT takes CSR with op(A) = A only.
+                let any_a = alg != SPBLK_SPMM_ALG_ASPT;
+                let op_a = if any_a && k % 7 == 3 { T } else { N };
+                let format = if any_a && k % 5 == 4 { SPBLK_FORMAT_COO } else { SPBLK_FORMAT_CSR };
                 let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
                 let (am, an) = (120 + k % 40, cols + 37 * (k % 11));
                 let n = widths[k % widths.len()];
@@ -558,38 +598,16 @@ fn long_rows_cases(
                     device_scalars: k % 4 < 2,
                     exact,
                     alg,
-                    analyze_first: alg == SPBLK_SPMM_ALG_RODE && op_a == N && format == SPBLK_FORMAT_CSR && k % 2 == 0,
+                    analyze_first: matches!(alg, SPBLK_SPMM_ALG_RODE | SPBLK_SPMM_ALG_ASPT)
+                        && op_a == N
+                        && format == SPBLK_FORMAT_CSR
+                        && k % 2 == 0,
                 };
                 let what = format!("{name} case {k} ({vin},{out}) op {op_a}{op_b} order {ob}{oc} {am}x{an} n {n}");
-                let mut host = Side::new(Kind::Host);
-                let mut gpu = Side::new(Kind::Cuda);
-                let want = run_spmm(&mut host, &case);
-                let (got, records) = spblk::trace::capture(|| run_spmm(&mut gpu, &case));
-                check_padding(&what, &case.c, &got);
-                check_spmm_staging(&what, &records, (ob, op_b), oc, m, n);
-                check(&what, &records);
-                for _ in 0..2 {
-                    assert!(run_spmm(&mut gpu, &case) == got, "{what}: results differ between runs");
-                }
-                let abs = SpmmCase {
-                    a: case.a.with_abs_values(),
-                    b: case.b.with_abs_values(),
-                    c: case.c.with_abs_values(),
-                    alpha: case.alpha.abs(),
-                    beta: case.beta.abs(),
-                    ..case.clone()
-                };
-                let scale = run_spmm(&mut host, &abs);
-                compare(
-                    &what,
-                    &logical(&case.c, &got),
-                    &logical(&case.c, &want),
-                    &logical(&case.c, &scale),
-                    terms(&entries, op_a),
-                    out,
-                    compute,
-                    case.exact,
-                );
+                spmm_against_host(&what, &case, terms(&entries, op_a), |records| {
+                    check_spmm_staging(&what, records, (ob, op_b), oc, m, n);
+                    check(&what, records);
+                });
             }
         }
     }

@@ -202,7 +202,7 @@ fn every_algorithm_runs_its_method(kind: Kind) {
         for alg in all_spmm {
             for analysed in [false, true] {
                 let vbr = (SPBLK_SPMM_ALG_VBR..=SPBLK_SPMM_ALG_VBR_TF32).contains(&alg) && format == SPBLK_FORMAT_CSR;
-                if analysed && !vbr && alg != SPBLK_SPMM_ALG_RODE {
+                if analysed && !vbr && alg != SPBLK_SPMM_ALG_RODE && alg != SPBLK_SPMM_ALG_ASPT {
                     continue;
                 }
                 spmm_case(kind, &p, &sp, format, alg, analysed);
@@ -217,7 +217,8 @@ fn spmm_case(kind: Kind, p: &Problem, sp: &Sp, format: spblkFormat_t, alg: u32, 
     let mut side = Side::new(kind);
     let h = side.handle;
     let a = sp.descr(&mut side);
-    if analysed && alg != SPBLK_SPMM_ALG_RODE {
+    let preprocessed = alg == SPBLK_SPMM_ALG_RODE || alg == SPBLK_SPMM_ALG_ASPT;
+    if analysed && !preprocessed {
         ok(spblk::capi::analyze::spblkAnalyze(h, a, SPBLK_ANALYSIS_1SA, std::ptr::null()), "spblkAnalyze");
     }
     let bvals = ints(&mut rng(55), p.k * n);
@@ -240,13 +241,17 @@ fn spmm_case(kind: Kind, p: &Problem, sp: &Sp, format: spblkFormat_t, alg: u32, 
         // (not bufferSize) is INVALID_VALUE.
         SPBLK_SPMM_ALG_RODE if analysed => Ok("Rode"),
         SPBLK_SPMM_ALG_RODE => Err(SPBLK_STATUS_INVALID_VALUE),
+        // CSR with op(A) = A only; the plan as RoDe's.
+        SPBLK_SPMM_ALG_ASPT if format != SPBLK_FORMAT_CSR => Err(SPBLK_STATUS_NOT_SUPPORTED),
+        SPBLK_SPMM_ALG_ASPT if analysed => Ok("Aspt"),
+        SPBLK_SPMM_ALG_ASPT => Err(SPBLK_STATUS_INVALID_VALUE),
         7 | 99 => Err(SPBLK_STATUS_INVALID_VALUE),
         _ => Err(SPBLK_STATUS_NOT_SUPPORTED),
     };
     let mut size = 0usize;
     let st = spblkSpMM_bufferSize(h, N, N, alpha, a, b, beta, c, F64, alg, &mut size);
     let buf = side.buffer(size);
-    if analysed && alg == SPBLK_SPMM_ALG_RODE {
+    if analysed && preprocessed && expected.is_ok() {
         ok(spblkSpMM_preprocess(h, N, N, alpha, a, b, beta, c, F64, alg, buf), "spblkSpMM_preprocess");
     }
     let (run, records) = trace::capture(|| spblkSpMM(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
@@ -259,6 +264,8 @@ fn spmm_case(kind: Kind, p: &Problem, sp: &Sp, format: spblkFormat_t, alg: u32, 
                 records[0].launches("host:vbr_spmm")
             } else if method == "Rode" {
                 records[0].launches("spblk_spmm_rode_rows_") + records[0].launches("host:spmm_rode")
+            } else if method == "Aspt" {
+                records[0].launches("spblk_spmm_aspt_") + records[0].launches("host:spmm_aspt")
             } else {
                 records[0].launches("spblk_spmm_csr_v") + records[0].launches("host:spmm_rows")
             };
@@ -274,7 +281,8 @@ fn spmm_case(kind: Kind, p: &Problem, sp: &Sp, format: spblkFormat_t, alg: u32, 
             assert_eq!(got, want, "{what}");
         }
         Err(status) => {
-            let sized = if alg == SPBLK_SPMM_ALG_RODE { SPBLK_STATUS_SUCCESS } else { status };
+            let sized =
+                if status == SPBLK_STATUS_INVALID_VALUE && preprocessed { SPBLK_STATUS_SUCCESS } else { status };
             assert_eq!(st, sized, "{what}: bufferSize: {}", last_message());
             assert_eq!(run, status, "{what}: {}", last_message());
             assert!(records[0].kernels.is_empty(), "{what}: nothing may run: {:?}", records[0]);
@@ -415,6 +423,74 @@ fn sddmm_and_spgemm_algorithms(kind: Kind) {
     }
 }
 
+/// C = A B with `SPBLK_SPMM_ALG_DEFAULT` (f64, row-major, alpha 1, beta 0) for the default's
+/// choices: every call's result is checked exactly and its record returned.
+struct DefaultSpmm {
+    side: Side,
+    what: String,
+    a: spblkSpMatDescr_t,
+    b: spblkDnMatDescr_t,
+    c: spblkDnMatDescr_t,
+    cp: *mut c_void,
+    scalars: (*const c_void, *const c_void),
+    buf: *mut c_void,
+    want: Vec<f64>,
+}
+
+impl DefaultSpmm {
+    fn new(kind: Kind, p: &Problem, n: usize, seed: u64, what: String) -> Self {
+        let mut side = Side::new(kind);
+        let a = p.sp(seed, SPBLK_FORMAT_CSR).descr(&mut side);
+        let bvals = ints(&mut rng(seed + 1), p.k * n);
+        let (bp, cp) = (side.put(&encode(&bvals, F64)), side.put(&encode(&vec![0.0; p.m * n], F64)));
+        let (mut b, mut c) = (std::ptr::null_mut(), std::ptr::null_mut());
+        ok(spblkCreateDnMat(&mut b, p.k as i64, n as i64, n as i64, bp, F64, SPBLK_ORDER_ROW), "B");
+        ok(spblkCreateDnMat(&mut c, p.m as i64, n as i64, n as i64, cp, F64, SPBLK_ORDER_ROW), "C");
+        let scalars = (side.scalar(false, &scalar_bytes(1.0, F64)), side.scalar(false, &scalar_bytes(0.0, F64)));
+        let mut want = vec![0.0; p.m * n];
+        for (&(i, j), v) in p.entries.iter().zip(&p.vals) {
+            for l in 0..n {
+                want[i * n + l] += v * bvals[j * n + l];
+            }
+        }
+        let mut f = DefaultSpmm { side, what, a, b, c, cp, scalars, buf: std::ptr::null_mut(), want };
+        let size = f.size();
+        f.buf = f.side.buffer(size);
+        f
+    }
+    fn size(&self) -> usize {
+        let mut size = 0usize;
+        let (alpha, beta) = self.scalars;
+        let (h, alg) = (self.side.handle, SPBLK_SPMM_ALG_DEFAULT);
+        ok(spblkSpMM_bufferSize(h, N, N, alpha, self.a, self.b, beta, self.c, F64, alg, &mut size), "bufferSize");
+        size
+    }
+    fn preprocess(&self) {
+        let (alpha, beta) = self.scalars;
+        let (h, alg) = (self.side.handle, SPBLK_SPMM_ALG_DEFAULT);
+        ok(spblkSpMM_preprocess(h, N, N, alpha, self.a, self.b, beta, self.c, F64, alg, self.buf), "preprocess");
+    }
+    fn run(&mut self, stage: &str) -> Record {
+        let (alpha, beta) = self.scalars;
+        let (h, alg) = (self.side.handle, SPBLK_SPMM_ALG_DEFAULT);
+        let (a, b, c, buf) = (self.a, self.b, self.c, self.buf);
+        let (st, mut records) = trace::capture(|| spblkSpMM(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
+        ok(st, &self.what);
+        self.side.sync();
+        let got = f64s(&self.side.get(self.cp, self.want.len() * 8));
+        assert_eq!(got, self.want, "{} {stage}", self.what);
+        records.remove(0)
+    }
+}
+
+impl Drop for DefaultSpmm {
+    fn drop(&mut self) {
+        spblkDestroySpMat(self.a);
+        spblkDestroyDnMat(self.b);
+        spblkDestroyDnMat(self.c);
+    }
+}
+
 /// `SPBLK_SPMM_ALG_DEFAULT` on a small matrix with rows over 256 entries: without a
 /// preprocess the row method runs; the preprocess builds a RoDe plan, after which the default
 /// runs RoDe (same bufferSize, exact result). With one row long enough to need more than 64
@@ -432,45 +508,64 @@ fn default_takes_rode_where_predicted(kind: Kind) {
         }
         let vals = (0..entries.len()).map(|_| rand::Rng::gen_range(&mut r, -4..=4) as f64).collect();
         let p = Problem { m, k, entries, vals };
-        let mut side = Side::new(kind);
-        let h = side.handle;
-        let a = p.sp(72, SPBLK_FORMAT_CSR).descr(&mut side);
-        let bvals = ints(&mut rng(73), k * n);
-        let (bp, cp) = (side.put(&encode(&bvals, F64)), side.put(&encode(&vec![0.0; m * n], F64)));
-        let (mut b, mut c) = (std::ptr::null_mut(), std::ptr::null_mut());
-        ok(spblkCreateDnMat(&mut b, k as i64, n as i64, n as i64, bp, F64, SPBLK_ORDER_ROW), "B");
-        ok(spblkCreateDnMat(&mut c, m as i64, n as i64, n as i64, cp, F64, SPBLK_ORDER_ROW), "C");
-        let alpha = side.scalar(false, &scalar_bytes(1.0, F64));
-        let beta = side.scalar(false, &scalar_bytes(0.0, F64));
-        let alg = SPBLK_SPMM_ALG_DEFAULT;
-        let size = |side: &Side| {
-            let mut size = 0usize;
-            ok(spblkSpMM_bufferSize(side.handle, N, N, alpha, a, b, beta, c, F64, alg, &mut size), "bufferSize");
-            size
-        };
-        let before = size(&side);
-        let buf = side.buffer(before);
-        let mut want = vec![0.0; m * n];
-        for (&(i, j), v) in p.entries.iter().zip(&p.vals) {
-            for l in 0..n {
-                want[i * n + l] += v * bvals[j * n + l];
-            }
-        }
-        let run = |side: &mut Side, stage: &str| {
-            let (st, records) = trace::capture(|| spblkSpMM(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
-            ok(st, &what);
-            side.sync();
-            assert_eq!(f64s(&side.get(cp, m * n * 8)), want, "{what} {stage}");
-            records[0].method.clone()
-        };
-        assert_eq!(run(&mut side, "before the preprocess"), "CsrRows", "{what}: no plan, no RoDe");
-        ok(spblkSpMM_preprocess(h, N, N, alpha, a, b, beta, c, F64, alg, buf), "preprocess");
-        assert_eq!(size(&side), before, "{what}: bufferSize must not depend on the plan");
-        let method = run(&mut side, "after the preprocess");
+        let mut f = DefaultSpmm::new(kind, &p, n, 72, what.clone());
+        let before = f.size();
+        assert_eq!(f.run("before the preprocess").method, "CsrRows", "{what}: no plan, no RoDe");
+        f.preprocess();
+        assert_eq!(f.size(), before, "{what}: bufferSize must not depend on the plan");
+        let method = f.run("after the preprocess").method;
         assert_eq!(method, if rode { "Rode" } else { "CsrRows" }, "{what}");
-        spblkDestroySpMat(a);
-        spblkDestroyDnMat(b);
-        spblkDestroyDnMat(c);
+    }
+}
+
+/// `SPBLK_SPMM_ALG_DEFAULT` after `spblkAnalyze(SPBLK_ANALYSIS_ASPT)`: on scrambled 32-row
+/// blocks of more than 2^20 entries (each dense column used by about 19 of a panel's rows) it
+/// runs ASpT from N = 64 (same bufferSize, exact results), the row method at N = 32 and without
+/// the analysis; on random rows (a column used by 0.3 rows of a panel) it keeps the row method.
+fn default_takes_aspt_where_predicted(kind: Kind) {
+    for (blocks, n, aspt) in [(true, 64usize, true), (true, 32, false), (false, 64, false)] {
+        let what = format!("{kind:?} default SpMM, blocks {blocks}, n {n}");
+        let (m, k) = (4096usize, if blocks { 4096usize } else { 32768 });
+        let mut r = rng(91);
+        let entries = if blocks {
+            crate::sddmm::scrambled_blocks(&mut r, (m, k), 32, 16, 0.6, 0)
+        } else {
+            // 300 random columns of 32768 a row: a column is used by 0.3 rows of a panel.
+            let mut e: Vec<(usize, usize)> = (0..m)
+                .flat_map(|i| (0..300).map(|_| (i, rand::Rng::gen_range(&mut r, 0..k))).collect::<Vec<_>>())
+                .collect();
+            e.sort_unstable();
+            e.dedup();
+            e
+        };
+        assert!(entries.len() >= 1 << 20, "{what}: {} entries", entries.len());
+        let vals = (0..entries.len()).map(|_| rand::Rng::gen_range(&mut r, -4..=4) as f64).collect();
+        let p = Problem { m, k, entries, vals };
+        let mut f = DefaultSpmm::new(kind, &p, n, 92, what.clone());
+        let before = f.size();
+        let method = |f: &mut DefaultSpmm, stage: &str| {
+            let record = f.run(stage);
+            let kernels = record.launches("spblk_spmm_aspt_") + record.launches("host:spmm_aspt");
+            assert_eq!(kernels, u32::from(record.method == "Aspt"), "{what} {stage}: {record:?}");
+            record.method
+        };
+        assert_eq!(method(&mut f, "before the analysis"), "CsrRows", "{what}: no plan, no ASpT");
+        let h = f.side.handle;
+        ok(spblk::capi::analyze::spblkAnalyze(h, f.a, SPBLK_ANALYSIS_ASPT, std::ptr::null()), "spblkAnalyze");
+        assert_eq!(f.size(), before, "{what}: bufferSize must not depend on the plan");
+        assert_eq!(method(&mut f, "after the analysis"), if aspt { "Aspt" } else { "CsrRows" }, "{what}");
+    }
+}
+
+#[test]
+fn default_takes_aspt_where_predicted_host() {
+    default_takes_aspt_where_predicted(Kind::Host);
+}
+
+#[test]
+fn default_takes_aspt_where_predicted_cuda() {
+    if gpu("default_takes_aspt_where_predicted_cuda") {
+        default_takes_aspt_where_predicted(Kind::Cuda);
     }
 }
 

@@ -11,8 +11,8 @@ pub const PRECISIONS: [(&str, &str); 6] =
 pub const VALUES: [&str; 4] = ["f32", "f64", "f16", "bf16"];
 pub const INDICES: [&str; 2] = ["i32", "i64"];
 /// Name prefixes of the kernels that take more than 48 KB of dynamic shared memory.
-pub const LARGE_SHARED: [&str; 4] =
-    ["spblk_spmm_vbr_", "spblk_spgemm_symbolic_", "spblk_spgemm_numeric_", "spblk_radix_pass_"];
+pub const LARGE_SHARED: [&str; 5] =
+    ["spblk_spmm_vbr_", "spblk_spmm_aspt_", "spblk_spgemm_symbolic_", "spblk_spgemm_numeric_", "spblk_radix_pass_"];
 
 pub fn value_tag(t: DataType) -> &'static str {
     match t {
@@ -64,6 +64,15 @@ pub fn all() -> Vec<String> {
         .map(String::from),
     );
     v.extend(["spblk_aspt_ranks", "spblk_aspt_first_keys", "spblk_aspt_panel_keys"].map(String::from));
+    v.extend(
+        ["spblk_aspt_spmm_marks", "spblk_aspt_spmm_columns", "spblk_aspt_spmm_entries", "spblk_aspt_spmm_half_ptr"]
+            .map(String::from),
+    );
+    for (a, b) in PRECISIONS {
+        for shape in ["g8v4", "g16v4", "g32v4", "g32v1"] {
+            v.push(format!("spblk_spmm_aspt_{shape}_{a}_{b}"));
+        }
+    }
     for i in INDICES {
         for s in ["offsets", "rows", "gather", "mirror"] {
             v.push(format!("spblk_convert_{s}_{i}"));

@@ -22,10 +22,11 @@ use super::{
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::plan::{AsptPlan, RodePlan, VbrArrays};
+use crate::plan::{AsptPlan, AsptSpmmPlan, RodePlan, VbrArrays};
 use crate::types::{BackendKind, Operation};
 
 mod aspt;
+mod aspt_spmm;
 mod bsr;
 pub mod context;
 mod convert;
@@ -168,6 +169,7 @@ impl Backend for CudaBackend {
             // The kernel needs no workspace: the plan holds its arrays.
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 => vbr::check(args).map(|_| 0),
             SpmmMethod::Rode => rode::workspace(args, None),
+            SpmmMethod::Aspt => Ok(aspt_spmm::workspace(args)),
             SpmmMethod::Bsr | SpmmMethod::BlockedEll => Ok(0),
         }
     }
@@ -186,6 +188,7 @@ impl Backend for CudaBackend {
                 self.operand_plan(exec, args.a, args.op_a, buffer)?;
                 self.rode_plan(exec, args.a, args.op_a)
             }
+            SpmmMethod::Aspt => self.analyze_aspt(exec, args.a, true),
         }
     }
 
@@ -220,6 +223,11 @@ impl Backend for CudaBackend {
                 let l = Launcher::new(&self.dev, exec)?;
                 rode::run(&l, args, operand.as_deref(), &plan, buffer)
             }
+            SpmmMethod::Aspt => {
+                let plan =
+                    args.a.plans.lock().aspt_spmm().ok_or_else(|| Error::invalid("matA", AsptSpmmPlan::MISSING))?;
+                aspt_spmm::run(&Launcher::new(&self.dev, exec)?, args, &plan, buffer)
+            }
         }
     }
 
@@ -232,7 +240,7 @@ impl Backend for CudaBackend {
         match args.method {
             // Each warp finds its entries' rows in C's offsets as stored: nothing to precompute.
             SddmmMethod::CsrEntries => Ok(()),
-            SddmmMethod::Aspt => self.analyze_aspt(exec, args.c),
+            SddmmMethod::Aspt => self.analyze_aspt(exec, args.c, false),
         }
     }
 
@@ -461,23 +469,35 @@ impl Backend for CudaBackend {
         self.rode_plan(exec, a, Operation::NonTranspose)
     }
 
-    fn analyze_aspt(&self, exec: &Exec, c: &SpMat) -> Result<()> {
+    fn analyze_aspt(&self, exec: &Exec, c: &SpMat, spmm: bool) -> Result<()> {
         let mut plans = c.plans.lock();
-        if plans.aspt().is_some() {
-            return Ok(());
-        }
         let l = Launcher::new(&self.dev, exec)?;
-        let plan = aspt::build_plan(&l, &self.dev, c)?;
-        crate::trace::choice(
-            "ASpT plan",
-            format_args!(
-                "{} panels, {:.1} entries per panel column, built in {:.3} ms",
-                plan.panels,
+        let base = match plans.aspt() {
+            Some(base) => base,
+            None => {
+                let plan = aspt::build_plan(&l, &self.dev, c)?;
+                crate::trace::choice(
+                    "ASpT plan",
+                    format_args!(
+                        "{} panels, {:.1} entries per panel column, built in {:.3} ms",
+                        plan.panels,
+                        plan.reuse(),
+                        plan.build_seconds * 1e3
+                    ),
+                );
+                plans.set_aspt(plan)
+            }
+        };
+        if spmm && plans.aspt_spmm().is_none() {
+            let plan = aspt_spmm::build_plan(&l, &self.dev, &base)?;
+            crate::trace::note(format_args!(
+                "ASpT SpMM plan: {:.0}% of the entries in dense columns, {:.1} each, built in {:.3} ms",
+                100.0 * plan.dense_share(),
                 plan.reuse(),
                 plan.build_seconds * 1e3
-            ),
-        );
-        plans.set_aspt(plan);
+            ));
+            plans.set_aspt_spmm(plan);
+        }
         Ok(())
     }
 

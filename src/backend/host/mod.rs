@@ -11,7 +11,7 @@ use super::{
 };
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::plan::{AsptPlan, Buffer, Converted, OperandPlan, RodePlan};
+use crate::plan::{AsptPlan, AsptSpmmPlan, Buffer, Converted, OperandPlan, RodePlan};
 use crate::trace;
 use crate::types::{BackendKind, IndexType, Operation};
 use crate::{with_index_type, with_precision};
@@ -94,6 +94,7 @@ impl Backend for HostBackend {
         match args.method {
             SpmmMethod::CsrRows => operand_plan(args.a, args.op_a).map(drop),
             SpmmMethod::Rode => rode_plan(args.a, args.op_a),
+            SpmmMethod::Aspt => self.analyze_aspt(_exec, args.a, true),
             // The 1-SA plan is spblkAnalyze's; the VBR product needs nothing more.
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 | SpmmMethod::Bsr | SpmmMethod::BlockedEll => Ok(()),
         }
@@ -116,6 +117,14 @@ impl Backend for HostBackend {
                 with_precision!(args.precision, In, Out, T => {
                     // SAFETY: as in spmv.
                     unsafe { vbr::spmm::<In, Out, T>(args, &plan.plan, tf32) }
+                })
+            }
+            SpmmMethod::Aspt => {
+                let plan =
+                    args.a.plans.lock().aspt_spmm().ok_or_else(|| Error::invalid("matA", AsptSpmmPlan::MISSING))?;
+                with_precision!(args.precision, In, Out, T => {
+                    // SAFETY: as in spmv; a host descriptor's plan is a host plan.
+                    unsafe { aspt::spmm::<In, Out, T>(args, &plan) }
                 })
             }
             SpmmMethod::CsrRows | SpmmMethod::Rode => {
@@ -151,7 +160,7 @@ impl Backend for HostBackend {
         match args.method {
             // Each entry's dot product reads C's pattern as stored: nothing to precompute.
             SddmmMethod::CsrEntries => Ok(()),
-            SddmmMethod::Aspt => self.analyze_aspt(exec, args.c),
+            SddmmMethod::Aspt => self.analyze_aspt(exec, args.c, false),
         }
     }
 
@@ -345,18 +354,30 @@ impl Backend for HostBackend {
         rode_plan(a, Operation::NonTranspose)
     }
 
-    fn analyze_aspt(&self, _exec: &Exec, c: &SpMat) -> Result<()> {
-        if c.plans.lock().aspt().is_some() {
-            return Ok(());
+    fn analyze_aspt(&self, _exec: &Exec, c: &SpMat, spmm: bool) -> Result<()> {
+        let existing = c.plans.lock().aspt();
+        let base = match existing {
+            Some(base) => base,
+            None => {
+                let ity = c.uniform_index_type("matC")?;
+                // SAFETY: ops validated the descriptor; host memory of its declared sizes.
+                let plan = with_index_type!(ity, I => unsafe { aspt::build_plan::<I>(c) })?;
+                trace::choice(
+                    "ASpT plan",
+                    format_args!("{} panels, {:.1} entries per panel column (host)", plan.panels, plan.reuse()),
+                );
+                c.plans.lock().set_aspt(plan)
+            }
+        };
+        if spmm && c.plans.lock().aspt_spmm().is_none() {
+            let plan = aspt::build_spmm_plan(&base);
+            trace::note(format_args!(
+                "ASpT SpMM plan: {:.0}% of the entries in dense columns, {:.1} entries each (host)",
+                100.0 * plan.dense_share(),
+                plan.reuse()
+            ));
+            c.plans.lock().set_aspt_spmm(plan);
         }
-        let ity = c.uniform_index_type("matC")?;
-        // SAFETY: ops validated the descriptor; host memory of its declared sizes.
-        let plan = with_index_type!(ity, I => unsafe { aspt::build_plan::<I>(c) })?;
-        trace::choice(
-            "ASpT plan",
-            format_args!("{} panels, {:.1} entries per panel column (host)", plan.panels, plan.reuse()),
-        );
-        c.plans.lock().set_aspt(plan);
         Ok(())
     }
 
