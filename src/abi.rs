@@ -126,8 +126,18 @@ pub const SPBLK_SPMM_BSR_ALG1: spblkSpMMAlg_t = 14;
 /// `SPBLK_ANALYSIS_RODE` (CSR, opA = N); without one the call returns `INVALID_VALUE`. The
 /// workspace holds one row of C per segment: `bufferSize` reports up to nnz/32 of them.
 pub const SPBLK_SPMM_ALG_RODE: spblkSpMMAlg_t = 100;
-/// spblk addition, reserved: ASpT adaptive sparse tiling for SpMM (`NOT_SUPPORTED` in this
-/// version; SDDMM has it, `SPBLK_SDDMM_ALG_ASPT`).
+/// spblk addition: ASpT tiling (after Hong et al., PPoPP'19), CSR with opA = N only
+/// (`NOT_SUPPORTED` otherwise): A's rows ordered so that rows with the same column blocks are
+/// neighbours and cut into panels of 32; in each panel the columns two or more rows use have
+/// their rows of op(B) staged in shared memory, so each is read about once per panel; each row
+/// sums those entries, then its others, each part by column (deterministic). Needs a plan on
+/// matA, built by `spblkSpMM_preprocess` with this value or by `spblkAnalyze` with
+/// `SPBLK_ANALYSIS_ASPT` (without one the call returns `INVALID_VALUE`); the plan holds about
+/// 8 bytes per entry and 12 per row besides the ASpT plan SDDMM uses (8 per entry, 4 per row).
+/// Fast where rows share columns (block-structured matrices); on patterns whose rows share
+/// almost nothing it is the row method without its long-row handling. With such a plan,
+/// `SPBLK_SPMM_ALG_DEFAULT` runs it where the plan predicts a gain (N >= 64 and rows that share
+/// most of their columns); the default's own preprocess does not build one.
 pub const SPBLK_SPMM_ALG_ASPT: spblkSpMMAlg_t = 101;
 /// spblk addition: 1-SA variable-row blocks (needs `spblkAnalyze` with `SPBLK_ANALYSIS_1SA`).
 /// On CUDA: f16/bf16 inputs on f16/bf16 tensor cores with f32 accumulation; f32 inputs
@@ -232,8 +242,8 @@ pub const SPBLK_BACKEND_HOST: spblkBackend_t = 2;
 pub type spblkAnalysisAlg_t = u32;
 /// 1-SA row grouping into variable-row blocks (VBR) for `SPBLK_SPMM_ALG_VBR`.
 pub const SPBLK_ANALYSIS_1SA: spblkAnalysisAlg_t = 1;
-/// ASpT tiling of a CSR pattern for `SPBLK_SDDMM_ALG_ASPT` (built on the GPU on CUDA; the
-/// parameters are not used).
+/// ASpT tiling of a CSR pattern for `SPBLK_SDDMM_ALG_ASPT` and `SPBLK_SPMM_ALG_ASPT` (both
+/// plans; built on the GPU on CUDA; the parameters are not used).
 pub const SPBLK_ANALYSIS_ASPT: spblkAnalysisAlg_t = 2;
 /// RoDe row decomposition for `SPBLK_SPMM_ALG_RODE` (CSR; built on the GPU on CUDA; the
 /// parameters are not used). `spblkAnalysisGetInfo` reports the 1-SA analysis only.
