@@ -3,8 +3,10 @@
 // columns that two or more of its rows use are *dense*. A thread block takes one panel and one
 // tile of C's columns; it stages the op(B) rows of the panel's dense columns in shared memory a
 // chunk at a time (cp.async, two buffers, the next chunk loading while this one is used), so
-// each such row comes from L2 once per panel instead of once per entry; each warp sums four
-// rows over those entries, then over their sparse entries with op(B) read from memory.
+// each such row comes from L2 once per panel instead of once per entry. Each warp has four of
+// the panel's rows, summed by lane groups of 8, 16 or 32 lanes (the tile's width / 4): first
+// over the dense entries, taken from a window of 32 listed entries kept in shared memory, then
+// over the sparse entries with op(B) read from memory.
 //
 // Every row's sum runs in the plan's order (dense entries by column, then sparse entries by
 // column), whatever the column tile: results are deterministic, and the host reference
@@ -186,24 +188,38 @@ __device__ void aspt_spmm(i64 m, i64 n, u64 panels, const u32* __restrict__ orde
 
     // Per row s (uniform in the group): its next dense entry, the end of its dense entries and
     // its window's first entry; per lane the column indices of window entries gl + j * G
-    // (~0 past the dense entries: indices ascend, so a chunk's entries are a prefix).
-    u32 cur[P], dend[P], wbase[P], widx[P][J];
+    // (~0 past the dense entries: indices ascend, so a chunk's entries are a prefix), and the
+    // index and position of the same entries of the next window, loaded ahead so that a
+    // reload waits for the values' gather alone.
+    u32 cur[P], dend[P], wbase[P], widx[P][J], nidx[P][J], npos[P][J];
+    auto prefetch = [&](int s, u32 at) {
+#pragma unroll
+        for (int j = 0; j < J; ++j) {
+            const u32 e = at + gl + j * G;
+            nidx[s][j] = 0xffffffffu;
+            npos[s][j] = 0;
+            if (e < dend[s]) {
+                nidx[s][j] = ent_idx[e];
+                npos[s][j] = ent_pos[e];
+            }
+        }
+    };
+    // The window at `at` from the prefetched entries, then the next one's prefetch.
     auto load_window = [&](int s, u32 at) {
         wbase[s] = at;
 #pragma unroll
         for (int j = 0; j < J; ++j) {
-            const u32 e = at + gl + j * G;
-            widx[s][j] = 0xffffffffu;
-            if (e < dend[s]) {
-                const u32 idx = ent_idx[e];
-                widx[s][j] = idx;
+            const u32 idx = nidx[s][j];
+            widx[s][j] = idx;
+            if (idx != 0xffffffffu) {
                 AsptEntry<T> w;
-                w.a = to_compute(val[ent_pos[e]]);
+                w.a = to_compute(val[npos[s][j]]);
                 w.at = ((idx / DC) & 1) * ASPT_STAGE_BYTES + (idx % DC) * ROW_BYTES;
                 windows[s * ASPT_WINDOW_STRIDE + gl + j * G] = w;
             }
         }
         __syncwarp(gmask);
+        prefetch(s, at + 32);
     };
 #pragma unroll
     for (int s = 0; s < P; ++s) {
@@ -212,6 +228,7 @@ __device__ void aspt_spmm(i64 m, i64 n, u64 panels, const u32* __restrict__ orde
             cur[s] = half_ptr[2 * (rank0 + s)];
             dend[s] = half_ptr[2 * (rank0 + s) + 1];
         }
+        prefetch(s, cur[s]);
         load_window(s, cur[s]);
     }
     T acc[P][VEC];
