@@ -235,8 +235,8 @@ pub fn rode_predicted(a: &SpMat, op_a: Operation, n: i64, max_row_len: i64) -> (
 /// preprocess with `SPBLK_SPMM_ALG_ASPT`) from `ASPT_MIN_N` columns and `ASPT_MIN_NNZ` entries
 /// up when most entries read op(B) from shared memory and each staged row serves several:
 /// measured on the H100 (docs/aspt-spmm.md) it beat the row method at N = 128 on the block
-/// matrices whose panels reuse a column 8-25 times (1.16-1.92x), lost at about 3 (block-131072)
-/// and on every pattern without shared columns, and at N = 32 won only at 25.
+/// matrices whose staged rows serve 8.1-25.3 entries each (1.15-1.93x), lost at 3.2
+/// (block-131072) and on every pattern without shared columns, and at N = 32 won only at 25.3.
 const ASPT_MIN_N: i64 = 64;
 const ASPT_MIN_NNZ: i64 = 1 << 20;
 const ASPT_MIN_DENSE_SHARE: f64 = 0.8;

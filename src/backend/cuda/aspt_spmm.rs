@@ -42,7 +42,9 @@ pub fn build_plan(l: &Launcher, dev: &Arc<Device>, base: &AsptPlan) -> Result<As
     let space = SortSpace::carve(&mut c, nnz);
     let (scanned, tmp, counter) = (c.take((nnz as usize + 1) * 4), c.take(scan_tmp_bytes(nnz, Width::U32)), c.take(8));
     let a = &base.arrays;
-    l.copy(order.ptr, a.order.addr, m as usize * 4)?;
+    if m > 0 {
+        l.copy(order.ptr, a.order.addr, m as usize * 4)?;
+    }
     l.memset_u32(counter, 0, 2)?;
     if nnz > 0 {
         l.launch(

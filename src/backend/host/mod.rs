@@ -359,7 +359,8 @@ impl Backend for HostBackend {
         let base = match existing {
             Some(base) => base,
             None => {
-                let ity = c.uniform_index_type("matC")?;
+                // SpMM's sparse operand is matA, SDDMM's matC.
+                let ity = c.uniform_index_type(if spmm { "matA" } else { "matC" })?;
                 // SAFETY: ops validated the descriptor; host memory of its declared sizes.
                 let plan = with_index_type!(ity, I => unsafe { aspt::build_plan::<I>(c) })?;
                 trace::choice(
