@@ -258,13 +258,36 @@ impl AsptSpmmPlan {
     /// The product's message (argument matA) when A has no plan for SpMM.
     pub(crate) const MISSING: &'static str = "has no ASpT plan for SpMM (call spblkSpMM_preprocess with \
                                               SPBLK_SPMM_ALG_ASPT, or spblkAnalyze with SPBLK_ANALYSIS_ASPT, first)";
+    pub fn shape(&self) -> AsptSpmmShape {
+        AsptSpmmShape { entries: self.nnz as u64, dense_entries: self.dense_entries, dense_columns: self.dense_columns }
+    }
+    pub fn reuse(&self) -> f64 {
+        self.shape().reuse()
+    }
+    pub fn dense_share(&self) -> f64 {
+        self.shape().dense_share()
+    }
+}
+
+/// What the default's cost model reads of an ASpT SpMM plan: counted over the whole plan, or
+/// estimated before building one from a sample of its panels (the default's preprocess).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AsptSpmmShape {
+    pub entries: u64,
+    /// Entries in dense columns (used by two or more of their panel's rows).
+    pub dense_entries: u64,
+    /// Dense (panel, column) pairs: rows of op(B) staged per column tile.
+    pub dense_columns: u64,
+}
+
+impl AsptSpmmShape {
     /// Entries per dense (panel, column) pair: how often a staged row of op(B) is used.
     pub fn reuse(&self) -> f64 {
         self.dense_entries as f64 / self.dense_columns.max(1) as f64
     }
     /// The share of entries that read op(B) from shared memory.
     pub fn dense_share(&self) -> f64 {
-        self.dense_entries as f64 / self.nnz.max(1) as f64
+        self.dense_entries as f64 / self.entries.max(1) as f64
     }
 }
 
@@ -324,6 +347,8 @@ pub struct Plans {
     rode: [Option<Arc<RodePlan>>; 2],
     aspt: Option<Arc<AsptPlan>>,
     aspt_spmm: Option<Arc<AsptSpmmPlan>>,
+    /// The default preprocess's estimate of the ASpT SpMM plan, kept so that it is made once.
+    aspt_estimate: Option<AsptSpmmShape>,
 }
 
 fn op_index(op: Operation) -> usize {
@@ -370,6 +395,12 @@ impl Plans {
     }
     pub fn set_aspt_spmm(&mut self, plan: AsptSpmmPlan) {
         self.aspt_spmm = Some(Arc::new(plan));
+    }
+    pub fn aspt_estimate(&self) -> Option<AsptSpmmShape> {
+        self.aspt_estimate
+    }
+    pub fn set_aspt_estimate(&mut self, shape: AsptSpmmShape) {
+        self.aspt_estimate = Some(shape);
     }
     /// How many plans are held (tests and logs).
     pub fn count(&self) -> usize {

@@ -101,6 +101,72 @@ extern "C" __global__ void spblk_aspt_spmm_half_ptr(u64 nnz, u64 halves, const u
     }
 }
 
+// The default preprocess's estimate of the plan (src/ops/dispatch.rs, aspt_promising): block b
+// takes panel b * stride of the rows' panel order and counts, with its columns hashed into a
+// shared-memory table (keys, then counts), out[0] += its entries, out[1] += those in columns it
+// uses twice or more, out[2] += those columns. A panel with more distinct columns than the table
+// holds well is abandoned and counted all sparse (out[3] += its entries): an underestimate.
+#define ASPT_ESTIMATE_BITS 13
+#define ASPT_ESTIMATE_SLOTS (1 << ASPT_ESTIMATE_BITS)
+#define ASPT_ESTIMATE_PROBES 64
+template <class I>
+__device__ void aspt_spmm_estimate(u64 m, u64 stride, const u32* __restrict__ order, const I* __restrict__ ptr,
+                                   const I* __restrict__ col, i64 base, unsigned long long* out) {
+    extern __shared__ u32 table[];
+    u32* keys = table;
+    u32* counts = table + ASPT_ESTIMATE_SLOTS;
+    __shared__ unsigned long long sums[3];
+    __shared__ int full;
+    for (int s = threadIdx.x; s < ASPT_ESTIMATE_SLOTS; s += blockDim.x) keys[s] = 0xffffffffu, counts[s] = 0;
+    if (threadIdx.x < 3) sums[threadIdx.x] = 0;
+    if (threadIdx.x == 0) full = 0;
+    __syncthreads();
+    const u64 first = (u64)blockIdx.x * stride * ASPT_SPMM_PANEL;
+    const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+    // A thread stops inserting after its first failure (the table is crowded by then), so an
+    // abandoned panel costs each thread one failed probe sequence at most.
+    u64 entries = 0;
+    bool failed = false;
+    for (u64 j = first + (threadIdx.x >> 5); j < min(first + ASPT_SPMM_PANEL, m); j += warps) {
+        const u32 r = order[j];
+        const i64 p1 = (i64)ptr[r + 1] - base;
+        for (i64 p = (i64)ptr[r] - base + lane; p < p1; p += 32) {
+            ++entries;
+            if (failed) continue;
+            const u32 c = (u32)((i64)col[p] - base);
+            u32 h = (c * 2654435761u) >> (32 - ASPT_ESTIMATE_BITS);
+            int probe = 0;
+            for (; probe < ASPT_ESTIMATE_PROBES; ++probe, h = (h + 1) & (ASPT_ESTIMATE_SLOTS - 1)) {
+                const u32 k = atomicCAS(&keys[h], 0xffffffffu, c);
+                if (k == 0xffffffffu || k == c) break;
+            }
+            failed = probe == ASPT_ESTIMATE_PROBES;
+            if (failed) atomicOr(&full, 1);
+            else atomicAdd(&counts[h], 1u);
+        }
+    }
+    atomicAdd(&sums[0], (unsigned long long)entries);
+    __syncthreads();
+    if (full) {
+        if (threadIdx.x == 0) atomicAdd(out, sums[0]), atomicAdd(out + 3, sums[0]);
+        return;
+    }
+    u64 dense = 0, columns = 0;
+    for (int s = threadIdx.x; s < ASPT_ESTIMATE_SLOTS; s += blockDim.x)
+        if (counts[s] >= 2) dense += counts[s], ++columns;
+    atomicAdd(&sums[1], (unsigned long long)dense);
+    atomicAdd(&sums[2], (unsigned long long)columns);
+    __syncthreads();
+    if (threadIdx.x < 3) atomicAdd(out + threadIdx.x, sums[threadIdx.x]);
+}
+#define ASPT_ESTIMATE_ENTRY(I, tidx)                                                                               \
+    extern "C" __global__ void spblk_aspt_spmm_estimate_##tidx(u64 m, u64 stride, const u32* order, const I* ptr, \
+                                                               const I* col, i64 base, unsigned long long* out) { \
+        aspt_spmm_estimate<I>(m, stride, order, ptr, col, base, out);                                            \
+    }
+ASPT_ESTIMATE_ENTRY(int, i32)
+ASPT_ESTIMATE_ENTRY(long long, i64)
+
 // The rows of chunk c (dense columns [c*dc, c*dc + dc) of the panel) and op(B)'s columns
 // [j_lo, j_lo + NT) into `stage` (row-major, NT wide): 16-byte cp.async copies when `cp16`
 // (row-major op(B), rows 16-byte aligned), else element loads; columns past n are zero.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::analysis::OneSaPlan;
 use crate::descr::{DnMat, DnVec, SpMat, SpVec};
 use crate::error::Result;
-use crate::plan::VbrArrays;
+use crate::plan::{AsptSpmmShape, VbrArrays};
 use crate::types::{Action, BackendKind, DataType, IndexType, Operation, PointerMode, Precision};
 
 /// The SpMV methods spblk implements.
@@ -620,6 +620,13 @@ pub trait Backend: Send + Sync {
     /// with `spmm`, also the SpMM plan derived from it (`spblkAnalyze`, SpMM's preprocess with
     /// `SPBLK_SPMM_ALG_ASPT`).
     fn analyze_aspt(&self, exec: &Exec, c: &SpMat, spmm: bool) -> Result<()>;
+
+    /// Estimates the counts of CSR matrix `a`'s ASpT SpMM plan without building it, for the
+    /// default's preprocess (blocking). `None`: the backend has no estimate cheaper than the
+    /// plan, and its default never builds one (the host's).
+    fn estimate_aspt_spmm(&self, _exec: &Exec, _a: &SpMat) -> Result<Option<AsptSpmmShape>> {
+        Ok(None)
+    }
 
     /// Copies a 1-SA plan's VBR arrays into memory the backend's kernels read, laid out as
     /// they read them (freed with the plan). `None`: the backend computes from the host plan.

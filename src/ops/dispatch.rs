@@ -10,7 +10,7 @@
 use crate::backend::{SddmmMethod, SpgemmMethod, SpmmMethod, SpmvMethod};
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::plan::{AsptSpmmPlan, RodePlan};
+use crate::plan::{AsptSpmmShape, RodePlan};
 use crate::trace;
 use crate::types::{DataType, Format, Operation, SddmmAlg, SpgemmAlg, SpmmAlg, SpmvAlg};
 
@@ -242,20 +242,25 @@ const ASPT_MIN_NNZ: i64 = 1 << 20;
 const ASPT_MIN_DENSE_SHARE: f64 = 0.8;
 const ASPT_MIN_REUSE: f64 = 6.0;
 
-/// The default's cost model for ASpT (with an ASpT SpMM plan): whether it is predicted faster
-/// than the row method, and why.
-pub fn aspt_predicted(a: &SpMat, plan: &AsptSpmmPlan, n: i64) -> (bool, String) {
+/// The default's cost model for ASpT, from an ASpT SpMM plan's counts or the preprocess's
+/// estimate of them: whether it is predicted faster than the row method, and why.
+pub fn aspt_predicted(a: &SpMat, shape: &AsptSpmmShape, n: i64) -> (bool, String) {
     let why = format!(
         "N {n}, {} entries, {:.0}% in dense columns, {:.1} entries per staged row",
         a.nnz,
-        100.0 * plan.dense_share(),
-        plan.reuse()
+        100.0 * shape.dense_share(),
+        shape.reuse()
     );
-    let wins = n >= ASPT_MIN_N
-        && a.nnz >= ASPT_MIN_NNZ
-        && plan.dense_share() >= ASPT_MIN_DENSE_SHARE
-        && plan.reuse() >= ASPT_MIN_REUSE;
+    let wins = aspt_candidate(a, Operation::NonTranspose, n)
+        && shape.dense_share() >= ASPT_MIN_DENSE_SHARE
+        && shape.reuse() >= ASPT_MIN_REUSE;
     (wins, why)
+}
+
+/// Whether the default's preprocess should estimate an ASpT plan at all: CSR, opA = N, and the
+/// size from which the model can take it.
+pub fn aspt_candidate(a: &SpMat, op_a: Operation, n: i64) -> bool {
+    a.format() == Format::Csr && op_a == Operation::NonTranspose && n >= ASPT_MIN_N && a.nnz >= ASPT_MIN_NNZ
 }
 
 pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMethod> {

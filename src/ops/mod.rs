@@ -246,7 +246,7 @@ pub fn spmm_workspace(backend: &dyn Backend, args: &mut SpmmArgs, alg: spblkSpMM
     }
     let aspt = args.a.plans.lock().aspt_spmm();
     if let Some(aspt) = aspt.filter(|_| args.op_a == Operation::NonTranspose) {
-        let (wins, why) = dispatch::aspt_predicted(args.a, &aspt, args.c.cols);
+        let (wins, why) = dispatch::aspt_predicted(args.a, &aspt.shape(), args.c.cols);
         let aspt_args = SpmmArgs { method: SpmmMethod::Aspt, ..*args };
         if wins && backend.spmm_buffer_size(&aspt_args)? <= needed {
             args.method = SpmmMethod::Aspt;
@@ -278,8 +278,9 @@ pub fn spmm_workspace(backend: &dyn Backend, args: &mut SpmmArgs, alg: spblkSpMM
     Ok(needed)
 }
 
-/// SpMM's preprocess: the method's plans, and with `SPBLK_SPMM_ALG_DEFAULT` a RoDe plan too
-/// when the operand plan's longest row makes `dispatch::rode_predicted` favour it.
+/// SpMM's preprocess: the method's plans, and with `SPBLK_SPMM_ALG_DEFAULT` the ASpT plans
+/// where they are predicted to pay (`aspt_for_default`), else a RoDe plan when the operand
+/// plan's longest row makes `dispatch::rode_predicted` favour it.
 pub fn spmm_preprocess(
     backend: &dyn Backend,
     exec: &Exec,
@@ -291,11 +292,52 @@ pub fn spmm_preprocess(
     if alg != SPBLK_SPMM_ALG_DEFAULT || args.method != SpmmMethod::CsrRows {
         return Ok(());
     }
+    if aspt_for_default(backend, exec, args)? {
+        return Ok(());
+    }
     let Some(operand) = args.a.plans.lock().operand(args.op_a) else { return Ok(()) };
     if dispatch::rode_predicted(args.a, args.op_a, args.c.cols, operand.max_row_len).0 {
         backend.spmm_preprocess(exec, &SpmmArgs { method: SpmmMethod::Rode, ..*args }, buffer)?;
     }
     Ok(())
+}
+
+/// The default's preprocess builds A's ASpT plans where an estimate from sampled panels
+/// (`Backend::estimate_aspt_spmm`, made once per matrix) makes `dispatch::aspt_predicted` favour
+/// ASpT; whether it did. The plans are an optimisation the caller did not ask for: when their
+/// memory cannot be had, the default keeps the row method.
+fn aspt_for_default(backend: &dyn Backend, exec: &Exec, args: &SpmmArgs) -> Result<bool> {
+    let (a, n) = (args.a, args.c.cols);
+    if !dispatch::aspt_candidate(a, args.op_a, n) {
+        return Ok(false);
+    }
+    if let Some(plan) = a.plans.lock().aspt_spmm() {
+        return Ok(dispatch::aspt_predicted(a, &plan.shape(), n).0);
+    }
+    let known = a.plans.lock().aspt_estimate();
+    let shape = match known {
+        Some(shape) => shape,
+        None => match backend.estimate_aspt_spmm(exec, a)? {
+            Some(shape) => {
+                a.plans.lock().set_aspt_estimate(shape);
+                shape
+            }
+            None => return Ok(false),
+        },
+    };
+    let (wins, why) = dispatch::aspt_predicted(a, &shape, n);
+    trace::note(format_args!("ASpT {}predicted from sampled panels: {why}", if wins { "" } else { "not " }));
+    if !wins {
+        return Ok(false);
+    }
+    match backend.analyze_aspt(exec, a, true) {
+        Ok(()) => Ok(true),
+        Err(e) if e.status == SPBLK_STATUS_ALLOC_FAILED => {
+            trace::note(format_args!("ASpT plans not built, the row method kept: {e}"));
+            Ok(false)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -465,10 +465,13 @@ impl DefaultSpmm {
         ok(spblkSpMM_bufferSize(h, N, N, alpha, self.a, self.b, beta, self.c, F64, alg, &mut size), "bufferSize");
         size
     }
-    fn preprocess(&self) {
+    fn preprocess(&self) -> Record {
         let (alpha, beta) = self.scalars;
         let (h, alg) = (self.side.handle, SPBLK_SPMM_ALG_DEFAULT);
-        ok(spblkSpMM_preprocess(h, N, N, alpha, self.a, self.b, beta, self.c, F64, alg, self.buf), "preprocess");
+        let (a, b, c, buf) = (self.a, self.b, self.c, self.buf);
+        let (st, mut records) = trace::capture(|| spblkSpMM_preprocess(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
+        ok(st, "preprocess");
+        records.remove(0)
     }
     fn run(&mut self, stage: &str) -> Record {
         let (alpha, beta) = self.scalars;
@@ -518,10 +521,22 @@ fn default_takes_rode_where_predicted(kind: Kind) {
     }
 }
 
-/// `SPBLK_SPMM_ALG_DEFAULT` after `spblkAnalyze(SPBLK_ANALYSIS_ASPT)`: on scrambled 32-row
-/// blocks of more than 2^20 entries (each dense column used by about 19 of a panel's rows) it
-/// runs ASpT from N = 64 (same bufferSize, exact results), the row method at N = 32 and without
-/// the analysis; on random rows (a column used by 0.3 rows of a panel) it keeps the row method.
+/// (dense entries, entries, dense columns) from a note "... D of E entries in C dense columns ...".
+fn aspt_counts(record: &Record, prefix: &str) -> Option<(u64, u64, u64)> {
+    let note = record.notes.iter().find(|n| n.starts_with(prefix))?;
+    let words: Vec<&str> = note.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let w = words.windows(4).position(|x| x[1] == "of" && x[3] == "entries")?;
+    let num = |i: usize| words[i].parse::<u64>().ok();
+    Some((num(w)?, num(w + 2)?, num(w + 5)?))
+}
+
+/// `SPBLK_SPMM_ALG_DEFAULT` on scrambled 32-row blocks of more than 2^20 entries (each dense
+/// column used by about 19 of a panel's rows) and on random rows (a column used by 0.3 rows of
+/// a panel). The CUDA default's preprocess estimates the ASpT plan from N = 64 (here from every
+/// panel, so exactly the plan's counts), once, and builds the plans where the model predicts a
+/// win: the blocks at N = 64, then run by ASpT (same bufferSize, exact results); the host's
+/// builds none. After `spblkAnalyze(SPBLK_ANALYSIS_ASPT)` both backends run ASpT there, the
+/// row method at N = 32 and on random rows.
 fn default_takes_aspt_where_predicted(kind: Kind) {
     for (blocks, n, aspt) in [(true, 64usize, true), (true, 32, false), (false, 64, false)] {
         let what = format!("{kind:?} default SpMM, blocks {blocks}, n {n}");
@@ -549,7 +564,26 @@ fn default_takes_aspt_where_predicted(kind: Kind) {
             assert_eq!(kernels, u32::from(record.method == "Aspt"), "{what} {stage}: {record:?}");
             record.method
         };
-        assert_eq!(method(&mut f, "before the analysis"), "CsrRows", "{what}: no plan, no ASpT");
+        assert_eq!(method(&mut f, "before the preprocess"), "CsrRows", "{what}: no plan, no ASpT");
+        let cuda = matches!(kind, Kind::Cuda) && !harness_on_host();
+        let record = f.preprocess();
+        let (estimated, built) =
+            (record.launches("spblk_aspt_spmm_estimate_"), record.launches("spblk_aspt_spmm_marks"));
+        assert_eq!(estimated, u32::from(cuda && n >= 64), "{what}: estimates in the preprocess: {record:?}");
+        assert_eq!(built, u32::from(cuda && aspt), "{what}: plans built by the preprocess: {record:?}");
+        if cuda && aspt {
+            let estimate = aspt_counts(&record, "ASpT SpMM estimate:");
+            assert_eq!(
+                estimate,
+                aspt_counts(&record, "ASpT SpMM plan:"),
+                "{what}: estimate of every panel: {record:?}"
+            );
+            assert!(estimate.is_some_and(|(d, e, _)| d > 0 && e == p.entries.len() as u64), "{what}: {record:?}");
+        }
+        let again = f.preprocess();
+        assert_eq!(again.launches("spblk_aspt_"), 0, "{what}: a second preprocess estimates again: {again:?}");
+        let after = if cuda && aspt { "Aspt" } else { "CsrRows" };
+        assert_eq!(method(&mut f, "after the preprocess"), after, "{what}");
         let h = f.side.handle;
         ok(spblk::capi::analyze::spblkAnalyze(h, f.a, SPBLK_ANALYSIS_ASPT, std::ptr::null()), "spblkAnalyze");
         assert_eq!(f.size(), before, "{what}: bufferSize must not depend on the plan");

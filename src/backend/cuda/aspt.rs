@@ -13,7 +13,7 @@ use super::sddmm;
 use crate::backend::SddmmArgs;
 use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
-use crate::plan::{AsptArrays, AsptPlan};
+use crate::plan::{AsptArrays, AsptPlan, AsptSpmmShape};
 use crate::trace;
 use crate::types::DataType;
 
@@ -61,26 +61,7 @@ pub fn build_plan(l: &Launcher, dev: &Arc<Device>, c: &SpMat) -> Result<AsptPlan
         Scratch::carve(&mut Carve::new(scratch.ptr as *mut std::ffi::c_void), m, nnz);
     let warps = |n: u64| l.grid(n * 32, BLOCK as u64);
 
-    // Rows by (first min-hash, hash of the others), stably (equal keys keep row order); the
-    // first min-hashes wait in `rank`, which is filled only afterwards. Then each row's rank.
-    l.launch(
-        &format!("spblk_aspt_row_keys_{it}"),
-        warps(m),
-        BLOCK,
-        0,
-        Args::new().i64(m as i64).ptr(ptr).ptr(col).i64(base).ptr(space.keys[0]).ptr(rank).ptr(space.vals[0]),
-    )?;
-    let cur = radix_sort(l, &space, m, 32, 0)?;
-    l.launch(
-        "spblk_aspt_first_keys",
-        l.grid(m, BLOCK as u64),
-        BLOCK,
-        0,
-        Args::new().u64(m).ptr(space.vals[cur]).ptr(rank).ptr(space.keys[cur]),
-    )?;
-    let cur = radix_sort(l, &space, m, 32, cur)?;
-    l.copy(order.ptr, space.vals[cur], m as usize * 4)?;
-    l.launch("spblk_aspt_ranks", l.grid(m, BLOCK as u64), BLOCK, 0, Args::new().u64(m).ptr(order.ptr).ptr(rank))?;
+    row_order(l, c, &space, rank, order.ptr)?;
     // Entries by column, then stably by panel.
     l.launch(
         &format!("spblk_aspt_entry_keys_{it}"),
@@ -144,6 +125,92 @@ pub fn build_plan(l: &Launcher, dev: &Arc<Device>, c: &SpMat) -> Result<AsptPlan
         },
     })
 }
+
+/// Rows by (first min-hash, hash of the others), stably (equal keys keep row order), into
+/// `order` (m words), and each row's rank in `rank` (which first holds the first min-hashes).
+/// `space` sorts m keys at least.
+fn row_order(l: &Launcher, c: &SpMat, space: &SortSpace, rank: u64, order: u64) -> Result<()> {
+    let SparsePattern::Csr { row_offsets, col_ind } = c.pattern else {
+        return Err(Error::internal("ASpT row order of a matrix that is not CSR"));
+    };
+    let m = c.rows as u64;
+    l.launch(
+        &format!("spblk_aspt_row_keys_{}", index_tag(c.indices_type)),
+        l.grid(m * 32, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new()
+            .i64(m as i64)
+            .ptr(row_offsets as u64)
+            .ptr(col_ind as u64)
+            .i64(c.base.offset())
+            .ptr(space.keys[0])
+            .ptr(rank)
+            .ptr(space.vals[0]),
+    )?;
+    let cur = radix_sort(l, space, m, 32, 0)?;
+    l.launch(
+        "spblk_aspt_first_keys",
+        l.grid(m, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new().u64(m).ptr(space.vals[cur]).ptr(rank).ptr(space.keys[cur]),
+    )?;
+    let cur = radix_sort(l, space, m, 32, cur)?;
+    l.copy(order, space.vals[cur], m as usize * 4)?;
+    l.launch("spblk_aspt_ranks", l.grid(m, BLOCK as u64), BLOCK, 0, Args::new().u64(m).ptr(order).ptr(rank))
+}
+
+/// Panels the default's estimate samples (evenly spaced in the row order): enough for a mean
+/// share within a few percent, two waves of blocks on an H100.
+const ESTIMATE_PANELS: u64 = 256;
+
+/// The default preprocess's estimate of CSR matrix `c`'s ASpT SpMM plan (its dense entries and
+/// columns, kernels/spmm/aspt.cu's `aspt_spmm_estimate`), from the rows' panel order and a
+/// sample of panels: a fraction of the plan's cost (no sort of the entries). `None` where no
+/// ASpT plan can be built. Waits for its work.
+pub fn estimate_spmm(l: &Launcher, dev: &Arc<Device>, c: &SpMat) -> Result<Option<AsptSpmmShape>> {
+    let SparsePattern::Csr { row_offsets, col_ind } = c.pattern else { return Ok(None) };
+    if AsptPlan::unsupported(c.rows, c.cols, c.nnz).is_some() || c.rows == 0 {
+        return Ok(None);
+    }
+    let m = c.rows as u64;
+    let panels = m.div_ceil(AsptPlan::PANEL as u64);
+    let mut measure = Carve::measure();
+    SortSpace::carve(&mut measure, m);
+    measure.take(2 * m as usize * 4 + 32);
+    let scratch = DeviceAlloc::new(dev, measure.size(), "ASpT SpMM estimate")?;
+    let mut carve = Carve::new(scratch.ptr as *mut std::ffi::c_void);
+    let space = SortSpace::carve(&mut carve, m);
+    let (rank, order, out) = (carve.take(m as usize * 4), carve.take(m as usize * 4), carve.take(32));
+    row_order(l, c, &space, rank, order)?;
+    l.memset_u32(out, 0, 8)?;
+    let sampled = panels.min(ESTIMATE_PANELS);
+    l.launch(
+        &format!("spblk_aspt_spmm_estimate_{}", index_tag(c.indices_type)),
+        sampled as u32,
+        BLOCK,
+        ESTIMATE_SHARED,
+        Args::new()
+            .u64(m)
+            .u64(panels / sampled)
+            .ptr(order)
+            .ptr(row_offsets as u64)
+            .ptr(col_ind as u64)
+            .i64(c.base.offset())
+            .ptr(out),
+    )?;
+    let [entries, dense_entries, dense_columns, crowded] = l.read_u64s(out, 4)?[..] else {
+        return Err(Error::internal("ASpT SpMM estimate: short read"));
+    };
+    trace::note(format_args!(
+        "ASpT SpMM estimate: {sampled} of {panels} panels, {dense_entries} of {entries} entries in \
+         {dense_columns} dense columns ({crowded} in panels with too many columns to count)"
+    ));
+    Ok(Some(AsptSpmmShape { entries, dense_entries, dense_columns }))
+}
+/// The estimate kernel's hash table: 8192 column keys and counts (u32).
+const ESTIMATE_SHARED: u32 = 2 * 8192 * 4;
 
 pub fn run(l: &Launcher, args: &SddmmArgs, plan: &AsptPlan, buffer: *mut std::ffi::c_void) -> Result<()> {
     let alpha = Scalar::new(&args.alpha, args.precision.compute, "alpha")?;

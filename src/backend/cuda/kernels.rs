@@ -11,8 +11,14 @@ pub const PRECISIONS: [(&str, &str); 6] =
 pub const VALUES: [&str; 4] = ["f32", "f64", "f16", "bf16"];
 pub const INDICES: [&str; 2] = ["i32", "i64"];
 /// Name prefixes of the kernels that take more than 48 KB of dynamic shared memory.
-pub const LARGE_SHARED: [&str; 5] =
-    ["spblk_spmm_vbr_", "spblk_spmm_aspt_", "spblk_spgemm_symbolic_", "spblk_spgemm_numeric_", "spblk_radix_pass_"];
+pub const LARGE_SHARED: [&str; 6] = [
+    "spblk_spmm_vbr_",
+    "spblk_spmm_aspt_",
+    "spblk_aspt_spmm_estimate_",
+    "spblk_spgemm_symbolic_",
+    "spblk_spgemm_numeric_",
+    "spblk_radix_pass_",
+];
 
 pub fn value_tag(t: DataType) -> &'static str {
     match t {
@@ -84,7 +90,7 @@ pub fn all() -> Vec<String> {
         v.push(format!("spblk_spmv_csr_long_plan_{i}"));
         v.push(format!("spblk_spmv_merge_starts_{i}"));
         v.push(format!("spblk_rode_count_{i}"));
-        for s in ["row_keys", "entry_keys", "entries"] {
+        for s in ["row_keys", "entry_keys", "entries", "spmm_estimate"] {
             v.push(format!("spblk_aspt_{s}_{i}"));
         }
         v.push(format!("spblk_spgemm_rowprod_{i}"));

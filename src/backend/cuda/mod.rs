@@ -22,7 +22,7 @@ use super::{
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::plan::{AsptPlan, AsptSpmmPlan, RodePlan, VbrArrays};
+use crate::plan::{AsptPlan, AsptSpmmPlan, AsptSpmmShape, RodePlan, VbrArrays};
 use crate::types::{BackendKind, Operation};
 
 mod aspt;
@@ -469,6 +469,11 @@ impl Backend for CudaBackend {
         self.rode_plan(exec, a, Operation::NonTranspose)
     }
 
+    fn estimate_aspt_spmm(&self, exec: &Exec, a: &SpMat) -> Result<Option<AsptSpmmShape>> {
+        let l = Launcher::new(&self.dev, exec)?;
+        aspt::estimate_spmm(&l, &self.dev, a)
+    }
+
     fn analyze_aspt(&self, exec: &Exec, c: &SpMat, spmm: bool) -> Result<()> {
         let mut plans = c.plans.lock();
         let l = Launcher::new(&self.dev, exec)?;
@@ -491,7 +496,10 @@ impl Backend for CudaBackend {
         if spmm && plans.aspt_spmm().is_none() {
             let plan = aspt_spmm::build_plan(&l, &self.dev, &base)?;
             crate::trace::note(format_args!(
-                "ASpT SpMM plan: {:.0}% of the entries in dense columns, {:.1} each, built in {:.3} ms",
+                "ASpT SpMM plan: {} of {} entries in {} dense columns ({:.0}%, {:.1} each), built in {:.3} ms",
+                plan.dense_entries,
+                plan.nnz,
+                plan.dense_columns,
                 100.0 * plan.dense_share(),
                 plan.reuse(),
                 plan.build_seconds * 1e3
