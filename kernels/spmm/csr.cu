@@ -33,11 +33,12 @@ __device__ void spmm_csr(i64 m, i64 n, const I* __restrict__ ptr, const I* __res
                          Out* __restrict__ C, i64 ldc, int c_row, const typename ComputeOf<In>::type* alpha_dev,
                          typename ComputeOf<In>::type alpha_h, const typename ComputeOf<In>::type* beta_dev,
                          typename ComputeOf<In>::type beta_h, int G, i64 long_threshold, i64* long_list,
-                         u32* long_count) {
+                         u32* long_count, unsigned wave_blocks) {
     typedef typename ComputeOf<In>::type T;
     const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
     const GroupTiles w(G, VEC, n);
-    for (i64 g = w.first; g < m * w.tiles; g += w.groups) {
+    const WaveWalk walk(m * w.tiles, G, wave_blocks);
+    for (i64 g = walk.begin; g < walk.end; g += walk.step) {
         const i64 i = w.item(g);
         const i64 j0 = w.col0(g, i, VEC);
         const i64 s = (i64)ptr[i] - base, e = (i64)ptr[i + 1] - base;
@@ -132,9 +133,10 @@ __device__ void spmm_long_finish(i64 n, const u32* long_count, const i64* long_l
         i64 m, i64 n, const I* ptr, const I* col, const In* val, i64 base, const In* B, i64 ldb,         \
         int b_row, Out* C, i64 ldc, int c_row, const ComputeOf<In>::type* alpha_dev,                     \
         ComputeOf<In>::type alpha, const ComputeOf<In>::type* beta_dev, ComputeOf<In>::type beta,        \
-        int G, i64 long_threshold, i64* long_list, u32* long_count) {                                    \
+        int G, i64 long_threshold, i64* long_list, u32* long_count, unsigned wave_blocks) {              \
         spmm_csr<In, Out, I, VEC>(m, n, ptr, col, val, base, B, ldb, b_row, C, ldc, c_row, alpha_dev,    \
-                                  alpha, beta_dev, beta, G, long_threshold, long_list, long_count);      \
+                                  alpha, beta_dev, beta, G, long_threshold, long_list, long_count,       \
+                                  wave_blocks);                                                          \
     }
 #define SPMM_ENTRY(In, Out, tin, tout, I, tidx) \
     SPMM_ENTRY_V(In, Out, tin, tout, I, tidx, 1) SPMM_ENTRY_V(In, Out, tin, tout, I, tidx, 4)

@@ -26,6 +26,26 @@ struct GroupTiles {
     }
 };
 
+// The walk of a grid-stride kernel whose grid runs in waves of `wave_blocks` blocks (the blocks
+// that fit on the GPU at once): wave v sweeps its own contiguous share of [0, total),
+// grid-stride within the wave. The items in flight at any time are then neighbours (rows next
+// to each other share B's rows, which come from L2 once; a plain grid-stride walk over more
+// blocks than fit makes every wave stride over the whole matrix and read them again), while
+// the GPU still balances blocks as earlier ones finish. The group's positions are
+// begin, begin + step, ... below end.
+struct WaveWalk {
+    i64 begin, end, step;
+    __device__ __forceinline__ WaveWalk(i64 total, int G, unsigned wave_blocks) {
+        const i64 grid = gridDim.x, wave = blockIdx.x / wave_blocks, first = wave * wave_blocks;
+        const i64 last = first + wave_blocks < grid ? first + wave_blocks : grid;
+        // Wave shares in proportion to their blocks (the last wave may be smaller).
+        const i64 lo = total * first / grid, hi = total * last / grid;
+        begin = lo + ((i64)(blockIdx.x - first) * blockDim.x + threadIdx.x) / G;
+        end = hi;
+        step = (last - first) * blockDim.x / G;
+    }
+};
+
 // acc += A(row segment [s, e)) * op(B)(:, j0 .. j0+VEC), entries in storage order. The
 // group loads G entries at a time and broadcasts them; U of their B rows are loaded before
 // any is used (positions past the segment load the segment's last B row again and add

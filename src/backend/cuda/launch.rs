@@ -218,6 +218,13 @@ impl<'a> Launcher<'a> {
         work.div_ceil(per_block.max(1)).clamp(1, cap) as u32
     }
 
+    /// The blocks of `name` (`BLOCK` threads, no dynamic shared memory) that run at once on the
+    /// GPU: one wave of a kernel that walks its work in waves (kernels/spmm/segment.cuh,
+    /// `WaveWalk`).
+    pub fn wave_blocks(&self, name: &str) -> Result<u32> {
+        Ok(self.occupancy(name, BLOCK, 0, 1)?.max(1) * self.dev.sm_count)
+    }
+
     /// Blocks for a kernel whose blocks loop over `work` items (`per_block` each at a time) and
     /// that keeps `per_sm` blocks resident on every SM: no more blocks than run at once.
     pub fn resident_grid(&self, work: u64, per_block: u64, per_sm: u32) -> u32 {

@@ -237,7 +237,8 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: Option<&OperandPlan>, buffer: *m
             .i32(g as i32)
             .i64(threshold)
             .ptr(list)
-            .ptr(count),
+            .ptr(count)
+            .u32(l.wave_blocks(&name)?),
     )?;
     if let Some(lr) = long {
         run_long_rows(l, args, &csr, &lr, &b, &out, (v, g, tiles))?;
