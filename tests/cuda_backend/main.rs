@@ -472,6 +472,53 @@ fn spmm_long_rows_are_correct_and_deterministic() {
     }
 }
 
+/// A five-point stencil on a 512 x 512 grid (262 144 rows) at N = 32 and 128, f32 and f64:
+/// enough row tiles that the row kernel's capped grid runs in 8-16 waves of resident blocks,
+/// each sweeping its own share of the rows (`WaveWalk`, kernels/spmm/segment.cuh). Every row,
+/// those at the waves' edges included, matches the host; three runs bit-identical; the row
+/// kernel ran.
+#[test]
+fn spmm_rows_in_waves_match_host() {
+    if !gpu("spmm_rows_in_waves_match_host") {
+        return;
+    }
+    let g = 512usize;
+    let entries: Vec<(usize, usize)> = (0..g * g)
+        .flat_map(|i| {
+            let (x, y) = (i % g, i / g);
+            let near = [(y > 0, i.wrapping_sub(g)), (x > 0, i.wrapping_sub(1)), (true, i), (x + 1 < g, i + 1)];
+            near.into_iter().chain([(y + 1 < g, i + g)]).filter(|&(inside, _)| inside).map(move |(_, j)| (i, j))
+        })
+        .collect();
+    let mut r = rng(131);
+    for (vin, out, compute) in [PRECISIONS[0], PRECISIONS[1]] {
+        for n in [32usize, 128] {
+            let what = format!("spmm stencil {g}x{g} ({vin},{out}) n {n}");
+            let vals = some_values(&mut r, entries.len(), false);
+            let a = Sp::new(&mut r, SPBLK_FORMAT_CSR, g * g, g * g, &entries, &vals, SPBLK_INDEX_32I, 0, vin);
+            let case = SpmmCase {
+                op_a: N,
+                op_b: N,
+                a,
+                b: Dn::random(&mut r, g * g, n, SPBLK_ORDER_ROW, vin, false),
+                c: Dn::random(&mut r, g * g, n, SPBLK_ORDER_ROW, out, false),
+                alpha: 1.25,
+                beta: -0.5,
+                compute,
+                device_scalars: false,
+                exact: false,
+                alg: SPBLK_SPMM_ALG_DEFAULT,
+                analyze_first: false,
+            };
+            spmm_against_host(&what, &case, 5, |records| {
+                if !harness_on_host() {
+                    assert_eq!(launched(records, "spblk_spmm_csr_v"), 1, "{what}: the row kernel did not run");
+                }
+            });
+        }
+    }
+}
+
 /// Row lengths around RoDe's block (32) and segment lengths, rows of many segments, and one
 /// (8800 entries) past RodePlan::MAX_SEGS segments of 32, whose segments are longer; mixed with
 /// short rows.
