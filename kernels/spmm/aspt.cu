@@ -101,7 +101,7 @@ extern "C" __global__ void spblk_aspt_spmm_half_ptr(u64 nnz, u64 halves, const u
     }
 }
 
-// The default preprocess's estimate of the plan (src/ops/dispatch.rs, aspt_promising): block b
+// The default preprocess's estimate of the plan (src/ops/mod.rs, aspt_for_default): block b
 // takes panel b * stride of the rows' panel order and counts, with its columns hashed into a
 // shared-memory table (keys, then counts), out[0] += its entries, out[1] += those in columns it
 // uses twice or more, out[2] += those columns. A panel with more distinct columns than the table

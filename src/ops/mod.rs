@@ -314,15 +314,24 @@ fn aspt_for_default(backend: &dyn Backend, exec: &Exec, args: &SpmmArgs) -> Resu
     if let Some(plan) = a.plans.lock().aspt_spmm() {
         return Ok(dispatch::aspt_predicted(a, &plan.shape(), n).0);
     }
+    // Out of device memory for the estimate or the plans: the row method stays.
+    let optional = |r: Result<bool>| match r {
+        Err(e) if e.status == SPBLK_STATUS_ALLOC_FAILED => {
+            trace::note(format_args!("ASpT plans not built, the row method kept: {e}"));
+            Ok(false)
+        }
+        r => r,
+    };
     let known = a.plans.lock().aspt_estimate();
     let shape = match known {
         Some(shape) => shape,
-        None => match backend.estimate_aspt_spmm(exec, a)? {
-            Some(shape) => {
+        None => match backend.estimate_aspt_spmm(exec, a) {
+            Ok(Some(shape)) => {
                 a.plans.lock().set_aspt_estimate(shape);
                 shape
             }
-            None => return Ok(false),
+            Ok(None) => return Ok(false),
+            Err(e) => return optional(Err(e)),
         },
     };
     let (wins, why) = dispatch::aspt_predicted(a, &shape, n);
@@ -330,14 +339,7 @@ fn aspt_for_default(backend: &dyn Backend, exec: &Exec, args: &SpmmArgs) -> Resu
     if !wins {
         return Ok(false);
     }
-    match backend.analyze_aspt(exec, a, true) {
-        Ok(()) => Ok(true),
-        Err(e) if e.status == SPBLK_STATUS_ALLOC_FAILED => {
-            trace::note(format_args!("ASpT plans not built, the row method kept: {e}"));
-            Ok(false)
-        }
-        Err(e) => Err(e),
-    }
+    optional(backend.analyze_aspt(exec, a, true).map(|()| true))
 }
 
 #[allow(clippy::too_many_arguments)]
