@@ -53,20 +53,7 @@ fn spmm_default_is_bitwise_deterministic() {
             for n in [32usize, 128] {
                 let vals = some_values(&mut r, entries.len(), false);
                 let a = Sp::new(&mut r, SPBLK_FORMAT_CSR, m, k, entries, &vals, SPBLK_INDEX_32I, 0, vin);
-                let case = SpmmCase {
-                    op_a: N,
-                    op_b: N,
-                    a,
-                    b: Dn::random(&mut r, k, n, SPBLK_ORDER_ROW, vin, false),
-                    c: Dn::random(&mut r, m, n, SPBLK_ORDER_ROW, out, false),
-                    alpha: 1.25,
-                    beta: -0.5,
-                    compute,
-                    device_scalars: false,
-                    exact: false,
-                    alg: SPBLK_SPMM_ALG_DEFAULT,
-                    analyze_first: false,
-                };
+                let case = SpmmCase::default_row_major(&mut r, a, (m, k, n), (vin, out, compute));
                 let mut gpu = Side::new(Kind::Cuda);
                 kernels.extend(same_bits(&format!("spmm {name} ({vin},{out}) n {n}"), || run_spmm(&mut gpu, &case)));
             }

@@ -275,6 +275,30 @@ struct SpmmCase {
 }
 
 impl SpmmCase {
+    /// C = 1.25 A B - 0.5 C with `SPBLK_SPMM_ALG_DEFAULT`, op N, row-major random B and C for
+    /// an m x k matrix `a`, host scalars.
+    fn default_row_major(
+        r: &mut StdRng,
+        a: Sp,
+        (m, k, n): (usize, usize, usize),
+        types: (spblkDataType_t, spblkDataType_t, spblkDataType_t),
+    ) -> SpmmCase {
+        let (vin, out, compute) = types;
+        SpmmCase {
+            op_a: N,
+            op_b: N,
+            a,
+            b: Dn::random(r, k, n, SPBLK_ORDER_ROW, vin, false),
+            c: Dn::random(r, m, n, SPBLK_ORDER_ROW, out, false),
+            alpha: 1.25,
+            beta: -0.5,
+            compute,
+            device_scalars: false,
+            exact: false,
+            alg: SPBLK_SPMM_ALG_DEFAULT,
+            analyze_first: false,
+        }
+    }
     /// The same case with every value and scalar made non-negative: its result bounds the
     /// rounding error of the original's (`compare`'s scale).
     fn with_abs_values(&self) -> SpmmCase {
@@ -496,20 +520,7 @@ fn spmm_rows_in_waves_match_host() {
             let what = format!("spmm stencil {g}x{g} ({vin},{out}) n {n}");
             let vals = some_values(&mut r, entries.len(), false);
             let a = Sp::new(&mut r, SPBLK_FORMAT_CSR, g * g, g * g, &entries, &vals, SPBLK_INDEX_32I, 0, vin);
-            let case = SpmmCase {
-                op_a: N,
-                op_b: N,
-                a,
-                b: Dn::random(&mut r, g * g, n, SPBLK_ORDER_ROW, vin, false),
-                c: Dn::random(&mut r, g * g, n, SPBLK_ORDER_ROW, out, false),
-                alpha: 1.25,
-                beta: -0.5,
-                compute,
-                device_scalars: false,
-                exact: false,
-                alg: SPBLK_SPMM_ALG_DEFAULT,
-                analyze_first: false,
-            };
+            let case = SpmmCase::default_row_major(&mut r, a, (g * g, g * g, n), (vin, out, compute));
             spmm_against_host(&what, &case, 5, |records| {
                 if !harness_on_host() {
                     assert_eq!(launched(records, "spblk_spmm_csr_v"), 1, "{what}: the row kernel did not run");
