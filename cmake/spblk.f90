@@ -85,6 +85,7 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_SPMM_ALG_ASPT = 101
   integer(c_int32_t), parameter :: SPBLK_SPMM_ALG_VBR = 102
   integer(c_int32_t), parameter :: SPBLK_SPMM_ALG_VBR_TF32 = 103
+  integer(c_int32_t), parameter :: SPBLK_SPMM_ALG_CSR_SWEEP = 104
   integer(c_int32_t), parameter :: SPBLK_SDDMM_ALG_DEFAULT = 0
   integer(c_int32_t), parameter :: SPBLK_SDDMM_ALG_ASPT = 101
   integer(c_int32_t), parameter :: SPBLK_SPGEMM_DEFAULT = 0

@@ -105,9 +105,10 @@ pub const SPBLK_SPMV_ALG_CSR_MERGE: spblkSpMVAlg_t = 103;
 /// SpMM algorithms. The CSR and COO values run spblk's deterministic row method (format rules
 /// as for SpMV); `SPBLK_SPMM_BSR_ALG1` and `SPBLK_SPMM_BLOCKED_ELL_ALG1` run on their formats
 /// only (as does the default on them; Blocked-ELL blocks of a multiple of 16 rows on
-/// tensor cores); `SPBLK_SPMM_ALG_RODE` needs a RoDe plan; ASpT is `SPBLK_STATUS_NOT_SUPPORTED`;
+/// tensor cores); `SPBLK_SPMM_ALG_RODE` and `SPBLK_SPMM_ALG_ASPT` need their plans;
 /// `SPBLK_SPMM_ALG_VBR` and `SPBLK_SPMM_ALG_VBR_TF32` run the 1-SA blocks on tensor cores
-/// (host backend: the reference). No value ever runs another method.
+/// (host backend: the reference); `SPBLK_SPMM_ALG_CSR_SWEEP` needs its plan. No value ever runs
+/// another method.
 pub type spblkSpMMAlg_t = u32;
 pub const SPBLK_SPMM_ALG_DEFAULT: spblkSpMMAlg_t = 0;
 pub const SPBLK_SPMM_COO_ALG1: spblkSpMMAlg_t = 1;
@@ -137,7 +138,8 @@ pub const SPBLK_SPMM_ALG_RODE: spblkSpMMAlg_t = 100;
 /// Fast where rows share columns (block-structured matrices); on patterns whose rows share
 /// almost nothing it is the row method without its long-row handling. With such a plan,
 /// `SPBLK_SPMM_ALG_DEFAULT` runs it where the plan predicts a gain (N >= 64 and rows that share
-/// most of their columns); the default's own preprocess does not build one.
+/// most of their columns); the default's own preprocess builds one where an estimate from
+/// sampled panels predicts that (N >= 64, 2^20 entries or more).
 pub const SPBLK_SPMM_ALG_ASPT: spblkSpMMAlg_t = 101;
 /// spblk addition: 1-SA variable-row blocks (needs `spblkAnalyze` with `SPBLK_ANALYSIS_1SA`).
 /// On CUDA: f16/bf16 inputs on f16/bf16 tensor cores with f32 accumulation; f32 inputs
@@ -147,6 +149,16 @@ pub const SPBLK_SPMM_ALG_VBR: spblkSpMMAlg_t = 102;
 /// spblk addition: as `SPBLK_SPMM_ALG_VBR` for f32 inputs, with one TF32 product per term:
 /// faster, relative error about 1e-3 of sum |a||b|. f32 inputs only (`NOT_SUPPORTED` otherwise).
 pub const SPBLK_SPMM_ALG_VBR_TF32: spblkSpMMAlg_t = 103;
+/// spblk addition: the row method's sums (each row's entries in storage order, bit for bit the
+/// same results), scheduled for an op(B) many times larger than the GPU's L2 cache: a warp keeps
+/// four rows of C in registers and walks their entries in slabs of op(B)'s rows, one band of rows
+/// at a time, so that the rows of op(B) in use at once fit in the L2. Needs a plan for the
+/// call's opA (each row's slab boundaries, 4 bytes per row and slab), built by
+/// `spblkSpMM_preprocess` with this value (any format); without one the call returns
+/// `INVALID_VALUE`. `SPBLK_SPMM_ALG_DEFAULT`'s preprocess builds and runs it for f32 with
+/// N >= 128 when op(B) is at least 256 MB and the rows are long (>= 64 entries on average) and
+/// even (the longest at most 4x the average). Host backend: the row method's sums.
+pub const SPBLK_SPMM_ALG_CSR_SWEEP: spblkSpMMAlg_t = 104;
 
 pub type spblkSDDMMAlg_t = u32;
 pub const SPBLK_SDDMM_ALG_DEFAULT: spblkSDDMMAlg_t = 0;

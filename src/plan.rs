@@ -142,6 +142,43 @@ impl RodePlan {
     }
 }
 
+/// Column slabs of op(A) for `SPBLK_SPMM_ALG_CSR_SWEEP` (kernels/spmm/sweep.cu, docs/spmm.md):
+/// slab s holds columns `[s * slab_cols, (s + 1) * slab_cols)`, and on CUDA `offsets` holds
+/// `(slabs - 1) x rows` u32, where each row's slabs 1.. start, counted from the row's start.
+#[derive(Debug)]
+pub struct SweepPlan {
+    pub rows: i64,
+    pub slabs: u32,
+    pub slab_cols: i64,
+    /// Seconds the build took (the analysis cost the benchmark reports).
+    pub build_seconds: f64,
+    /// CUDA: the slab starts (`None` with one slab, and on the host).
+    pub offsets: Option<Buffer>,
+}
+
+impl SweepPlan {
+    /// The product's message (argument matA) when op(A) has no sweep plan.
+    pub(crate) const MISSING: &'static str = "has no column-sweep plan for this op(A) (call spblkSpMM_preprocess \
+                                               with SPBLK_SPMM_ALG_CSR_SWEEP first)";
+    /// Bytes of op(B) per slab: a third of the H100's 50 MB L2, so that one slab's rows stay
+    /// there while the next one's come in (prototype: 16 MB slabs 14.6 ms, 64 MB 16.3 ms,
+    /// 512 MB (one slab) 19.7 ms on uniform rows of 128 entries, N = 128).
+    pub const SLAB_BYTES: u64 = 16 << 20;
+    /// At least this many slabs (small matrices still run the slab walk) and at most this many
+    /// (each slab costs every row 4 bytes of plan and a few instructions).
+    pub const MIN_SLABS: u64 = 8;
+    pub const MAX_SLABS: u64 = 64;
+
+    /// The slabs of `k` columns of op(A) when a row of op(B) takes `row_bytes`: (count, columns
+    /// per slab), each slab at least one column.
+    pub fn slabs_for(k: i64, row_bytes: u64) -> (u32, i64) {
+        let k = k.max(1) as u64;
+        let slabs = (k * row_bytes).div_ceil(Self::SLAB_BYTES).clamp(Self::MIN_SLABS, Self::MAX_SLABS).min(k);
+        let cols = k.div_ceil(slabs);
+        (k.div_ceil(cols) as u32, cols as i64)
+    }
+}
+
 /// ASpT's tiling of a CSR pattern (`SPBLK_SDDMM_ALG_ASPT`, docs/sddmm.md): the rows ordered by
 /// a min-hash of their column blocks (rows with the same blocks next to each other), that order
 /// cut into panels of `PANEL` rows, and each panel's entries listed by column. The CUDA backend
@@ -345,6 +382,7 @@ pub struct Plans {
     spmv_tiles: [Option<Arc<SpmvTiles>>; 2],
     one_sa: Option<Arc<OneSa>>,
     rode: [Option<Arc<RodePlan>>; 2],
+    sweep: [Option<Arc<SweepPlan>>; 2],
     aspt: Option<Arc<AsptPlan>>,
     aspt_spmm: Option<Arc<AsptSpmmPlan>>,
     /// The default preprocess's estimate of the ASpT SpMM plan, kept so that it is made once.
@@ -382,6 +420,12 @@ impl Plans {
     pub fn set_rode(&mut self, op: Operation, plan: RodePlan) {
         self.rode[op_index(op)] = Some(Arc::new(plan));
     }
+    pub fn sweep(&self, op: Operation) -> Option<Arc<SweepPlan>> {
+        self.sweep[op_index(op)].clone()
+    }
+    pub fn set_sweep(&mut self, op: Operation, plan: SweepPlan) {
+        self.sweep[op_index(op)] = Some(Arc::new(plan));
+    }
     pub fn aspt(&self) -> Option<Arc<AsptPlan>> {
         self.aspt.clone()
     }
@@ -408,6 +452,7 @@ impl Plans {
             + self.spmv_tiles.iter().flatten().count()
             + usize::from(self.one_sa.is_some())
             + self.rode.iter().flatten().count()
+            + self.sweep.iter().flatten().count()
             + usize::from(self.aspt.is_some())
             + usize::from(self.aspt_spmm.is_some())
     }
@@ -426,7 +471,24 @@ impl PlanSlot {
 
 #[cfg(test)]
 mod tests {
-    use super::RodePlan;
+    use super::{RodePlan, SweepPlan};
+
+    #[test]
+    fn sweep_slabs_cover_the_columns() {
+        // 1 M columns of 512-byte rows: 512 MB in 16 MB slabs.
+        assert_eq!(SweepPlan::slabs_for(1 << 20, 512), (32, 32_768));
+        // Small: at least MIN_SLABS, each at least one column, the last one possibly shorter.
+        assert_eq!(SweepPlan::slabs_for(1000, 512), (8, 125));
+        assert_eq!(SweepPlan::slabs_for(10, 4), (5, 2));
+        assert_eq!(SweepPlan::slabs_for(3, 4), (3, 1));
+        assert_eq!(SweepPlan::slabs_for(0, 4), (1, 1));
+        // Huge: at most MAX_SLABS.
+        assert_eq!(SweepPlan::slabs_for(1 << 24, 512).0, 64);
+        for (k, b) in [(1, 4), (7, 8), (1001, 512), (123_457, 256), (5 << 20, 1024)] {
+            let (s, cols) = SweepPlan::slabs_for(k, b);
+            assert!(s as i64 * cols >= k && (s as i64 - 1) * cols < k.max(1), "{k} {b}: {s} x {cols}");
+        }
+    }
 
     #[test]
     fn rode_segments_follow_the_size_and_the_row_cap() {

@@ -119,6 +119,7 @@ c_enum!(
         Aspt = SPBLK_SPMM_ALG_ASPT,
         Vbr = SPBLK_SPMM_ALG_VBR,
         VbrTf32 = SPBLK_SPMM_ALG_VBR_TF32,
+        CsrSweep = SPBLK_SPMM_ALG_CSR_SWEEP,
     }
 );
 c_enum!(

@@ -53,6 +53,10 @@ pub enum SpmmMethod {
     /// sums those entries, then the others, each part in column order: deterministic. Needs the
     /// plan of a preprocess or `spblkAnalyze`.
     Aspt,
+    /// The row method's sums in column slabs of op(B), bands of rows at a time
+    /// (`SPBLK_SPMM_ALG_CSR_SWEEP`): for an op(B) far larger than the L2. Needs the plan of a
+    /// preprocess (each row's slab boundaries).
+    CsrSweep,
     /// A BSR matrix as stored (op N): a thread per element of C, blocks in storage order.
     Bsr,
     /// A Blocked-ELL matrix as stored (op N): blocks of a multiple of 16 rows on tensor cores

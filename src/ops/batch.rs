@@ -79,7 +79,7 @@ pub fn sddmm<'a>(a: &'a DnMat, b: &'a DnMat, c: &'a SpMat) -> Result<impl Iterat
 /// SpMM algorithms that run on a plan cannot take a batched matA.
 pub fn spmm_alg(alg: spblkSpMMAlg_t, a: &SpMat) -> Result<()> {
     let alg = SpmmAlg::decode(alg, "alg")?;
-    let planned = matches!(alg, SpmmAlg::Rode | SpmmAlg::Aspt | SpmmAlg::Vbr | SpmmAlg::VbrTf32);
+    let planned = matches!(alg, SpmmAlg::Rode | SpmmAlg::Aspt | SpmmAlg::Vbr | SpmmAlg::VbrTf32 | SpmmAlg::CsrSweep);
     planned_on_batch(planned, &format!("{alg:?}"), "matA", a.batch.count)
 }
 

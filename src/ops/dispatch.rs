@@ -257,6 +257,37 @@ pub fn aspt_predicted(a: &SpMat, shape: &AsptSpmmShape, n: i64) -> (bool, String
     (wins, why)
 }
 
+/// The default takes the column sweep (`SPBLK_SPMM_ALG_CSR_SWEEP`, after its preprocess built
+/// the plan) where the row kernel reads op(B) from DRAM entry by entry: op(B) at least
+/// `SWEEP_MIN_B_BYTES` (several times the 50 MB L2 of an H100), rows long enough that a band of
+/// rows uses most of op(B) in every slab (`SWEEP_MIN_AVG` entries on average) and even (the
+/// longest at most `SWEEP_MAX_SKEW` times the average: one long row would hold its band's launch
+/// open), and whole 128-column tiles. Measured on the H100 with f32 only (docs/spmm.md: uniform
+/// rows of 128 entries over 1 M columns, N = 128, 1.6-1.8x the row kernel; 32 entries: equal,
+/// since a band's 17 K rows then touch only a third of op(B) per slab).
+const SWEEP_MIN_N: i64 = 128;
+const SWEEP_MIN_B_BYTES: f64 = 256.0 * (1u64 << 20) as f64;
+const SWEEP_MIN_AVG: f64 = 64.0;
+const SWEEP_MAX_SKEW: f64 = 4.0;
+
+/// The default's cost model for the column sweep, from op(A)'s longest row (an operand plan's):
+/// whether it is predicted faster than the row method, and why.
+pub fn sweep_predicted(a: &SpMat, op_a: Operation, n: i64, max_row_len: i64) -> (bool, String) {
+    let (rows, k) = if op_a.is_transposed() { (a.cols, a.rows) } else { (a.rows, a.cols) };
+    let avg = if rows > 0 { a.nnz as f64 / rows as f64 } else { 0.0 };
+    let b_bytes = k as f64 * n as f64 * a.value_type.size() as f64;
+    let why = format!(
+        "N {n}, op(B) {:.0} MB, rows of {avg:.1} entries on average, longest {max_row_len}",
+        b_bytes / (1u64 << 20) as f64
+    );
+    let wins = a.value_type == DataType::F32
+        && n >= SWEEP_MIN_N
+        && b_bytes >= SWEEP_MIN_B_BYTES
+        && avg >= SWEEP_MIN_AVG
+        && max_row_len as f64 <= SWEEP_MAX_SKEW * avg;
+    (wins, why)
+}
+
 /// Whether the default's preprocess should estimate an ASpT plan at all: CSR, opA = N, and the
 /// size from which the model can take it.
 pub fn aspt_candidate(a: &SpMat, op_a: Operation, n: i64) -> bool {
@@ -285,6 +316,7 @@ pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMeth
         // Any format: CSC, COO and transposed operands are converted once by the preprocess
         // that builds the plan; the product checks the plan is there.
         SpmmAlg::Rode => Ok(SpmmMethod::Rode),
+        SpmmAlg::CsrSweep => Ok(SpmmMethod::CsrSweep),
         SpmmAlg::Aspt => {
             if a.format() != Format::Csr || op_a.is_transposed() {
                 return Err(Error::not_supported(format!(

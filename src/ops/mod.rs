@@ -235,9 +235,10 @@ pub fn spmm_args<'a>(
     Ok(SpmmArgs { op_a, op_b, alpha, a, b, beta, c, precision, method })
 }
 
-/// SpMM's workspace for `args`, and the default's last choice: when op(A) has a RoDe plan (the
-/// default's preprocess builds one where `dispatch::rode_predicted` favours it) and RoDe's
-/// partial rows fit in the row method's workspace, the default runs RoDe. The size reported
+/// SpMM's workspace for `args`, and the default's last choice: with an ASpT, column-sweep or
+/// RoDe plan (the default's preprocess builds them where `dispatch` predicts them faster) whose
+/// method is still predicted faster and fits in the row method's workspace, the default runs
+/// that method. The size reported
 /// is the row method's either way: `bufferSize` does not depend on plans.
 pub fn spmm_workspace(backend: &dyn Backend, args: &mut SpmmArgs, alg: spblkSpMMAlg_t) -> Result<usize> {
     let needed = backend.spmm_buffer_size(args)?;
@@ -255,10 +256,19 @@ pub fn spmm_workspace(backend: &dyn Backend, args: &mut SpmmArgs, alg: spblkSpMM
         }
         trace::note(format_args!("ASpT not predicted faster: {why}"));
     }
-    let (operand, rode) = {
+    let (operand, rode, sweep) = {
         let plans = args.a.plans.lock();
-        (plans.operand(args.op_a), plans.rode(args.op_a))
+        (plans.operand(args.op_a), plans.rode(args.op_a), plans.sweep(args.op_a))
     };
+    if let (Some(operand), Some(sweep)) = (&operand, sweep) {
+        let (wins, why) = dispatch::sweep_predicted(args.a, args.op_a, args.c.cols, operand.max_row_len);
+        let sweep_args = SpmmArgs { method: SpmmMethod::CsrSweep, ..*args };
+        if wins && backend.spmm_buffer_size(&sweep_args)? <= needed {
+            args.method = SpmmMethod::CsrSweep;
+            trace::choice("CsrSweep", format_args!("{why} ({} slabs; column-sweep plan)", sweep.slabs));
+            return Ok(needed);
+        }
+    }
     let (Some(operand), Some(rode)) = (operand, rode) else { return Ok(needed) };
     let (wins, why) = dispatch::rode_predicted(args.a, args.op_a, args.c.cols, operand.max_row_len);
     if !wins {
@@ -279,8 +289,9 @@ pub fn spmm_workspace(backend: &dyn Backend, args: &mut SpmmArgs, alg: spblkSpMM
 }
 
 /// SpMM's preprocess: the method's plans, and with `SPBLK_SPMM_ALG_DEFAULT` the ASpT plans
-/// where they are predicted to pay (`aspt_for_default`), else a RoDe plan when the operand
-/// plan's longest row makes `dispatch::rode_predicted` favour it.
+/// where they are predicted to pay (`aspt_for_default`), else the column-sweep plan or a RoDe
+/// plan when the operand plan's longest row makes `dispatch::sweep_predicted` or
+/// `dispatch::rode_predicted` favour it.
 pub fn spmm_preprocess(
     backend: &dyn Backend,
     exec: &Exec,
@@ -296,6 +307,17 @@ pub fn spmm_preprocess(
         return Ok(());
     }
     let Some(operand) = args.a.plans.lock().operand(args.op_a) else { return Ok(()) };
+    let (sweep, why) = dispatch::sweep_predicted(args.a, args.op_a, args.c.cols, operand.max_row_len);
+    if sweep {
+        // Out of device memory for the plan: the row method stays.
+        match backend.spmm_preprocess(exec, &SpmmArgs { method: SpmmMethod::CsrSweep, ..*args }, buffer) {
+            Err(e) if e.status == SPBLK_STATUS_ALLOC_FAILED => {
+                trace::note(format_args!("column-sweep plan not built ({why}), the row method kept: {e}"))
+            }
+            r => r?,
+        }
+        return Ok(());
+    }
     if dispatch::rode_predicted(args.a, args.op_a, args.c.cols, operand.max_row_len).0 {
         backend.spmm_preprocess(exec, &SpmmArgs { method: SpmmMethod::Rode, ..*args }, buffer)?;
     }

@@ -530,6 +530,24 @@ fn spmm_rows_in_waves_match_host() {
     }
 }
 
+/// SPBLK_SPMM_ALG_CSR_SWEEP (plan from the preprocess) on rows in random column order, long
+/// rows (up to 8800 entries: many past 32 in one slab) and short ones, in every layout and four
+/// precisions: matches the host (the row method's sums), three runs bit-identical, and runs
+/// the slab kernel for its plan and the sweep's, nothing of the row method.
+#[test]
+fn spmm_sweep_is_correct_and_deterministic() {
+    if gpu("spmm_sweep_is_correct_and_deterministic") {
+        long_rows_cases("spmm sweep", SPBLK_SPMM_ALG_CSR_SWEEP, (11, 9000), rode_pattern, |what, records| {
+            if harness_on_host() {
+                return;
+            }
+            assert_eq!(launched(records, "spblk_spmm_csr_"), 0, "{what}: the row method ran");
+            assert_eq!(launched(records, "spblk_spmm_sweep_slabs_"), 1, "{what}: the plan's slabs");
+            assert!(launched(records, "spblk_spmm_sweep_") >= 2, "{what}: the sweep did not run");
+        });
+    }
+}
+
 /// Row lengths around RoDe's block (32) and segment lengths, rows of many segments, and one
 /// (8800 entries) past RodePlan::MAX_SEGS segments of 32, whose segments are longer; mixed with
 /// short rows.

@@ -196,13 +196,14 @@ fn every_algorithm_runs_its_method(kind: Kind) {
             }
         }
     }
-    let all_spmm = [0u32, 1, 2, 3, 4, 5, 6, 12, 13, 14, 100, 101, 102, 103, 7, 99];
+    let all_spmm = [0u32, 1, 2, 3, 4, 5, 6, 12, 13, 14, 100, 101, 102, 103, 104, 7, 99];
     for format in formats {
         let sp = p.sp(54, format);
         for alg in all_spmm {
             for analysed in [false, true] {
                 let vbr = (SPBLK_SPMM_ALG_VBR..=SPBLK_SPMM_ALG_VBR_TF32).contains(&alg) && format == SPBLK_FORMAT_CSR;
-                if analysed && !vbr && alg != SPBLK_SPMM_ALG_RODE && alg != SPBLK_SPMM_ALG_ASPT {
+                let planned = [SPBLK_SPMM_ALG_RODE, SPBLK_SPMM_ALG_ASPT, SPBLK_SPMM_ALG_CSR_SWEEP].contains(&alg);
+                if analysed && !vbr && !planned {
                     continue;
                 }
                 spmm_case(kind, &p, &sp, format, alg, analysed);
@@ -217,7 +218,7 @@ fn spmm_case(kind: Kind, p: &Problem, sp: &Sp, format: spblkFormat_t, alg: u32, 
     let mut side = Side::new(kind);
     let h = side.handle;
     let a = sp.descr(&mut side);
-    let preprocessed = alg == SPBLK_SPMM_ALG_RODE || alg == SPBLK_SPMM_ALG_ASPT;
+    let preprocessed = [SPBLK_SPMM_ALG_RODE, SPBLK_SPMM_ALG_ASPT, SPBLK_SPMM_ALG_CSR_SWEEP].contains(&alg);
     if analysed && !preprocessed {
         ok(spblk::capi::analyze::spblkAnalyze(h, a, SPBLK_ANALYSIS_1SA, std::ptr::null()), "spblkAnalyze");
     }
@@ -245,6 +246,9 @@ fn spmm_case(kind: Kind, p: &Problem, sp: &Sp, format: spblkFormat_t, alg: u32, 
         SPBLK_SPMM_ALG_ASPT if format != SPBLK_FORMAT_CSR => Err(SPBLK_STATUS_NOT_SUPPORTED),
         SPBLK_SPMM_ALG_ASPT if analysed => Ok("Aspt"),
         SPBLK_SPMM_ALG_ASPT => Err(SPBLK_STATUS_INVALID_VALUE),
+        // Any format, the plan as RoDe's.
+        SPBLK_SPMM_ALG_CSR_SWEEP if analysed => Ok("CsrSweep"),
+        SPBLK_SPMM_ALG_CSR_SWEEP => Err(SPBLK_STATUS_INVALID_VALUE),
         7 | 99 => Err(SPBLK_STATUS_INVALID_VALUE),
         _ => Err(SPBLK_STATUS_NOT_SUPPORTED),
     };
@@ -266,6 +270,8 @@ fn spmm_case(kind: Kind, p: &Problem, sp: &Sp, format: spblkFormat_t, alg: u32, 
                 records[0].launches("spblk_spmm_rode_rows_") + records[0].launches("host:spmm_rode")
             } else if method == "Aspt" {
                 records[0].launches("spblk_spmm_aspt_") + records[0].launches("host:spmm_aspt")
+            } else if method == "CsrSweep" {
+                records[0].launches("spblk_spmm_sweep_") + records[0].launches("host:spmm_rows")
             } else {
                 records[0].launches("spblk_spmm_csr_v") + records[0].launches("host:spmm_rows")
             };
@@ -423,11 +429,12 @@ fn sddmm_and_spgemm_algorithms(kind: Kind) {
     }
 }
 
-/// C = A B with `SPBLK_SPMM_ALG_DEFAULT` (f64, row-major, alpha 1, beta 0) for the default's
-/// choices: every call's result is checked exactly and its record returned.
+/// C = A B with `SPBLK_SPMM_ALG_DEFAULT` (f64 unless told, row-major, alpha 1, beta 0) for the
+/// default's choices: every call's result is checked exactly and its record returned.
 struct DefaultSpmm {
     side: Side,
     what: String,
+    vt: spblkDataType_t,
     a: spblkSpMatDescr_t,
     b: spblkDnMatDescr_t,
     c: spblkDnMatDescr_t,
@@ -439,21 +446,25 @@ struct DefaultSpmm {
 
 impl DefaultSpmm {
     fn new(kind: Kind, p: &Problem, n: usize, seed: u64, what: String) -> Self {
+        Self::of_type(kind, p, n, seed, what, F64)
+    }
+    /// With values, computation and results of type `vt` (small integers: exact in any type).
+    fn of_type(kind: Kind, p: &Problem, n: usize, seed: u64, what: String, vt: spblkDataType_t) -> Self {
         let mut side = Side::new(kind);
-        let a = p.sp(seed, SPBLK_FORMAT_CSR).descr(&mut side);
+        let a = p.sp_of(seed, SPBLK_FORMAT_CSR, vt).descr(&mut side);
         let bvals = ints(&mut rng(seed + 1), p.k * n);
-        let (bp, cp) = (side.put(&encode(&bvals, F64)), side.put(&encode(&vec![0.0; p.m * n], F64)));
+        let (bp, cp) = (side.put(&encode(&bvals, vt)), side.put(&encode(&vec![0.0; p.m * n], vt)));
         let (mut b, mut c) = (std::ptr::null_mut(), std::ptr::null_mut());
-        ok(spblkCreateDnMat(&mut b, p.k as i64, n as i64, n as i64, bp, F64, SPBLK_ORDER_ROW), "B");
-        ok(spblkCreateDnMat(&mut c, p.m as i64, n as i64, n as i64, cp, F64, SPBLK_ORDER_ROW), "C");
-        let scalars = (side.scalar(false, &scalar_bytes(1.0, F64)), side.scalar(false, &scalar_bytes(0.0, F64)));
+        ok(spblkCreateDnMat(&mut b, p.k as i64, n as i64, n as i64, bp, vt, SPBLK_ORDER_ROW), "B");
+        ok(spblkCreateDnMat(&mut c, p.m as i64, n as i64, n as i64, cp, vt, SPBLK_ORDER_ROW), "C");
+        let scalars = (side.scalar(false, &scalar_bytes(1.0, vt)), side.scalar(false, &scalar_bytes(0.0, vt)));
         let mut want = vec![0.0; p.m * n];
         for (&(i, j), v) in p.entries.iter().zip(&p.vals) {
             for l in 0..n {
                 want[i * n + l] += v * bvals[j * n + l];
             }
         }
-        let mut f = DefaultSpmm { side, what, a, b, c, cp, scalars, buf: std::ptr::null_mut(), want };
+        let mut f = DefaultSpmm { side, what, vt, a, b, c, cp, scalars, buf: std::ptr::null_mut(), want };
         let size = f.size();
         f.buf = f.side.buffer(size);
         f
@@ -461,26 +472,26 @@ impl DefaultSpmm {
     fn size(&self) -> usize {
         let mut size = 0usize;
         let (alpha, beta) = self.scalars;
-        let (h, alg) = (self.side.handle, SPBLK_SPMM_ALG_DEFAULT);
-        ok(spblkSpMM_bufferSize(h, N, N, alpha, self.a, self.b, beta, self.c, F64, alg, &mut size), "bufferSize");
+        let (h, alg, vt) = (self.side.handle, SPBLK_SPMM_ALG_DEFAULT, self.vt);
+        ok(spblkSpMM_bufferSize(h, N, N, alpha, self.a, self.b, beta, self.c, vt, alg, &mut size), "bufferSize");
         size
     }
     fn preprocess(&self) -> Record {
         let (alpha, beta) = self.scalars;
-        let (h, alg) = (self.side.handle, SPBLK_SPMM_ALG_DEFAULT);
+        let (h, alg, vt) = (self.side.handle, SPBLK_SPMM_ALG_DEFAULT, self.vt);
         let (a, b, c, buf) = (self.a, self.b, self.c, self.buf);
-        let (st, mut records) = trace::capture(|| spblkSpMM_preprocess(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
+        let (st, mut records) = trace::capture(|| spblkSpMM_preprocess(h, N, N, alpha, a, b, beta, c, vt, alg, buf));
         ok(st, "preprocess");
         records.remove(0)
     }
     fn run(&mut self, stage: &str) -> Record {
         let (alpha, beta) = self.scalars;
-        let (h, alg) = (self.side.handle, SPBLK_SPMM_ALG_DEFAULT);
+        let (h, alg, vt) = (self.side.handle, SPBLK_SPMM_ALG_DEFAULT, self.vt);
         let (a, b, c, buf) = (self.a, self.b, self.c, self.buf);
-        let (st, mut records) = trace::capture(|| spblkSpMM(h, N, N, alpha, a, b, beta, c, F64, alg, buf));
+        let (st, mut records) = trace::capture(|| spblkSpMM(h, N, N, alpha, a, b, beta, c, vt, alg, buf));
         ok(st, &self.what);
         self.side.sync();
-        let got = f64s(&self.side.get(self.cp, self.want.len() * 8));
+        let got = decode(&self.side.get(self.cp, self.want.len() * vsize(vt)), vt);
         assert_eq!(got, self.want, "{} {stage}", self.what);
         records.remove(0)
     }
@@ -600,6 +611,63 @@ fn default_takes_aspt_where_predicted_host() {
 fn default_takes_aspt_where_predicted_cuda() {
     if gpu("default_takes_aspt_where_predicted_cuda") {
         default_takes_aspt_where_predicted(Kind::Cuda);
+    }
+}
+
+/// `SPBLK_SPMM_ALG_DEFAULT` with a 256 MB op(B) (f32, N = 128, 2^19 rows) and even rows of
+/// 80 entries: the preprocess builds the column-sweep plan once and the default runs the sweep
+/// (same bufferSize, exact results, and on CUDA the sweep's kernel only). At N = 64 (128 MB)
+/// or with one row 6x the average, another method runs (RoDe for that row) and no sweep plan
+/// is built.
+fn default_takes_the_sweep_where_predicted(kind: Kind) {
+    for (n, long_row, sweep) in [(128usize, false, true), (64, false, false), (128, true, false)] {
+        let what = format!("{kind:?} default SpMM, n {n}, long row {long_row}");
+        let (m, k) = (2048usize, 1usize << 19);
+        let mut r = rng(95);
+        let mut entries = Vec::new();
+        for i in 0..m {
+            let len = if long_row && i == 7 { 512 } else { 80 };
+            let mut cols: Vec<usize> = (0..len).map(|_| rand::Rng::gen_range(&mut r, 0..k)).collect();
+            cols.sort_unstable();
+            cols.dedup();
+            entries.extend(cols.into_iter().map(|j| (i, j)));
+        }
+        let vals = ints(&mut r, entries.len());
+        let p = Problem { m, k, entries, vals };
+        let mut f = DefaultSpmm::of_type(kind, &p, n, 96, what.clone(), SPBLK_R_32F);
+        let before = f.size();
+        let cuda = matches!(kind, Kind::Cuda) && !harness_on_host();
+        let method = |f: &mut DefaultSpmm, stage: &str| {
+            let record = f.run(stage);
+            if cuda {
+                let swept = record.launches("spblk_spmm_sweep_") > 0;
+                assert_eq!(swept, record.method == "CsrSweep", "{what} {stage}: {record:?}");
+                assert!(!swept || record.launches("spblk_spmm_csr_") == 0, "{what} {stage}: {record:?}");
+            }
+            record.method
+        };
+        assert_eq!(method(&mut f, "before the preprocess"), "CsrRows", "{what}: no plan, no sweep");
+        let record = f.preprocess();
+        if cuda {
+            assert_eq!(record.launches("spblk_spmm_sweep_slabs_"), u32::from(sweep), "{what}: plan: {record:?}");
+            assert_eq!(f.preprocess().launches("spblk_spmm_sweep_slabs_"), 0, "{what}: a second plan");
+        }
+        // Without the sweep: the row method, or RoDe for the long row.
+        let after = method(&mut f, "after the preprocess");
+        assert_eq!(after == "CsrSweep", sweep, "{what}: {after}");
+        assert_eq!(f.size(), before, "{what}: bufferSize must not depend on the plan");
+    }
+}
+
+#[test]
+fn default_takes_the_sweep_where_predicted_host() {
+    default_takes_the_sweep_where_predicted(Kind::Host);
+}
+
+#[test]
+fn default_takes_the_sweep_where_predicted_cuda() {
+    if gpu("default_takes_the_sweep_where_predicted_cuda") {
+        default_takes_the_sweep_where_predicted(Kind::Cuda);
     }
 }
 

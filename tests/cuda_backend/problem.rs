@@ -32,7 +32,11 @@ impl Problem {
         Problem { m, k, entries, vals }
     }
     pub fn sp(&self, seed: u64, format: spblkFormat_t) -> Sp {
-        Sp::new(&mut rng(seed), format, self.m, self.k, &self.entries, &self.vals, SPBLK_INDEX_32I, 0, F64)
+        self.sp_of(seed, format, F64)
+    }
+    /// As [`Problem::sp`] with values of type `vt`.
+    pub fn sp_of(&self, seed: u64, format: spblkFormat_t, vt: spblkDataType_t) -> Sp {
+        Sp::new(&mut rng(seed), format, self.m, self.k, &self.entries, &self.vals, SPBLK_INDEX_32I, 0, vt)
     }
     /// op(A)·x with the given values (exact).
     pub fn apply(&self, op: spblkOperation_t, vals: &[f64], x: &[f64]) -> Vec<f64> {

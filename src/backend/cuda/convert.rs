@@ -329,9 +329,22 @@ pub fn pattern_with_perm(l: Option<&Launcher>, c: &mut Carve, a: &SpMat, op: Ope
 /// itself when it is stored that way, else of the operand plan's converted pattern; `None` when
 /// A must be converted and no plan holds the conversion.
 pub fn pattern_of_op(a: &SpMat, op: Operation, plan: Option<&OperandPlan>) -> Option<(i64, u64, i64)> {
+    csr_pattern_of_op(a, op, plan).map(|csr| (csr.rows, csr.ptr, csr.base))
+}
+
+/// As [`pattern_of_op`], with the column indices (`val` is 0).
+pub fn csr_pattern_of_op(a: &SpMat, op: Operation, plan: Option<&OperandPlan>) -> Option<Csr> {
     match op_source(a, op, 0).ok()? {
-        Ok(csr) => Some((csr.rows, csr.ptr, csr.base)),
-        Err(_) => plan.and_then(|p| p.converted.as_ref()).map(|c| (c.rows, c.row_ptr.addr, 0)),
+        Ok(csr) => Some(Csr { val: 0, ..csr }),
+        Err(_) => plan.and_then(|p| p.converted.as_ref()).map(|c| Csr {
+            rows: c.rows,
+            nnz: a.nnz,
+            ptr: c.row_ptr.addr,
+            col: c.col_ind.addr,
+            val: 0,
+            base: 0,
+            ity: a.indices_type,
+        }),
     }
 }
 

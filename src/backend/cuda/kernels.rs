@@ -90,6 +90,7 @@ pub fn all() -> Vec<String> {
         v.push(format!("spblk_spmv_csr_long_plan_{i}"));
         v.push(format!("spblk_spmv_merge_starts_{i}"));
         v.push(format!("spblk_rode_count_{i}"));
+        v.push(format!("spblk_spmm_sweep_slabs_{i}"));
         for s in ["row_keys", "entry_keys", "entries", "spmm_estimate"] {
             v.push(format!("spblk_aspt_{s}_{i}"));
         }
@@ -111,6 +112,7 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spmm_csr_v4_{a}_{b}_{i}"));
             v.push(format!("spblk_spmm_rode_rows_v1_{a}_{b}_{i}"));
             v.push(format!("spblk_spmm_rode_rows_v4_{a}_{b}_{i}"));
+            v.push(format!("spblk_spmm_sweep_{a}_{b}_{i}"));
             v.push(format!("spblk_sddmm_csr_{a}_{b}_{i}"));
         }
         for t in VALUES {

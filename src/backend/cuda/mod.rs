@@ -22,7 +22,7 @@ use super::{
 use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::plan::{AsptPlan, AsptSpmmPlan, AsptSpmmShape, RodePlan, VbrArrays};
+use crate::plan::{AsptPlan, AsptSpmmPlan, AsptSpmmShape, RodePlan, SweepPlan, VbrArrays};
 use crate::types::{BackendKind, Operation};
 
 mod aspt;
@@ -51,6 +51,7 @@ mod spmm;
 mod spmv;
 mod spsv;
 mod spvec;
+mod sweep;
 mod tensor_map;
 mod vbr;
 
@@ -169,6 +170,7 @@ impl Backend for CudaBackend {
             // The kernel needs no workspace: the plan holds its arrays.
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 => vbr::check(args).map(|_| 0),
             SpmmMethod::Rode => rode::workspace(args, None),
+            SpmmMethod::CsrSweep => sweep::workspace(args),
             SpmmMethod::Aspt => Ok(aspt_spmm::workspace(args)),
             SpmmMethod::Bsr | SpmmMethod::BlockedEll => Ok(0),
         }
@@ -187,6 +189,10 @@ impl Backend for CudaBackend {
             SpmmMethod::Rode => {
                 self.operand_plan(exec, args.a, args.op_a, buffer)?;
                 self.rode_plan(exec, args.a, args.op_a)
+            }
+            SpmmMethod::CsrSweep => {
+                self.operand_plan(exec, args.a, args.op_a, buffer)?;
+                self.sweep_plan(exec, args)
             }
             SpmmMethod::Aspt => self.analyze_aspt(exec, args.a, true),
         }
@@ -222,6 +228,14 @@ impl Backend for CudaBackend {
                 let plan = plan.ok_or_else(|| Error::invalid("matA", RodePlan::MISSING))?;
                 let l = Launcher::new(&self.dev, exec)?;
                 rode::run(&l, args, operand.as_deref(), &plan, buffer)
+            }
+            SpmmMethod::CsrSweep => {
+                let (operand, plan) = {
+                    let plans = args.a.plans.lock();
+                    (plans.operand(args.op_a), plans.sweep(args.op_a))
+                };
+                let plan = plan.ok_or_else(|| Error::invalid("matA", SweepPlan::MISSING))?;
+                sweep::run(&Launcher::new(&self.dev, exec)?, args, operand.as_deref(), &plan, buffer)
             }
             SpmmMethod::Aspt => {
                 let plan =
@@ -557,6 +571,33 @@ impl CudaBackend {
             format_args!("{} segments, built in {:.3} ms", plan.segments, plan.build_seconds * 1e3),
         );
         plans.set_rode(op, plan);
+        Ok(())
+    }
+
+    /// The column-sweep plan of op(A), once, with slabs sized for this call's op(B) rows.
+    fn sweep_plan(&self, exec: &Exec, args: &SpmmArgs) -> Result<()> {
+        let (a, op) = (args.a, args.op_a);
+        let mut plans = a.plans.lock();
+        if plans.sweep(op).is_some() {
+            return Ok(());
+        }
+        let operand = plans.operand(op);
+        let csr = convert::csr_pattern_of_op(a, op, operand.as_deref())
+            .ok_or_else(|| Error::internal("op(A) has neither a stored CSR pattern nor a converted one"))?;
+        let k = if op.is_transposed() { a.rows } else { a.cols };
+        let row_bytes = (args.c.cols.max(1) as u64) * args.precision.input.size() as u64;
+        let l = Launcher::new(&self.dev, exec)?;
+        let plan = sweep::build_plan(&l, &self.dev, &csr, k, row_bytes)?;
+        crate::trace::choice(
+            "column-sweep plan",
+            format_args!(
+                "{} slabs of {} columns, built in {:.3} ms",
+                plan.slabs,
+                plan.slab_cols,
+                plan.build_seconds * 1e3
+            ),
+        );
+        plans.set_sweep(op, plan);
         Ok(())
     }
 

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::plan::{AsptPlan, AsptSpmmPlan, Buffer, Converted, OperandPlan, RodePlan};
+use crate::plan::{AsptPlan, AsptSpmmPlan, Buffer, Converted, OperandPlan, RodePlan, SweepPlan};
 use crate::trace;
 use crate::types::{BackendKind, IndexType, Operation};
 use crate::{with_index_type, with_precision};
@@ -94,6 +94,7 @@ impl Backend for HostBackend {
         match args.method {
             SpmmMethod::CsrRows => operand_plan(args.a, args.op_a).map(drop),
             SpmmMethod::Rode => rode_plan(args.a, args.op_a),
+            SpmmMethod::CsrSweep => sweep_plan(args),
             SpmmMethod::Aspt => self.analyze_aspt(_exec, args.a, true),
             // The 1-SA plan is spblkAnalyze's; the VBR product needs nothing more.
             SpmmMethod::Vbr | SpmmMethod::VbrTf32 | SpmmMethod::Bsr | SpmmMethod::BlockedEll => Ok(()),
@@ -127,17 +128,23 @@ impl Backend for HostBackend {
                     unsafe { aspt::spmm::<In, Out, T>(args, &plan) }
                 })
             }
-            SpmmMethod::CsrRows | SpmmMethod::Rode => {
+            SpmmMethod::CsrRows | SpmmMethod::Rode | SpmmMethod::CsrSweep => {
                 let ity = args.a.uniform_index_type("matA")?;
-                let (plan, rode) = {
+                let (plan, rode, sweep) = {
                     let plans = args.a.plans.lock();
-                    (plans.operand(args.op_a), plans.rode(args.op_a))
+                    (plans.operand(args.op_a), plans.rode(args.op_a), plans.sweep(args.op_a))
                 };
-                let order = if args.method == SpmmMethod::Rode {
-                    let plan = rode.ok_or_else(|| Error::invalid("matA", RodePlan::MISSING))?;
-                    products::SumOrder::RodeSegments(plan.seg)
-                } else {
-                    products::SumOrder::Entries
+                // The sweep's sums are the row method's (its slabs only order the GPU's reads).
+                let order = match args.method {
+                    SpmmMethod::Rode => {
+                        let plan = rode.ok_or_else(|| Error::invalid("matA", RodePlan::MISSING))?;
+                        products::SumOrder::RodeSegments(plan.seg)
+                    }
+                    SpmmMethod::CsrSweep => {
+                        sweep.ok_or_else(|| Error::invalid("matA", SweepPlan::MISSING))?;
+                        products::SumOrder::Entries
+                    }
+                    _ => products::SumOrder::Entries,
                 };
                 with_index_type!(ity, I => with_precision!(args.precision, In, Out, T => {
                     // SAFETY: as in spmv.
@@ -534,4 +541,21 @@ unsafe fn build_operand_plan<I: elem::Index>(a: &SpMat, op: Operation, ity: Inde
         perm: Buffer::from_vec(p.perm),
     };
     Ok(OperandPlan { converted: Some(converted), max_row_len })
+}
+
+/// The column-sweep plan on the host: the slab sizes only (the host sums rows in storage order,
+/// as the sweep does), recorded so that the product finds what a CUDA product needs.
+fn sweep_plan(args: &SpmmArgs) -> Result<()> {
+    let (a, op) = (args.a, args.op_a);
+    operand_plan(a, op)?;
+    if a.plans.lock().sweep(op).is_some() {
+        return Ok(());
+    }
+    let rows = if op.is_transposed() { a.cols } else { a.rows };
+    let k = if op.is_transposed() { a.rows } else { a.cols };
+    let row_bytes = (args.c.cols.max(1) as u64) * args.precision.input.size() as u64;
+    let (slabs, slab_cols) = SweepPlan::slabs_for(k, row_bytes);
+    trace::choice("column-sweep plan", format_args!("{slabs} slabs of {slab_cols} columns (host)"));
+    a.plans.lock().set_sweep(op, SweepPlan { rows, slabs, slab_cols, build_seconds: 0.0, offsets: None });
+    Ok(())
 }
