@@ -54,8 +54,8 @@ OPTIONS:
   --spmv-algs LIST     spblk SpMV algorithms, each timed against cuSPARSE's default (default: default):
                        default, csr-alg1, csr-alg2, scalar, vector, rows, merge (docs/spmv.md); all = every one
   --spmm-alg NAME       spblk's SpMM algorithm, timed against cuSPARSE's default (default: default):
-                       default, csr-alg2, rode (SPBLK_SPMM_ALG_RODE), aspt (SPBLK_SPMM_ALG_ASPT); the note
-                       gives the preprocess time
+                       default, csr-alg2, rode (SPBLK_SPMM_ALG_RODE), aspt (SPBLK_SPMM_ALG_ASPT), sweep
+                       (SPBLK_SPMM_ALG_CSR_SWEEP); the note gives the preprocess time
   --sddmm-alg NAME      spblk's SDDMM algorithm, timed against cuSPARSE's default (default: default):
                        default, aspt (SPBLK_SDDMM_ALG_ASPT); the note gives the spblk preprocess time
   --sizes              add the SpMV size sweep: uniform rows of 8 and R-MAT (edge factor 16), from about
@@ -146,7 +146,7 @@ const SIZES: &[(&str, &[Op])] = &[
 ];
 
 /// `--spmm-alg` names and spblk's values.
-const SPMM_ALGS: &[(&str, u32)] = &[("default", 0), ("csr-alg2", 6), ("rode", 100), ("aspt", 101)];
+const SPMM_ALGS: &[(&str, u32)] = &[("default", 0), ("csr-alg2", 6), ("rode", 100), ("aspt", 101), ("sweep", 104)];
 /// `--sddmm-alg` names and spblk's values.
 const SDDMM_ALGS: &[(&str, u32)] = &[("default", 0), ("aspt", 101)];
 
