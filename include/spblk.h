@@ -559,7 +559,8 @@ typedef uint32_t spblkSpSVUpdate_t;
  * spblk addition: the row method's sums (each row's entries in storage order, bit for bit the
  * same results), scheduled for an op(B) many times larger than the GPU's L2 cache: a warp keeps
  * four rows of C in registers and walks their entries in slabs of op(B)'s rows, one band of rows
- * at a time, so that the rows of op(B) in use at once fit in the L2. Needs a plan for the
+ * at a time, so that the rows of op(B) in use at once fit in the L2 (rows far longer than the
+ * average take the row method's long-row path, as there). Needs a plan for the
  * call's opA (each row's slab boundaries, 4 bytes per row and slab), built by
  * `spblkSpMM_preprocess` with this value (any format); without one the call returns
  * `INVALID_VALUE`. `SPBLK_SPMM_ALG_DEFAULT`'s preprocess builds and runs it for f32 with

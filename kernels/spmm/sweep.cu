@@ -10,7 +10,7 @@
 //
 // Each lane adds its four columns' products in the row's storage order (slabs follow the
 // positions `spblk_spmm_sweep_slabs` found, in storage order), so the sums are the row
-// kernel's, bit for bit, and deterministic.
+// kernel's, bit for bit, and deterministic; long rows go through the row method's own path.
 #include "common/vec.cuh"
 #include "common/warp.cuh"
 
@@ -78,12 +78,16 @@ __device__ __forceinline__ void sweep_quad(const In* __restrict__ B, i64 ldb, i6
 // 32 entries are loaded at once (SWEEP_ROWS loads in flight), then rows go in pairs (eight B
 // loads in flight); entries past 32 in one slab (rare where this kernel is chosen) follow one
 // quad at a time. op(B) is row-major here (the caller copies a column-major one first).
+// Rows longer than long_threshold are left to the row method's long-row path (kernels/spmm/
+// csr.cu): listed once (by the launches of column tile 0), neither summed nor stored here, so
+// that a hub row does not hold its band's launch open.
 template <class In, class Out, class I>
 __device__ void spmm_sweep(i64 m, i64 row0, i64 rows, i64 n, i64 j_tile, int slabs, const I* __restrict__ ptr,
                            const u32* __restrict__ off, const I* __restrict__ col, const In* __restrict__ val, i64 base,
                            const In* __restrict__ B, i64 ldb, int b_vec, Out* __restrict__ C, i64 ldc, int c_row,
                            const typename ComputeOf<In>::type* alpha_dev, typename ComputeOf<In>::type alpha_h,
-                           const typename ComputeOf<In>::type* beta_dev, typename ComputeOf<In>::type beta_h) {
+                           const typename ComputeOf<In>::type* beta_dev, typename ComputeOf<In>::type beta_h,
+                           i64 long_threshold, i64* long_list, u32* long_count) {
     typedef typename ComputeOf<In>::type T;
     const int lane = threadIdx.x & 31;
     const i64 first = (((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * SWEEP_ROWS;
@@ -91,9 +95,14 @@ __device__ void spmm_sweep(i64 m, i64 row0, i64 rows, i64 n, i64 j_tile, int sla
     const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
     const i64 i0 = row0 + first, j0 = j_tile * 128 + (i64)lane * 4;
     const bool vec = b_vec && j0 + 4 <= n;
-    const bool mine = lane < SWEEP_ROWS && first + lane < rows;
-    const i64 start = mine ? (i64)ptr[i0 + lane] - base : 0;
-    const u32 len = mine ? (u32)((i64)ptr[i0 + lane + 1] - base - start) : 0;
+    const bool own = lane < SWEEP_ROWS && first + lane < rows;
+    const i64 start = own ? (i64)ptr[i0 + lane] - base : 0;
+    const i64 own_len = own ? (i64)ptr[i0 + lane + 1] - base - start : 0;
+    const bool long_row = long_list && own_len > long_threshold;
+    if (long_row && j_tile == 0) long_list[atomicAdd(long_count, 1u)] = i0 + lane;
+    const unsigned long_rows = __ballot_sync(SPBLK_FULL_MASK, long_row);
+    const bool mine = own && !long_row;
+    const u32 len = mine ? (u32)own_len : 0;
     T acc[SWEEP_ROWS][4];
 #pragma unroll
     for (int r = 0; r < SWEEP_ROWS; ++r)
@@ -142,7 +151,8 @@ __device__ void spmm_sweep(i64 m, i64 row0, i64 rows, i64 n, i64 j_tile, int sla
     }
 #pragma unroll
     for (int r = 0; r < SWEEP_ROWS; ++r) {
-        if (first + r < rows) store_tile<T, Out, 4>(C, ldc, c_row, i0 + r, j0, n, acc[r], alpha, beta);
+        if (first + r < rows && !(long_rows >> r & 1u))
+            store_tile<T, Out, 4>(C, ldc, c_row, i0 + r, j0, n, acc[r], alpha, beta);
     }
 }
 
@@ -159,9 +169,9 @@ SWEEP_SLABS_ENTRY(long long, i64)
         i64 m, i64 row0, i64 rows, i64 n, i64 j_tile, int slabs, const I* ptr, const u32* off, const I* col,       \
         const In* val, i64 base, const In* B, i64 ldb, int b_vec, Out* C, i64 ldc, int c_row,                      \
         const ComputeOf<In>::type* alpha_dev, ComputeOf<In>::type alpha, const ComputeOf<In>::type* beta_dev,      \
-        ComputeOf<In>::type beta) {                                                                                \
+        ComputeOf<In>::type beta, i64 long_threshold, i64* long_list, u32* long_count) {                           \
         spmm_sweep<In, Out, I>(m, row0, rows, n, j_tile, slabs, ptr, off, col, val, base, B, ldb, b_vec, C, ldc,   \
-                               c_row, alpha_dev, alpha, beta_dev, beta);                                           \
+                               c_row, alpha_dev, alpha, beta_dev, beta, long_threshold, long_list, long_count);    \
     }
 SPBLK_FOR_PRECISIONS(SWEEP_ENTRY, int, i32)
 SPBLK_FOR_PRECISIONS(SWEEP_ENTRY, long long, i64)

@@ -531,9 +531,10 @@ fn spmm_rows_in_waves_match_host() {
 }
 
 /// SPBLK_SPMM_ALG_CSR_SWEEP (plan from the preprocess) on rows in random column order, long
-/// rows (up to 8800 entries: many past 32 in one slab) and short ones, in every layout and four
-/// precisions: matches the host (the row method's sums), three runs bit-identical, and runs
-/// the slab kernel for its plan and the sweep's, nothing of the row method.
+/// rows (up to 8800 entries: many past 32 in one slab, the longest through the row method's
+/// long-row path) and short ones, in every layout and four precisions: matches the host (the
+/// row method's sums), three runs bit-identical, and runs the slab kernel for its plan and the
+/// sweep's, never the row kernel.
 #[test]
 fn spmm_sweep_is_correct_and_deterministic() {
     if gpu("spmm_sweep_is_correct_and_deterministic") {
@@ -541,9 +542,12 @@ fn spmm_sweep_is_correct_and_deterministic() {
             if harness_on_host() {
                 return;
             }
-            assert_eq!(launched(records, "spblk_spmm_csr_"), 0, "{what}: the row method ran");
+            assert_eq!(launched(records, "spblk_spmm_csr_v"), 0, "{what}: the row kernel ran");
             assert_eq!(launched(records, "spblk_spmm_sweep_slabs_"), 1, "{what}: the plan's slabs");
             assert!(launched(records, "spblk_spmm_sweep_") >= 2, "{what}: the sweep did not run");
+            // Rows over the row method's long-row threshold: its chunks and finish, once.
+            let chunks = launched(records, "spblk_spmm_csr_long_partial_");
+            assert!(chunks <= 1 && launched(records, "spblk_spmm_csr_long_finish_") == chunks, "{what}: long rows");
         });
     }
 }

@@ -32,19 +32,25 @@ const PARTIAL_BUDGET: u64 = 256 << 20;
 
 /// Long-row bookkeeping of SpMM with n > 1 columns.
 pub struct LongRows {
-    count: u64,
-    list: u64,
+    pub(super) count: u64,
+    pub(super) list: u64,
     prefix: u64,
     partial: u64,
     max_rows: u64,
     max_chunks: u64,
-    threshold: i64,
+    pub(super) threshold: i64,
     chunk: i64,
 }
 
 /// Reserves the long-row space; `None` when no row can be long (from the sizes, or from the
 /// longest row a plan measured).
-fn long_rows(c: &mut Carve, csr: &Csr, n: i64, compute: DataType, plan: Option<&OperandPlan>) -> Option<LongRows> {
+pub(super) fn long_rows(
+    c: &mut Carve,
+    csr: &Csr,
+    n: i64,
+    compute: DataType,
+    plan: Option<&OperandPlan>,
+) -> Option<LongRows> {
     let nnz = csr.nnz.max(0) as u64;
     let rows = csr.rows.max(0) as u64;
     let csize = compute.size() as u64;
@@ -347,7 +353,7 @@ pub(super) fn staging(b: &OpB, w: Option<u64>) -> &'static str {
 
 /// The long rows' chunks (partial sums in the workspace) and their fixed-order finish into C
 /// (or the workspace result).
-fn run_long_rows(
+pub(super) fn run_long_rows(
     l: &Launcher,
     args: &SpmmArgs,
     csr: &Csr,

@@ -10,7 +10,9 @@ use super::convert::{csr_of_op, Csr};
 use super::kernels::index_tag;
 use super::launch::{Args, Carve, Launcher, Scalar, BLOCK};
 use super::memory::DeviceAlloc;
-use super::spmm::{c_args, c_copy, finish_c, op_b, stage_b, staging, target};
+use super::spmm::{
+    c_args, c_copy, finish_c, long_rows, op_b, run_long_rows, shape, stage_b, staging, target, LongRows, OpB,
+};
 use super::spmv;
 use crate::backend::SpmmArgs;
 use crate::error::{Error, Result};
@@ -51,13 +53,27 @@ pub fn build_plan(l: &Launcher, dev: &Arc<Device>, csr: &Csr, k: i64, row_bytes:
     Ok(SweepPlan { rows, slabs, slab_cols, build_seconds: start.elapsed().as_secs_f64(), offsets })
 }
 
-/// Workspace: as the row method's without its long-row space (CSR of op(A) when converted, the
-/// copies of a column-major op(B) and of a wide column-major C).
+/// The workspace's parts, in order: CSR of op(A) when converted, the row method's long-row
+/// space (`None` when no row can be long, or the operand plan's longest row is short), the
+/// copies of a column-major op(B) and of a wide column-major C.
+fn carve_all(
+    l: Option<&Launcher>,
+    c: &mut Carve,
+    args: &SpmmArgs,
+    operand: Option<&OperandPlan>,
+) -> Result<(Csr, Option<LongRows>, OpB, Option<u64>)> {
+    let csr = csr_of_op(l, c, args.a, args.op_a, spmv::in_bytes(&args.precision), operand)?;
+    let long = long_rows(c, &csr, args.c.cols, args.precision.compute, operand);
+    let b = op_b(c, args);
+    let w = c_copy(c, args);
+    Ok((csr, long, b, w))
+}
+
+/// Workspace: as the row method's (bufferSize cannot see the plan: the long-row space for the
+/// worst case).
 pub fn workspace(args: &SpmmArgs) -> Result<usize> {
     let mut c = Carve::measure();
-    csr_of_op(None, &mut c, args.a, args.op_a, spmv::in_bytes(&args.precision), None)?;
-    op_b(&mut c, args);
-    c_copy(&mut c, args);
+    carve_all(None, &mut c, args, None)?;
     Ok(c.size())
 }
 
@@ -77,10 +93,7 @@ pub fn run(
     if plan.rows != m {
         return Err(Error::internal(format!("the column-sweep plan has {} rows, op(A) {m}", plan.rows)));
     }
-    let mut c = Carve::new(buffer);
-    let csr = csr_of_op(Some(l), &mut c, args.a, args.op_a, spmv::in_bytes(&args.precision), operand)?;
-    let b = op_b(&mut c, args);
-    let w = c_copy(&mut c, args);
+    let (csr, long, b, w) = carve_all(Some(l), &mut Carve::new(buffer), args, operand)?;
     let out = target(args, w, alpha, beta);
     stage_b(l, args, &b)?;
     // The kernel reads op(B) row-major: a single column-major column is one with ld 1.
@@ -92,13 +105,18 @@ pub fn run(
     let tiles = (n + TILE_COLS - 1) / TILE_COLS;
     if trace::on() {
         trace::note(format_args!(
-            "{} slabs of {} columns of op(B), bands of {band} rows, {tiles} tiles of {TILE_COLS} columns{}",
+            "{} slabs of {} columns of op(B), bands of {band} rows, {tiles} tiles of {TILE_COLS} columns; {}{}",
             plan.slabs,
             plan.slab_cols,
+            if long.is_some() { "long rows chunked" } else { "no long rows" },
             staging(&b, w)
         ));
     }
     let off = plan.offsets.as_ref().map_or(0, |o| o.addr);
+    if let Some(lr) = &long {
+        l.memset_u32(lr.count, 0, 1)?;
+    }
+    let (list, count, threshold) = long.as_ref().map_or((0, 0, i64::MAX), |lr| (lr.list, lr.count, lr.threshold));
     for tile in 0..tiles {
         for row0 in (0..m as u64).step_by(band as usize) {
             let rows = band.min(m as u64 - row0);
@@ -127,9 +145,15 @@ pub fn run(
                         .i32(b_vec as i32),
                     &out,
                     4,
-                ),
+                )
+                .i64(threshold)
+                .ptr(list)
+                .ptr(count),
             )?;
         }
+    }
+    if let Some(lr) = long {
+        run_long_rows(l, args, &csr, &lr, &b, &out, shape(args, &b))?;
     }
     finish_c(l, args, w, alpha, beta)
 }
