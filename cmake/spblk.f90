@@ -2143,10 +2143,12 @@ module spblk
       type(c_ptr), value :: spgemmDescr
       integer(c_int64_t), intent(out) :: num_prods
     end function spblkSpGEMM_getNumProducts
-    ! ALG2's protocol, after the work estimation: with `externalBuffer3` NULL, stores the size
-    ! of buffer 3 in `*bufferSize3`; otherwise stores in `*bufferSize2` the size `compute`
-    ! needs, which then holds all of the product's working memory (buffer 3 may be freed
-    ! afterwards). `chunk_fraction` (in (0, 1]) is ALG3's, which is not supported yet.
+    ! ALG2's and ALG3's protocol, after the work estimation: with `externalBuffer3` NULL, stores
+    ! the size of buffer 3 in `*bufferSize3`; otherwise stores in `*bufferSize2` the size
+    ! `compute` needs, which then holds all of the product's working memory (buffer 3 may be
+    ! freed afterwards). `chunk_fraction` (in (0, 1]) is ALG3's: the rows that need global
+    ! tables run in passes of that fraction of their memory (at least one row's); ALG2 checks
+    ! and ignores it.
     function spblkSpGEMM_estimateMemory(handle, opA, opB, alpha, matA, matB, beta, matC, &
         computeType, alg, spgemmDescr, chunk_fraction, bufferSize3, externalBuffer3, &
         bufferSize2) bind(C, name="spblkSpGEMM_estimateMemory")

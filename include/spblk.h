@@ -331,8 +331,9 @@ typedef spblkSpGEMMDescr *spblkSpGEMMDescr_t;
  * SpGEMM algorithms: `DEFAULT`, `ALG1` and the two `CSR_ALG_*` run spblk's deterministic
  * binned-hash method, which allocates only for rows too big for shared memory. `ALG2` runs
  * the same method with all its memory in buffer 2 (the `estimateMemory` protocol; nothing is
- * allocated inside `compute` or `copy`); `ALG3` (chunks of `chunk_fraction`) is
- * `SPBLK_STATUS_NOT_SUPPORTED` for now. All are deterministic.
+ * allocated inside `compute` or `copy`); `ALG3` too, with the rows too big for shared memory
+ * run in passes of `chunk_fraction` of their memory, so buffer 2 shrinks with the fraction
+ * (same C, bit for bit; the reuse path does not take ALG3). All are deterministic.
  */
 typedef uint32_t spblkSpGEMMAlg_t;
 
@@ -2363,10 +2364,12 @@ spblkStatus_t spblkSpGEMM_copy(spblkHandle_t handle,
 spblkStatus_t spblkSpGEMM_getNumProducts(spblkSpGEMMDescr_t spgemmDescr, int64_t *num_prods);
 
 /**
- * ALG2's protocol, after the work estimation: with `externalBuffer3` NULL, stores the size of
- * buffer 3 in `*bufferSize3`; otherwise stores in `*bufferSize2` the size `compute` needs,
- * which then holds all of the product's working memory (buffer 3 may be freed afterwards).
- * `chunk_fraction` (in (0, 1]) is ALG3's, which is not supported yet.
+ * ALG2's and ALG3's protocol, after the work estimation: with `externalBuffer3` NULL, stores
+ * the size of buffer 3 in `*bufferSize3`; otherwise stores in `*bufferSize2` the size
+ * `compute` needs, which then holds all of the product's working memory (buffer 3 may be
+ * freed afterwards). `chunk_fraction` (in (0, 1]) is ALG3's: the rows that need global
+ * tables run in passes of that fraction of their memory (at least one row's); ALG2 checks
+ * and ignores it.
  */
 spblkStatus_t spblkSpGEMM_estimateMemory(spblkHandle_t handle,
                                          spblkOperation_t opA,

@@ -177,8 +177,9 @@ pub const SPBLK_SDDMM_ALG_ASPT: spblkSDDMMAlg_t = 101;
 /// SpGEMM algorithms: `DEFAULT`, `ALG1` and the two `CSR_ALG_*` run spblk's deterministic
 /// binned-hash method, which allocates only for rows too big for shared memory. `ALG2` runs
 /// the same method with all its memory in buffer 2 (the `estimateMemory` protocol; nothing is
-/// allocated inside `compute` or `copy`); `ALG3` (chunks of `chunk_fraction`) is
-/// `SPBLK_STATUS_NOT_SUPPORTED` for now. All are deterministic.
+/// allocated inside `compute` or `copy`); `ALG3` too, with the rows too big for shared memory
+/// run in passes of `chunk_fraction` of their memory, so buffer 2 shrinks with the fraction
+/// (same C, bit for bit; the reuse path does not take ALG3). All are deterministic.
 pub type spblkSpGEMMAlg_t = u32;
 pub const SPBLK_SPGEMM_DEFAULT: spblkSpGEMMAlg_t = 0;
 pub const SPBLK_SPGEMM_CSR_ALG_DETERMINITIC: spblkSpGEMMAlg_t = 1;

@@ -365,7 +365,20 @@ fn spgemm_run(
     );
     assert_eq!(st, 0, "{}", last_error());
     let mut s2 = 0usize;
-    assert_eq!(spblkSpGEMM_compute(h, n, n, al.ptr(), da, db, be.ptr(), dc, comp, alg, g, &mut s2, p), 0);
+    if alg == SPBLK_SPGEMM_ALG3 {
+        // ALG3 takes its chunk_fraction, and buffer 2's size, from estimateMemory.
+        let st = spblkSpGEMM_compute(h, n, n, al.ptr(), da, db, be.ptr(), dc, comp, alg, g, &mut s2, p);
+        assert_eq!(st, SPBLK_STATUS_INVALID_VALUE, "ALG3 compute before estimateMemory");
+        let (mut s3, mut buf3) = (0usize, vec![0u8; 1]);
+        let est = |s3: &mut usize, b3: *mut u8, s2: *mut usize| {
+            spblkSpGEMM_estimateMemory(h, n, n, al.ptr(), da, db, be.ptr(), dc, comp, alg, g, 0.25, s3, b3 as _, s2)
+        };
+        assert_eq!(est(&mut s3, std::ptr::null_mut(), std::ptr::null_mut()), 0, "{}", last_error());
+        assert!(s3 >= 1 && s3 <= buf3.len(), "buffer 3: {s3} bytes");
+        assert_eq!(est(&mut s3, buf3.as_mut_ptr(), &mut s2), 0, "{}", last_error());
+    } else {
+        assert_eq!(spblkSpGEMM_compute(h, n, n, al.ptr(), da, db, be.ptr(), dc, comp, alg, g, &mut s2, p), 0);
+    }
     assert!(s2 >= 1);
     let mut buf2 = vec![0u8; s2];
     let st = spblkSpGEMM_compute(
@@ -515,10 +528,10 @@ fn spgemm_reuse_run(
     (products, out)
 }
 
-/// The reuse path and ALG2 give the full protocol's C bit for bit (new values each round for
-/// reuse_compute), and getNumProducts counts A·A's products.
+/// The reuse path, ALG2 and ALG3 give the full protocol's C bit for bit (new values each round
+/// for reuse_compute), and getNumProducts counts A·A's products.
 #[test]
-fn spgemm_reuse_and_alg2_equal_the_full_protocol() {
+fn spgemm_reuse_alg2_and_alg3_equal_the_full_protocol() {
     let h = host_handle();
     let mut r = rng(41);
     for &(m, _) in &SHAPES {
@@ -551,6 +564,8 @@ fn spgemm_reuse_and_alg2_equal_the_full_protocol() {
                 assert_eq!(bits(&g.2), bits(&want.2), "{label}: reuse round {v}: values");
                 let alg2 = spgemm_run(h, &mut x, &mut y, 1.5, comp, SPBLK_SPGEMM_ALG2);
                 assert_eq!((&alg2.0, &alg2.1, bits(&alg2.2)), (&want.0, &want.1, bits(&want.2)), "{label}: ALG2");
+                let alg3 = spgemm_run(h, &mut x, &mut y, 1.5, comp, SPBLK_SPGEMM_ALG3);
+                assert_eq!((&alg3.0, &alg3.1, bits(&alg3.2)), (&want.0, &want.1, bits(&want.2)), "{label}: ALG3");
             }
         }
     }

@@ -4,10 +4,14 @@
 #include "spgemm/spgemm.cuh"
 
 // Products per row (G lanes per row of A) and per-bin statistics. stats must be zeroed.
-// `cap_words`: the shared memory (u32 words) the big rows' symbolic kernel will have.
+// `cap_words`: the shared memory (u32 words) the big rows' symbolic kernel will have;
+// `dense_max`: the numeric phase's widest dense window (columns).
 template <class I>
 __device__ void spgemm_rowprod(i64 m, i64 n, const I* __restrict__ a_ptr, const I* __restrict__ a_col, i64 a_base,
-                               const I* __restrict__ b_ptr, i64 b_base, u64 cap_words, u64* rowprod, u64* stats) {
+                               const I* __restrict__ b_ptr, i64 b_base, u64 cap_words, u64 dense_max, u64* rowprod,
+                               u64* stats) {
+    // big_numeric_kind 2 needs a span over 16 dense windows: never with so few columns.
+    const bool global_numeric = pow2_at_least((u64)n, 256) / dense_max > 16;
     __shared__ u64 local[SPGEMM_STATS];
     if (threadIdx.x < SPGEMM_STATS) local[threadIdx.x] = 0;
     __syncthreads();
@@ -30,19 +34,27 @@ __device__ void spgemm_rowprod(i64 m, i64 n, const I* __restrict__ a_ptr, const 
             atomicAdd((unsigned long long*)&local[b], 1ull);
             atomicAdd((unsigned long long*)&local[SPGEMM_STAT_PRODUCTS], (unsigned long long)P);
             const u64 d = P < (u64)n ? P : (u64)n;  // at most this many entries
-            if (b == SPGEMM_BIG_BIN && big_symbolic_method(P, (u64)n, cap_words) == 2)
+            if (b == SPGEMM_BIG_BIN && big_symbolic_method(P, (u64)n, cap_words) == 2) {
                 atomicAdd((unsigned long long*)&local[SPGEMM_STAT_POOL], global_table_size(d));
+                atomicMax((unsigned long long*)&local[SPGEMM_STAT_POOL_MAX], global_table_size(d));
+            }
             // big_numeric_kind 2 needs a table over SPGEMM_BIG_NUMERIC_SLOTS, so more than half as
             // many entries.
-            if (2 * d > SPGEMM_BIG_NUMERIC_SLOTS) {
+            if (global_numeric && 2 * d > SPGEMM_BIG_NUMERIC_SLOTS) {
                 atomicAdd((unsigned long long*)&local[SPGEMM_STAT_GLOBAL_SLOTS], global_table_size(d));
                 atomicAdd((unsigned long long*)&local[SPGEMM_STAT_GLOBAL_ENTRIES], d);
+                atomicMax((unsigned long long*)&local[SPGEMM_STAT_GLOBAL_MAX_ENTRIES], d);
             }
         }
     }
     __syncthreads();
-    if (threadIdx.x < SPGEMM_STATS && local[threadIdx.x] != 0)
-        atomicAdd((unsigned long long*)&stats[threadIdx.x], (unsigned long long)local[threadIdx.x]);
+    if (threadIdx.x < SPGEMM_STATS && local[threadIdx.x] != 0) {
+        unsigned long long* to = (unsigned long long*)&stats[threadIdx.x];
+        if (threadIdx.x >= SPGEMM_STAT_POOL_MAX)
+            atomicMax(to, (unsigned long long)local[threadIdx.x]);
+        else
+            atomicAdd(to, (unsigned long long)local[threadIdx.x]);
+    }
 }
 
 // Lists the rows of each bin (bin b starts after the rows of bins 1..b-1, from stats) and gives each big row that needs a
@@ -95,21 +107,28 @@ __device__ void spgemm_bin_rows(i64 m, i64 n, const u64* rowprod, const u64* sta
 }
 
 // After the symbolic phase and the scan into C's offsets: each big row whose numeric phase
-// needs a global table (big_numeric_kind 2) gets a rank k, a place in the global table pool
-// and a segment of the scratch its unsorted entries go to (seg_info[r] = k << 40 | segment
-// start; k2_row[k] = the row). totals: [0] such rows, [1] pool slots, [2] scratch entries.
+// needs a global table (big_numeric_kind 2) gets a rank k and a segment of the scratch its
+// unsorted entries go to (seg_info[r] = k << SPGEMM_SEG_BITS | segment start; k2_row[k] = the
+// row; k2_seg[k] = its segment start), and a place in the global table pool: packed tight
+// (num_off from totals[1]), or, with `tables_by_segment` (ALG3's passes), 4 slots per entry
+// from its segment's start (a table of more than 8192 entries has at most 4 slots per entry),
+// so the tables of the rows in a range of the scratch lie in a range of the pool. totals: [0]
+// rows << SPGEMM_SEG_BITS | scratch entries, [1] pool slots (tight).
 __device__ void spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c_ptr, const u64* span,
-                                        u64 dense_max, u64* num_off, u64* seg_info, u32* k2_row, u64* totals) {
+                                        u64 dense_max, u32 tables_by_segment, u64* num_off, u64* seg_info,
+                                        u32* k2_row, u64* k2_seg, u64* totals) {
     GRID_STRIDE(r, count) {
         const u32 i = rows[r];
         const u64 nnz = c_ptr[i + 1] - c_ptr[i];
         const u64 size = global_table_size(nnz);
         const u64 spanp = pow2_at_least((span[r] >> 32) - (u32)span[r] + 1, 256);
         if (big_numeric_kind(spanp, size, dense_max) == 2) {
-            const u64 k = atomicAdd((unsigned long long*)&totals[0], 1ull);
-            num_off[r] = atomicAdd((unsigned long long*)&totals[1], (unsigned long long)size);
-            seg_info[r] = k << 40 | atomicAdd((unsigned long long*)&totals[2], (unsigned long long)nnz);
-            k2_row[k] = i;
+            const u64 seg = atomicAdd((unsigned long long*)&totals[0], (1ull << SPGEMM_SEG_BITS) | nnz);
+            seg_info[r] = seg;
+            num_off[r] = tables_by_segment ? 4 * (seg & SPGEMM_SEG_MASK)
+                                           : atomicAdd((unsigned long long*)&totals[1], (unsigned long long)size);
+            k2_row[seg >> SPGEMM_SEG_BITS] = i;
+            k2_seg[seg >> SPGEMM_SEG_BITS] = seg & SPGEMM_SEG_MASK;
         }
     }
 }
@@ -117,8 +136,9 @@ __device__ void spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c
 #define SPGEMM_ANALYSIS_ENTRY(I, tidx)                                                                   \
     extern "C" __global__ void spblk_spgemm_rowprod_##tidx(i64 m, i64 n, const I* a_ptr, const I* a_col, \
                                                            i64 a_base, const I* b_ptr, i64 b_base,       \
-                                                           u64 cap_words, u64* rowprod, u64* stats) {    \
-        spgemm_rowprod<I>(m, n, a_ptr, a_col, a_base, b_ptr, b_base, cap_words, rowprod, stats);         \
+                                                           u64 cap_words, u64 dense_max, u64* rowprod,   \
+                                                           u64* stats) {                                 \
+        spgemm_rowprod<I>(m, n, a_ptr, a_col, a_base, b_ptr, b_base, cap_words, dense_max, rowprod, stats); \
     }
 SPGEMM_ANALYSIS_ENTRY(int, i32)
 SPGEMM_ANALYSIS_ENTRY(long long, i64)
@@ -130,7 +150,9 @@ extern "C" __global__ void spblk_spgemm_bin_rows(i64 m, i64 n, const u64* rowpro
 }
 
 extern "C" __global__ void spblk_spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c_ptr,
-                                                         const u64* span, u64 dense_max, u64* num_off,
-                                                         u64* seg_info, u32* k2_row, u64* totals) {
-    spgemm_big_numeric_pool(rows, count, c_ptr, span, dense_max, num_off, seg_info, k2_row, totals);
+                                                         const u64* span, u64 dense_max, u32 tables_by_segment,
+                                                         u64* num_off, u64* seg_info, u32* k2_row, u64* k2_seg,
+                                                         u64* totals) {
+    spgemm_big_numeric_pool(rows, count, c_ptr, span, dense_max, tables_by_segment, num_off, seg_info, k2_row,
+                            k2_seg, totals);
 }

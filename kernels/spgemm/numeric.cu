@@ -297,12 +297,14 @@ __device__ __forceinline__ void walk_routed(BigRoute<T>& rt, i64 s, i64 e, const
 
 // The big rows of kind `kind` whose table size (dense: the window, min(spanp, dense_max);
 // hash: S) is in (lo, hi]. span[r]: the row's smallest and largest column (symbolic phase).
-// Kinds 0 and 1 write C (out_*). Kind 2 writes into the scratch: at seg_info[r]'s segment,
-// columns to c_col, alpha times the sums to c_val and the row's rank k to entry_k (the global
-// sort's keys).
+// Kinds 0 and 1 write C (out_*). Kind 2 takes the rows whose segment starts in [seg_lo,
+// seg_hi) (all, or one of ALG3's passes) and writes into the scratch, shifted by seg_lo: at
+// the row's segment, columns to c_col, alpha times the sums to c_val and the row's rank k to
+// entry_k (the global sort's keys); its table is at num_off[r] - 4 seg_lo in the pool.
 template <class V, class I>
 __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max,
-                                   const u64* span, const u64* seg_info, u32* entry_k, const u64* num_off, u32* pool_keys,
+                                   u64 seg_lo, u64 seg_hi, const u64* span, const u64* seg_info, u32* entry_k,
+                                   const u64* num_off, u32* pool_keys,
                                    typename ComputeOf<V>::type* pool_vals, const I* a_ptr, const I* a_col,
                                    const V* a_val, i64 a_base, const I* b_ptr, const I* b_col, const V* b_val,
                                    i64 b_base, const u64* c_ptr, u32* c_col, typename ComputeOf<V>::type* c_val,
@@ -323,10 +325,13 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
         if (big_numeric_kind(spanp, S, dense_max) != kind) continue;
         const u64 size = kind == 0 ? (spanp < dense_max ? spanp : dense_max) : S;
         if (size <= lo || size > hi) continue;
+        const u64 seg = kind == 2 ? seg_info[r] & SPGEMM_SEG_MASK : 0;
+        if (kind == 2 && (seg < seg_lo || seg >= seg_hi)) continue;
         const i64 s = (i64)a_ptr[i] - a_base, e = (i64)a_ptr[i + 1] - a_base;
-        const u64 out = kind == 2 ? seg_info[r] & ((1ull << 40) - 1) : c_ptr[i];
-        T* vals = kind == 2 ? pool_vals + num_off[r] : reinterpret_cast<T*>(table);
-        u32* keys = kind == 2 ? pool_keys + num_off[r] : reinterpret_cast<u32*>(table + size * sizeof(T));
+        const u64 out = kind == 2 ? seg - seg_lo : c_ptr[i];
+        const u64 toff = kind == 2 ? num_off[r] - 4 * seg_lo : 0;
+        T* vals = kind == 2 ? pool_vals + toff : reinterpret_cast<T*>(table);
+        u32* keys = kind == 2 ? pool_keys + toff : reinterpret_cast<u32*>(table + size * sizeof(T));
         if (kind == 0) {
             // Dense windows of `size` columns from cmin; each written in column order.
             u64 written = 0;
@@ -381,7 +386,7 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
                 } else {
                     c_col[out + cnt + pos] = key;
                     c_val[out + cnt + pos] = mul_rn(alpha, v);
-                    entry_k[out + cnt + pos] = (u32)(seg_info[r] >> 40);
+                    entry_k[out + cnt + pos] = (u32)(seg_info[r] >> SPGEMM_SEG_BITS);
                 }
             }
             cnt += tot;
@@ -399,20 +404,23 @@ extern "C" __global__ void spblk_spgemm_gather_keys(const u32* perm, u64 n, cons
     GRID_STRIDE(q, n) keys[q] = entry_k[perm[q]];
 }
 
-// counts[k] = nnz of kind-2 row k (scanned into the rows' starts in sorted order).
-extern "C" __global__ void spblk_spgemm_k2_counts(const u32* k2_row, u64 K, const u64* c_ptr, u64* counts) {
-    GRID_STRIDE(k, K) counts[k] = c_ptr[k2_row[k] + 1] - c_ptr[k2_row[k]];
+// After the sort by rank: where each rank's run starts.
+extern "C" __global__ void spblk_spgemm_k2_starts(const u32* sorted_k, u64 n, u64* start) {
+    GRID_STRIDE(q, n) {
+        const u32 k = sorted_k[q];
+        if (q == 0 || sorted_k[q - 1] != k) start[k] = q;
+    }
 }
 
-// Moves sorted entry q (scratch entry perm[q], of row rank k) to its place in C.
+// Moves sorted entry q (scratch entry perm[q], of row rank sorted_k[q]) to its place in C.
 template <class V, class I>
-__device__ void spgemm_place(const u32* perm, u64 n, const u32* entry_k, const u32* col_in,
+__device__ void spgemm_place(const u32* perm, u64 n, const u32* sorted_k, const u32* col_in,
                              const typename ComputeOf<V>::type* val_in, const u32* k2_row, const u64* k2_start,
                              const u64* c_ptr, SPGEMM_OUT_PARAMS(V, I)) {
     SPGEMM_WRITER(V, I);
     GRID_STRIDE(q, n) {
+        const u32 k = sorted_k[q];
         const u32 src = perm[q];
-        const u32 k = entry_k[src];
         w(c_ptr[k2_row[k]] + (q - k2_start[k]), col_in[src], val_in[src]);
     }
 }
@@ -431,20 +439,22 @@ template <class I> __device__ void spgemm_offsets(i64 m, const u64* c_ptr, i64 b
                                   b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);                       \
     }                                                                                                      \
     extern "C" __global__ void spblk_spgemm_numeric_big_##tv##_##tidx(                                     \
-        const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max, const u64* span,              \
-        const u64* seg_info, u32* entry_k, const u64* num_off, u32* pool_keys,                             \
+        const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max, u64 seg_lo, u64 seg_hi,       \
+        const u64* span, const u64* seg_info, u32* entry_k, const u64* num_off, u32* pool_keys,            \
         ComputeOf<V>::type* pool_vals, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,         \
         const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr, u32* c_col,          \
         ComputeOf<V>::type* c_val, SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev,           \
         ComputeOf<V>::type alpha) {                                                                        \
-        spgemm_numeric_big<V, I>(rows, count, kind, lo, hi, dense_max, span, seg_info, entry_k, num_off,   \
+        spgemm_numeric_big<V, I>(rows, count, kind, lo, hi, dense_max, seg_lo, seg_hi, span, seg_info,     \
+                                 entry_k, num_off,                                                         \
                                  pool_keys, pool_vals, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val,   \
                                  b_base, c_ptr, c_col, c_val, SPGEMM_OUT_ARGS, alpha_dev, alpha);          \
     }                                                                                                      \
     extern "C" __global__ void spblk_spgemm_place_##tv##_##tidx(                                           \
-        const u32* perm, u64 n, const u32* entry_k, const u32* col_in, const ComputeOf<V>::type* val_in,   \
-        const u32* k2_row, const u64* k2_start, const u64* c_ptr, SPGEMM_OUT_PARAMS(V, I)) {               \
-        spgemm_place<V, I>(perm, n, entry_k, col_in, val_in, k2_row, k2_start, c_ptr, SPGEMM_OUT_ARGS);    \
+        const u32* perm, u64 n, const u32* sorted_k, const u32* col_in,                                    \
+        const ComputeOf<V>::type* val_in, const u32* k2_row, const u64* k2_start, const u64* c_ptr,        \
+        SPGEMM_OUT_PARAMS(V, I)) {                                                                         \
+        spgemm_place<V, I>(perm, n, sorted_k, col_in, val_in, k2_row, k2_start, c_ptr, SPGEMM_OUT_ARGS);   \
     }
 
 SPBLK_FOR_VALUES(SPGEMM_NUMERIC_ENTRY, int, i32)

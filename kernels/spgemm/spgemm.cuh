@@ -20,7 +20,15 @@
 // entries than a shared table holds; ALG2 plans buffer 2 with them).
 #define SPGEMM_STAT_GLOBAL_SLOTS 12
 #define SPGEMM_STAT_GLOBAL_ENTRIES 13
+// Maxima (the rest are sums): the largest global symbolic table, and the most entries of a
+// row counted in SPGEMM_STAT_GLOBAL_ENTRIES (ALG3 sizes its passes' windows with them).
+#define SPGEMM_STAT_POOL_MAX 14
+#define SPGEMM_STAT_GLOBAL_MAX_ENTRIES 15
 #define SPGEMM_STATS 16
+// The rank and scratch start of a row with a global numeric table, in one word (rank << 40 |
+// start): one atomic hands out both, so ranks follow the rows' order in the scratch.
+#define SPGEMM_SEG_BITS 40
+#define SPGEMM_SEG_MASK ((1ull << SPGEMM_SEG_BITS) - 1)
 // Big rows: warps per block, and the largest numeric table in shared memory (slots).
 #define SPGEMM_BIG_WARPS 8
 #define SPGEMM_BIG_NUMERIC_SLOTS 16384u

@@ -109,17 +109,19 @@ __device__ void spgemm_symbolic_big(const u32* rows, u32 count, const u64* rowpr
     }
 }
 
-// Big rows with method 2: a block per row, the table in the pool at sym_off[r].
+// Big rows with method 2 whose table starts in [off_lo, off_hi) of the pool (all of it, or
+// one of ALG3's windows): a block per row, the table at pool + sym_off[r] - off_lo.
 template <class I>
 __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sym_off, const u64* rowprod, i64 n,
-                                       u64 cap_words, const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr,
-                                       const I* b_col, i64 b_base, u32* pool, u64* span, u64* row_nnz) {
+                                       u64 cap_words, u64 off_lo, u64 off_hi, const I* a_ptr, const I* a_col,
+                                       i64 a_base, const I* b_ptr, const I* b_col, i64 b_base, u32* pool, u64* span,
+                                       u64* row_nnz) {
     for (u64 r = blockIdx.x; r < count; r += gridDim.x) {
         const u32 i = rows[r];
         const u64 P = rowprod[i];
-        if (big_symbolic_method(P, (u64)n, cap_words) != 2) continue;
+        if (big_symbolic_method(P, (u64)n, cap_words) != 2 || sym_off[r] < off_lo || sym_off[r] >= off_hi) continue;
         const u64 size = global_table_size(P < (u64)n ? P : (u64)n);
-        u32* keys = pool + sym_off[r];
+        u32* keys = pool + (sym_off[r] - off_lo);
         for (u64 t = threadIdx.x; t < size; t += blockDim.x) keys[t] = SPGEMM_EMPTY;
         __syncthreads();
         u32 lo = SPGEMM_EMPTY, hi = 0;
@@ -148,10 +150,10 @@ __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sy
     }                                                                                                       \
     extern "C" __global__ void spblk_spgemm_symbolic_global_##tidx(                                         \
         const u32* rows, u32 count, const u64* sym_off, const u64* rowprod, i64 n, u64 cap_words,           \
-        const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col, i64 b_base, u32* pool,  \
-        u64* span, u64* row_nnz) {                                                                          \
-        spgemm_symbolic_global<I>(rows, count, sym_off, rowprod, n, cap_words, a_ptr, a_col, a_base, b_ptr, \
-                                  b_col, b_base, pool, span, row_nnz);                                      \
+        u64 off_lo, u64 off_hi, const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col, \
+        i64 b_base, u32* pool, u64* span, u64* row_nnz) {                                                   \
+        spgemm_symbolic_global<I>(rows, count, sym_off, rowprod, n, cap_words, off_lo, off_hi, a_ptr, a_col, \
+                                  a_base, b_ptr, b_col, b_base, pool, span, row_nnz);                       \
     }
 SPGEMM_SYMBOLIC_ENTRY(int, i32)
 SPGEMM_SYMBOLIC_ENTRY(long long, i64)

@@ -85,6 +85,10 @@ pub enum SpgemmMethod {
     /// from `spblkSpGEMM_estimateMemory`, bounded from the work estimation): nothing is
     /// allocated inside `compute` or `copy`.
     BinnedHashInBuffer,
+    /// `BinnedHashInBuffer` in passes (ALG3's protocol): the rows that need global tables run
+    /// a window at a time, each window `chunk_fraction` of their memory (at least one row's),
+    /// so buffer 2 shrinks with the fraction.
+    BinnedHashInChunks,
 }
 
 pub mod factor;
@@ -456,6 +460,8 @@ pub struct SpgemmState {
     /// What the work estimation saw of A and B (rows, columns of A and B, nnz of A and B);
     /// later phases must be called with operands of the same shape.
     pub shape: Option<[i64; 5]>,
+    /// ALG3's `chunk_fraction`, from `spblkSpGEMM_estimateMemory`.
+    pub chunk_fraction: Option<f32>,
     /// Which stage was completed last.
     pub stage: SpgemmStage,
 }

@@ -225,6 +225,12 @@ pub extern "C" fn spblkSpGEMM_compute(
             spgemmDescr,
             |h, args, st| {
                 require(st, args, SpgemmStage::WorkEstimated, "call spblkSpGEMM_workEstimation with a buffer first")?;
+                if args.method == SpgemmMethod::BinnedHashInChunks && st.chunk_fraction.is_none() {
+                    return Err(Error::invalid(
+                        "spgemmDescr",
+                        "has no chunk_fraction: with SPBLK_SPGEMM_ALG3 call spblkSpGEMM_estimateMemory with buffer 3 first",
+                    ));
+                }
                 let needed = h.backend.spgemm_compute_size(args, st)?;
                 let Some(given) = sized_buffer(bufferSize2, externalBuffer2, needed, "bufferSize2")? else {
                     return Ok(None);
@@ -283,6 +289,7 @@ fn work_estimation(
     st.stage = SpgemmStage::Created;
     st.c_nnz = None;
     st.num_products = None;
+    st.chunk_fraction = None;
     h.backend.spgemm_work_estimation(&h.exec(), args, st, buffer, given)?;
     st.shape = Some(ops::spgemm_shape(args));
     st.stage = SpgemmStage::WorkEstimated;
@@ -309,10 +316,12 @@ pub extern "C" fn spblkSpGEMM_getNumProducts(spgemmDescr: spblkSpGEMMDescr_t, nu
     })
 }
 
-/// ALG2's protocol, after the work estimation: with `externalBuffer3` NULL, stores the size of
-/// buffer 3 in `*bufferSize3`; otherwise stores in `*bufferSize2` the size `compute` needs,
-/// which then holds all of the product's working memory (buffer 3 may be freed afterwards).
-/// `chunk_fraction` (in (0, 1]) is ALG3's, which is not supported yet.
+/// ALG2's and ALG3's protocol, after the work estimation: with `externalBuffer3` NULL, stores
+/// the size of buffer 3 in `*bufferSize3`; otherwise stores in `*bufferSize2` the size
+/// `compute` needs, which then holds all of the product's working memory (buffer 3 may be
+/// freed afterwards). `chunk_fraction` (in (0, 1]) is ALG3's: the rows that need global
+/// tables run in passes of that fraction of their memory (at least one row's); ALG2 checks
+/// and ignores it.
 #[no_mangle]
 pub extern "C" fn spblkSpGEMM_estimateMemory(
     handle: spblkHandle_t,
@@ -333,7 +342,8 @@ pub extern "C" fn spblkSpGEMM_estimateMemory(
 ) -> spblkStatus_t {
     entry("spblkSpGEMM_estimateMemory", || {
         with_call(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr, |h, args, st| {
-            if args.method != SpgemmMethod::BinnedHashInBuffer {
+            let chunked = args.method == SpgemmMethod::BinnedHashInChunks;
+            if args.method != SpgemmMethod::BinnedHashInBuffer && !chunked {
                 return Err(Error::invalid("alg", "must be SPBLK_SPGEMM_ALG2 or ALG3 for spblkSpGEMM_estimateMemory"));
             }
             if !(chunk_fraction > 0.0 && chunk_fraction <= 1.0) {
@@ -344,7 +354,11 @@ pub extern "C" fn spblkSpGEMM_estimateMemory(
                 return Ok(());
             }
             out(bufferSize2, "bufferSize2")?;
-            let needed = h.backend.spgemm_compute_size(args, st)?;
+            let before = st.chunk_fraction;
+            if chunked {
+                st.chunk_fraction = Some(chunk_fraction);
+            }
+            let needed = h.backend.spgemm_compute_size(args, st).inspect_err(|_| st.chunk_fraction = before)?;
             // SAFETY: checked non-NULL.
             unsafe { write(bufferSize2, needed.max(1)) };
             Ok(())

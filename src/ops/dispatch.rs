@@ -368,9 +368,9 @@ pub fn spgemm(alg: SpgemmAlg) -> Result<SpgemmMethod> {
             trace::choice("BinnedHashInBuffer", "asked for Alg2: every byte in buffer 2, sized by estimateMemory");
             Ok(SpgemmMethod::BinnedHashInBuffer)
         }
-        SpgemmAlg::Alg3 => Err(Error::not_supported(
-            "SpGEMM ALG3 (the product in chunks of chunk_fraction) is not provided yet; SPBLK_SPGEMM_ALG2 takes \
-             the same protocol with every byte in the caller's buffer 2, SPBLK_SPGEMM_DEFAULT the least memory",
-        )),
+        SpgemmAlg::Alg3 => {
+            trace::choice("BinnedHashInChunks", "asked for Alg3: buffer 2 in passes of chunk_fraction");
+            Ok(SpgemmMethod::BinnedHashInChunks)
+        }
     }
 }

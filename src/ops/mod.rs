@@ -6,7 +6,8 @@ use std::ffi::c_void;
 
 use crate::abi::*;
 use crate::backend::{
-    Backend, Csr2CscArgs, Exec, ScalarArg, SddmmArgs, SpgemmArgs, SpmmArgs, SpmmMethod, SpmvArgs, SpmvMethod,
+    Backend, Csr2CscArgs, Exec, ScalarArg, SddmmArgs, SpgemmArgs, SpgemmMethod, SpmmArgs, SpmmMethod, SpmvArgs,
+    SpmvMethod,
 };
 use crate::descr::{DnMat, DnVec, SpMat, SparsePattern};
 use crate::ensure;
@@ -479,7 +480,14 @@ pub fn spgemm_pattern_args<'a>(
     } else {
         (&ONE_F32 as *const f32 as *const c_void, &ZERO_F32 as *const f32 as *const c_void, DataType::F32)
     };
-    spgemm_args(PointerMode::Host, op_a, op_b, one, a, b, zero, c, compute.to_c(), alg)
+    let args = spgemm_args(PointerMode::Host, op_a, op_b, one, a, b, zero, c, compute.to_c(), alg)?;
+    if args.method == SpgemmMethod::BinnedHashInChunks {
+        // ALG3's chunk_fraction comes from estimateMemory, which the reuse path has no step for.
+        return Err(Error::not_supported(
+            "the SpGEMM reuse path takes SPBLK_SPGEMM_DEFAULT, ALG1, ALG2 or the CSR_ALG values, not ALG3",
+        ));
+    }
+    Ok(args)
 }
 
 /// What a SpGEMM work estimation records of its operands; later phases must match it.

@@ -20,6 +20,7 @@ mod index_arrays;
 mod plans;
 mod problem;
 mod sddmm;
+mod spgemm_chunks;
 mod spgemm_reuse;
 mod spmv_algs;
 mod spsm;
@@ -700,15 +701,17 @@ struct Product {
     offsets: Vec<i64>,
     cols: Vec<i64>,
     vals: Vec<u8>,
+    /// The size of buffer 2 the protocol asked for.
+    buffer2: usize,
 }
 
-/// The full protocol: workEstimation x2, compute x2 (ALG2: estimateMemory x2, compute x1),
-/// GetSize, SetPointers, copy. C's values are filled with `c_init(nnz)` before copy (NaN for
-/// beta = 0).
+/// The full protocol: workEstimation x2, compute x2 (ALG2, ALG3: estimateMemory x2 with
+/// `fraction`, compute x1), GetSize, SetPointers, copy. C's values are filled with
+/// `c_init(nnz)` before copy (NaN for beta = 0).
 #[allow(clippy::too_many_arguments)]
 fn run_spgemm(
     side: &mut Side,
-    alg: spblkSpGEMMAlg_t,
+    (alg, fraction): (spblkSpGEMMAlg_t, f32),
     a: &Sp,
     b: &Sp,
     compute: spblkDataType_t,
@@ -770,10 +773,10 @@ fn run_spgemm(
         "workEstimation",
     );
     let mut size2 = 0usize;
-    if alg == SPBLK_SPGEMM_ALG2 {
+    if alg == SPBLK_SPGEMM_ALG2 || alg == SPBLK_SPGEMM_ALG3 {
         let (mut size3, null) = (0usize, std::ptr::null_mut());
         let est = |s3: &mut usize, b3, s2| {
-            spblkSpGEMM_estimateMemory(h, N, N, alpha, ma, mb, beta_p, mc, compute, alg, d, 0.2, s3, b3, s2)
+            spblkSpGEMM_estimateMemory(h, N, N, alpha, ma, mb, beta_p, mc, compute, alg, d, fraction, s3, b3, s2)
         };
         ok(est(&mut size3, null, std::ptr::null_mut()), "estimateMemory (size)");
         let buf3 = side.buffer(size3);
@@ -798,6 +801,7 @@ fn run_spgemm(
         offsets: idx_decode(&side.get(c_off, (m + 1) * isz), a.ity),
         cols: idx_decode(&side.get(c_col, nnz * isz), a.ity),
         vals: side.get(c_val, nnz * vsize(a.vt)),
+        buffer2: size2,
     };
     ok(spblkSpGEMM_destroyDescr(d), "spblkSpGEMM_destroyDescr");
     spblkDestroySpMat(ma);
@@ -863,9 +867,11 @@ fn spgemm_matches_host_exactly() {
             };
             let what = format!("spgemm case {k} type {vt} idx {ity} base {base} {m}x{kk}x{n} {sa:?} {sb:?}");
             let device = k % 4 < 2;
-            // ALG2 (everything in buffer 2) on a third of the cases, the global-table ones included.
-            let alg = if k % 3 == 1 { SPBLK_SPGEMM_ALG2 } else { SPBLK_SPGEMM_DEFAULT };
+            // ALG2 (everything in buffer 2) on a third of the cases, the global-table ones
+            // included, ALG3 (in passes) on another (spgemm_alg3_passes takes its global rows).
+            let alg = [SPBLK_SPGEMM_DEFAULT, SPBLK_SPGEMM_ALG2, SPBLK_SPGEMM_ALG3][k % 3];
             let what = format!("{what} alg {alg}");
+            let alg = (alg, 0.1);
             let want = run_spgemm(&mut Side::new(Kind::Host), alg, &a, &b, compute, alpha, beta, device, &c_init);
             let got = run_spgemm(&mut Side::new(Kind::Cuda), alg, &a, &b, compute, alpha, beta, device, &c_init);
             assert_eq!(got.offsets, want.offsets, "{what}: row offsets");

@@ -78,6 +78,8 @@ fn run_reuse(side: &mut Side, a: &Sp, b: &Sp, rounds: &[Round], device: bool) ->
             offsets: idx_decode(&side.get(c_off, (m + 1) * isz), a.ity),
             cols: idx_decode(&side.get(c_col, nnz * isz), a.ity),
             vals: side.get(c_val, nnz * vsize(a.vt)),
+            // The reuse path's buffer 3 holds what the full protocol's buffer 2 does.
+            buffer2: s3,
         });
     }
     ok(spblkSpGEMM_destroyDescr(d), "spblkSpGEMM_destroyDescr");
@@ -119,10 +121,17 @@ fn spgemm_reuse_matches_full_product_exactly() {
             eb.iter().for_each(|&(i, _)| b_row[i] += 1);
             let products: i64 = ea.iter().map(|&(_, j)| b_row[j]).sum();
             // The full protocol's nnz(C), for C's old values of the beta rounds.
-            let full =
-                run_spgemm(&mut Side::new(Kind::Host), SPBLK_SPGEMM_DEFAULT, &a, &b, compute, 1.0, 0.0, false, &|z| {
-                    encode(&vec![0.0; z], vt)
-                });
+            let full = run_spgemm(
+                &mut Side::new(Kind::Host),
+                (SPBLK_SPGEMM_DEFAULT, 1.0),
+                &a,
+                &b,
+                compute,
+                1.0,
+                0.0,
+                false,
+                &|z| encode(&vec![0.0; z], vt),
+            );
             let nnz = full.cols.len();
             let rounds: Vec<Round> = (0..3)
                 .map(|t| Round {
@@ -144,7 +153,7 @@ fn spgemm_reuse_matches_full_product_exactly() {
                     let old = encode(&round.c_old, vt);
                     let want = run_spgemm(
                         &mut Side::new(Kind::Host),
-                        SPBLK_SPGEMM_DEFAULT,
+                        (SPBLK_SPGEMM_DEFAULT, 1.0),
                         &ra,
                         &rb,
                         compute,
@@ -203,7 +212,15 @@ fn spgemm_protocol_steps_in_order() {
         let p = &one as *const f32 as *const c_void;
         let st = spblkSpGEMMreuse_compute(h, N, N, p, ma, ma, p, mc, SPBLK_R_32F, alg, d);
         assert_eq!(st, SPBLK_STATUS_INVALID_VALUE, "{kind:?}: reuse_compute before reuse_copy");
-        // estimateMemory: ALG2's step only, chunk_fraction in (0, 1], ALG3 not provided.
+        // ALG3 needs estimateMemory's chunk_fraction before compute; the reuse path has no
+        // such step, so it does not take ALG3.
+        let mut s2 = 0usize;
+        let st = spblkSpGEMM_compute(h, N, N, p, ma, ma, p, mc, SPBLK_R_32F, SPBLK_SPGEMM_ALG3, d, &mut s2, null);
+        assert_eq!(st, SPBLK_STATUS_INVALID_VALUE, "{kind:?}: ALG3 compute without estimateMemory");
+        assert!(last_message().contains("chunk_fraction"), "{}", last_message());
+        let st = spblkSpGEMMreuse_workEstimation(h, N, N, ma, ma, mc, SPBLK_SPGEMM_ALG3, d, &mut s1, null);
+        assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "{kind:?}: the reuse path with ALG3");
+        // estimateMemory: ALG2's and ALG3's step, chunk_fraction in (0, 1].
         let mut s3 = 0usize;
         let mut est = |alg, fraction| {
             spblkSpGEMM_estimateMemory(
@@ -228,7 +245,9 @@ fn spgemm_protocol_steps_in_order() {
         assert!(last_message().contains("alg"), "{}", last_message());
         assert_eq!(est(SPBLK_SPGEMM_ALG2, 0.0), SPBLK_STATUS_INVALID_VALUE, "{kind:?}: chunk_fraction 0");
         assert!(last_message().contains("chunk_fraction"), "{}", last_message());
-        assert_eq!(est(SPBLK_SPGEMM_ALG3, 0.2), SPBLK_STATUS_NOT_SUPPORTED, "{kind:?}: ALG3");
+        assert_eq!(est(SPBLK_SPGEMM_ALG3, 1.5), SPBLK_STATUS_INVALID_VALUE, "{kind:?}: chunk_fraction 1.5");
+        assert_eq!(est(SPBLK_SPGEMM_ALG3, f32::NAN), SPBLK_STATUS_INVALID_VALUE, "{kind:?}: chunk_fraction NaN");
+        ok(est(SPBLK_SPGEMM_ALG3, 0.2), "estimateMemory (ALG3 size)");
         ok(est(SPBLK_SPGEMM_ALG2, 0.2), "estimateMemory (size)");
         assert!(s3 >= 1, "{kind:?}: buffer 3 size {s3}");
         ok(spblkSpGEMM_destroyDescr(d), "spblkSpGEMM_destroyDescr");

@@ -65,7 +65,7 @@ pub fn all() -> Vec<String> {
             "spblk_spgemm_bin_rows",
             "spblk_spgemm_big_numeric_pool",
             "spblk_spgemm_gather_keys",
-            "spblk_spgemm_k2_counts",
+            "spblk_spgemm_k2_starts",
         ]
         .map(String::from),
     );

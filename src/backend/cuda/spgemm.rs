@@ -15,13 +15,13 @@
 //! The numeric phase takes rows of more than 512 products a block per row already.
 //!
 //! Memory: buffer 1 holds 8(m+1) bytes of per-row product counts and 128 bytes of counts;
-//! buffer 2 holds C's offsets (8(m+5) bytes), the row bins (4m), the big rows' pool offsets,
-//! ranks and column spans (28 bytes per row of more than 512 products) and scan space. Both
-//! must stay alive until `copy` has run (as with cuSPARSE). Only rows too big for every shared-memory method allocate: their
-//! symbolic tables (inside `compute`), and in `copy` their numeric tables and a sort scratch
-//! of about 32 bytes per entry of those rows, freed before `copy` returns. With ALG2
-//! (`BinnedHashInBuffer`) that memory is part of buffer 2 instead, at bounds taken from the
-//! work estimation (rows that may have more than 8192 entries), so nothing is allocated.
+//! buffer 2 holds C's offsets (8(m+3) bytes), the row bins (4m), the big rows' pool offsets,
+//! ranks, segment starts and column spans (36 bytes per row of more than 512 products) and
+//! scan space. Both must stay alive until `copy` has run (as with cuSPARSE). Only rows too big
+//! for every shared-memory method need more: their symbolic tables (in `compute`), and in
+//! `copy` their numeric tables and a sort scratch of about 32 bytes per entry of those rows;
+//! spgemm/placement.rs says where that memory comes from (allocated and freed inside the call,
+//! or buffer 2 with ALG2 and ALG3).
 
 use std::sync::Arc;
 
@@ -30,12 +30,15 @@ use cudarc::driver::sys;
 use super::context::{check, Device};
 use super::kernels::{index_tag, value_tag};
 use super::launch::{Args, Carve, Launcher, Scalar, BLOCK};
-use super::memory::DeviceAlloc as DevMem;
 use super::prims::{key_bits, radix_sort, scan, scan_tmp_bytes, SortSpace, Width};
-use crate::backend::{SpgemmArgs, SpgemmMethod, SpgemmState};
+use crate::backend::{SpgemmArgs, SpgemmState};
 use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
 use crate::types::{DataType, IndexType};
+
+mod placement;
+
+use placement::{group_passes, scratch_bytes, Placement, Workspace};
 
 /// Warp bins 1..=8 (kernels/spgemm/spgemm.cuh): bin b holds rows with at most 16 << (b-1)
 /// products and gives each warp a table of 32 << (b-1) slots.
@@ -49,7 +52,13 @@ const STAT_PRODUCTS: usize = 11;
 /// Bounds on the big rows' global numeric tables (slots) and their entries (ALG2's buffer).
 const STAT_GLOBAL_SLOTS: usize = 12;
 const STAT_GLOBAL_ENTRIES: usize = 13;
+/// The largest global symbolic table (slots) and the most entries of a row counted in
+/// STAT_GLOBAL_ENTRIES: ALG3's windows grow by them, so that any row fits a pass.
+const STAT_POOL_MAX: usize = 14;
+const STAT_GLOBAL_MAX_ENTRIES: usize = 15;
 const STATS: usize = 16;
+/// A global row's rank and scratch start share a word (SPGEMM_SEG_BITS).
+const SEG_BITS: u32 = 40;
 /// Threads of a big row's block: 32 × SPGEMM_BIG_WARPS (8; column_owner's shift and the
 /// route tables in kernels/spgemm assume 8 as well).
 const BIG_THREADS: u32 = 256;
@@ -113,9 +122,12 @@ pub(super) struct GpuProduct {
     /// pool slots, entries.
     stats: [u64; STATS],
     pub(super) nnz: u64,
+    /// The rows with global numeric tables: count, pool slots (tight), scratch entries.
     global: [u64; 3],
-    /// `compute` ran ALG2 (`copy` works in buffer 2 too).
-    in_buffer: bool,
+    /// Their numeric passes: ranges of the scratch, each whole rows (one range but with ALG3).
+    passes: Vec<(u64, u64)>,
+    /// Where `compute` put the global rows' memory (`copy` does the same).
+    placement: Placement,
     /// The reuse path's plan (spgemm_reuse.rs), once `reuse_copy` has built it.
     pub(super) reuse: Option<super::spgemm_reuse::ReusePlan>,
 }
@@ -130,21 +142,21 @@ fn layout1(c: &mut Carve, m: usize) -> Layout1 {
 }
 
 struct Layout2 {
-    /// m + 1 offsets, then the global big rows' totals (rows, pool slots, scratch entries):
-    /// one read with nnz; then the total of their scanned counts.
+    /// m + 1 offsets, then the global big rows' totals (rows << SEG_BITS | scratch entries,
+    /// pool slots): one read with nnz.
     c_ptr: u64,
     scan_tmp: u64,
     bin_rows: u64,
     /// Bin-9 rows' offsets into the global symbolic pool; after the symbolic phase reused
     /// for the numeric big list's seg_info (rank << 40 | start in the global rows' scratch).
     sym_off: u64,
-    /// The numeric big list's offsets into the global numeric pool; after the numeric phase
-    /// reused for the global rows' starts in sorted order.
+    /// The numeric big list's offsets into the global numeric pool.
     num_off: u64,
     /// Per big row: its smallest and largest column (hi << 32 | lo).
     span: u64,
-    /// The big rows with global tables, by rank.
+    /// The big rows with global tables, by rank; and each rank's start in a pass's sort.
     k2_row: u64,
+    k2_start: u64,
     cursors: u64,
 }
 
@@ -154,13 +166,14 @@ struct Layout2 {
 fn layout2(c: &mut Carve, m: usize, stats: &[u64; STATS]) -> Layout2 {
     let big = (stats[NUMERIC_BIG_FROM..=BIG].iter().sum::<u64>() as usize).max(1);
     Layout2 {
-        c_ptr: c.take(8 * (m + 5)),
+        c_ptr: c.take(8 * (m + 3)),
         scan_tmp: c.take(scan_tmp_bytes(m as u64, Width::U64)),
         bin_rows: c.take(4 * m.max(1)),
         sym_off: c.take(8 * big),
         num_off: c.take(8 * big),
         span: c.take(8 * big),
         k2_row: c.take(4 * big),
+        k2_start: c.take(8 * big),
         // SPGEMM_BINS u32 bin cursors, then the u64 pool cursor.
         cursors: c.take(64),
     }
@@ -198,85 +211,17 @@ pub fn work_estimation_size(args: &SpgemmArgs) -> usize {
     c.size().max(1)
 }
 
-/// Buffer 2: its layout, and with ALG2 (`BinnedHashInBuffer`) the largest of what `compute`
-/// (the global symbolic tables) and `copy` (the global numeric tables and their sort) would
-/// otherwise allocate, bounded from the work estimation.
+/// Buffer 2: its layout, and with ALG2/ALG3 the largest of what `compute` (the global
+/// symbolic tables) and `copy` (the global numeric tables and their sort) would otherwise
+/// allocate, bounded from the work estimation (ALG3: for one pass).
 pub fn compute_size(args: &SpgemmArgs, state: &SpgemmState) -> Result<usize> {
     let stats = &product_ref(state)?.stats;
     let mut c = Carve::measure();
     layout2(&mut c, args.a.rows as usize, stats);
-    if args.method == SpgemmMethod::BinnedHashInBuffer {
-        let (symbolic, numeric) = (symbolic_pool_bytes(stats), numeric_scratch_bytes(stats, args.compute.size()));
-        c.take(symbolic.max(numeric));
-    }
-    Ok(c.size().max(1))
-}
-
-fn symbolic_pool_bytes(stats: &[u64; STATS]) -> usize {
-    stats[STAT_POOL] as usize * 4
-}
-
-/// `copy`'s global rows at their bounds: tables (keys and values), then the scratch of their
-/// entries (as `copy` takes them).
-fn numeric_scratch_bytes(stats: &[u64; STATS], tsize: usize) -> usize {
-    let (slots, entries) = (stats[STAT_GLOBAL_SLOTS] as usize, stats[STAT_GLOBAL_ENTRIES]);
-    let mut c = Carve::measure();
-    for bytes in [slots * 4, slots * tsize, scratch_bytes(entries, tsize)] {
+    if let Some(bytes) = Placement::of(args, state, stats)?.bytes(stats, args.compute.size()) {
         c.take(bytes);
     }
-    c.size()
-}
-
-/// The global rows' entries unsorted (columns, row ranks, values) and the sort's buffers.
-fn scratch_bytes(t2: u64, tsize: usize) -> usize {
-    let mut c = Carve::measure();
-    SortSpace::carve(&mut c, t2);
-    c.take(t2 as usize * 4);
-    c.take(t2 as usize * 4);
-    c.take(t2 as usize * tsize);
-    if t2 > 0 {
-        c.size()
-    } else {
-        0
-    }
-}
-
-/// Device memory for the rows too big for shared memory: carved from the rest of buffer 2
-/// (ALG2; sized by `compute_size`, `limit` bytes) or allocated, and freed when dropped.
-struct Workspace<'d> {
-    dev: &'d Arc<Device>,
-    carve: Option<(Carve, usize)>,
-    owned: Vec<DevMem>,
-}
-
-impl<'d> Workspace<'d> {
-    fn new(dev: &'d Arc<Device>, args: &SpgemmArgs, in_buffer: bool, buffer2: u64, stats: &[u64; STATS]) -> Self {
-        let carve = in_buffer.then(|| {
-            let mut c = Carve::new(buffer2 as *mut _);
-            layout2(&mut c, args.a.rows as usize, stats);
-            let rest = Carve::new(c.take(1) as *mut _);
-            let tsize = args.compute.size();
-            (rest, symbolic_pool_bytes(stats).max(numeric_scratch_bytes(stats, tsize)))
-        });
-        Workspace { dev, carve, owned: Vec::new() }
-    }
-    fn take(&mut self, bytes: usize) -> Result<u64> {
-        match &mut self.carve {
-            Some((c, limit)) => {
-                let p = c.take(bytes);
-                if c.size() > *limit {
-                    return Err(Error::internal(format!("SpGEMM ALG2: buffer 2's bound ({limit} bytes) was exceeded")));
-                }
-                Ok(p)
-            }
-            None => {
-                let m = DevMem::new(self.dev, bytes, "SpGEMM")?;
-                let p = m.ptr;
-                self.owned.push(m);
-                Ok(p)
-            }
-        }
-    }
+    Ok(c.size().max(1))
 }
 
 pub fn work_estimation(
@@ -307,6 +252,9 @@ pub fn work_estimation(
                 .ptr(b_ptr)
                 .i64(args.b.base.offset())
                 .u64(cap_words)
+                // The narrowest window of any compute type (f64's): the bound holds whichever
+                // type the later calls give.
+                .u64(dense_max(8))
                 .ptr(lay.rowprod)
                 .ptr(lay.stats),
         )?;
@@ -322,7 +270,8 @@ pub fn work_estimation(
         stats,
         nnz: 0,
         global: [0; 3],
-        in_buffer: false,
+        passes: Vec::new(),
+        placement: Placement::Allocated,
         reuse: None,
     }));
     Ok(())
@@ -374,6 +323,7 @@ pub fn compute(
     let ity = args.a.indices_type;
     let it = index_tag(ity);
     let tsize = args.compute.size();
+    let placement = Placement::of(args, state, &product_ref(state)?.stats)?;
     let prod = product(state)?;
     let cap_words = prod.cap_words;
     let l1 = layout1(&mut Carve::new(prod.buffer1 as *mut _), m as usize);
@@ -387,11 +337,15 @@ pub fn compute(
     let span_of = |b: usize| l2.span + 8 * (offsets[b] - offsets[NUMERIC_BIG_FROM]);
     let numeric_big = offsets[BIG] + stats[BIG] - offsets[NUMERIC_BIG_FROM];
     let big = stats[BIG];
-    let in_buffer = args.method == SpgemmMethod::BinnedHashInBuffer;
-    let mut work = Workspace::new(dev, args, in_buffer, buffer as u64, &stats);
-    let pool1 = work.take(symbolic_pool_bytes(&stats))?;
+    let mut work = Workspace::new(dev, args, placement, buffer as u64, &stats);
+    // The global symbolic tables: all at once, or (ALG3) a window of the pool per pass.
+    let (pool_window, pool_room) = match placement {
+        Placement::InPasses(w) if stats[STAT_POOL] > 0 => (w.pool_words, w.pool_words + stats[STAT_POOL_MAX]),
+        _ => (stats[STAT_POOL], stats[STAT_POOL]),
+    };
+    let pool1 = work.take(4 * pool_room as usize)?;
     l.memset_u32(l2.cursors, 0, 16)?;
-    l.memset_u32(l2.c_ptr + 8 * (m as u64 + 1), 0, 6)?;
+    l.memset_u32(l2.c_ptr + 8 * (m as u64 + 1), 0, 4)?;
     if m > 0 {
         l.launch(
             "spblk_spgemm_bin_rows",
@@ -445,14 +399,23 @@ pub fn compute(
                 .ptr(l2.c_ptr),
             )?;
         }
-        if stats[STAT_POOL] > 0 {
+        let mut lo = 0;
+        while lo < stats[STAT_POOL] {
             l.launch(
                 &format!("spblk_spgemm_symbolic_global_{it}"),
                 l.grid(big, 1),
                 BIG_THREADS,
                 0,
                 ab_args(
-                    Args::new().ptr(rows_of(BIG)).u32(big as u32).ptr(l2.sym_off).ptr(l1.rowprod).i64(n).u64(cap_words),
+                    Args::new()
+                        .ptr(rows_of(BIG))
+                        .u32(big as u32)
+                        .ptr(l2.sym_off)
+                        .ptr(l1.rowprod)
+                        .i64(n)
+                        .u64(cap_words)
+                        .u64(lo)
+                        .u64(lo + pool_window),
                     args,
                     false,
                 )
@@ -460,6 +423,7 @@ pub fn compute(
                 .ptr(span_of(BIG))
                 .ptr(l2.c_ptr),
             )?;
+            lo += pool_window;
         }
     }
     // Freed after the queued work that uses it (cuMemFree waits for the device).
@@ -480,21 +444,33 @@ pub fn compute(
                 .ptr(l2.c_ptr)
                 .ptr(l2.span)
                 .u64(dense_max(tsize))
+                .u32(matches!(placement, Placement::InPasses(_)) as u32)
                 .ptr(l2.num_off)
                 .ptr(l2.sym_off)
                 .ptr(l2.k2_row)
+                .ptr(l2.k2_start)
                 .ptr(totals),
         )?;
     }
-    let read = l.read_u64s(l2.c_ptr + 8 * m as u64, 4)?;
+    let read = l.read_u64s(l2.c_ptr + 8 * m as u64, 3)?;
     let nnz = read[0];
     if ity == IndexType::I32 && nnz as i64 + args.c.base.offset() > i32::MAX as i64 {
         return Err(Error::not_supported(format!("SpGEMM: nnz(C) = {nnz} does not fit 32-bit indices")));
     }
+    let (global_rows, t2) = (read[1] >> SEG_BITS, read[1] & ((1 << SEG_BITS) - 1));
+    prod.passes = match placement {
+        _ if global_rows == 0 => Vec::new(),
+        Placement::InPasses(w) => {
+            // ALG3 only, a third read: the rows' segment starts (in rank order), grouped.
+            let starts = l.read_u64s(l2.k2_start, global_rows as usize)?;
+            group_passes(&starts, t2, w.entries + stats[STAT_GLOBAL_MAX_ENTRIES])
+        }
+        _ => vec![(0, t2)],
+    };
     prod.buffer2 = buffer as u64;
-    prod.in_buffer = in_buffer;
+    prod.placement = placement;
     prod.nnz = nnz;
-    prod.global = [read[1], read[2], read[3]];
+    prod.global = [global_rows, read[2], t2];
     Ok(nnz as i64)
 }
 
@@ -518,7 +494,7 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
     let beta = Scalar::new(&args.beta, args.compute, "beta")?;
     let l2 = layout2(&mut Carve::new(prod.buffer2 as *mut _), m as usize, &prod.stats);
     let stats = prod.stats;
-    let [global_rows, global_slots, global_nnz] = prod.global;
+    let [global_rows, global_slots, _] = prod.global;
     let offsets = bin_offsets(&stats);
     let rows_of = |b: usize| l2.bin_rows + 4 * offsets[b];
     let numeric_big = offsets[BIG] + stats[BIG] - offsets[NUMERIC_BIG_FROM];
@@ -532,16 +508,27 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
         0,
         Args::new().i64(m).ptr(l2.c_ptr).i64(args.c.base.offset()).ptr(c_ptr),
     )?;
-    let t2 = global_nnz;
-    let mut work = Workspace::new(dev, args, prod.in_buffer, prod.buffer2, &stats);
-    let (pool_keys, pool_vals, scratch) = (
-        work.take(global_slots as usize * 4)?,
-        work.take(global_slots as usize * tsize)?,
-        work.take(scratch_bytes(t2, tsize))?,
-    );
-    let mut c = Carve::new(scratch as *mut _);
-    let space = SortSpace::carve(&mut c, t2);
-    let (k2_col, k2_k, k2_val) = (c.take(t2 as usize * 4), c.take(t2 as usize * 4), c.take(t2 as usize * tsize));
+    // Arguments of the big rows' numeric kernel up to A's and B's arrays: the class, the
+    // window of global rows' segments, and the global rows' tables and scratch.
+    let big_args = |kind: i32, (lo, hi): (u64, u64), (seg_lo, seg_hi): (u64, u64), global: [u64; 5]| {
+        let [entry_k, pool_keys, pool_vals, k2_col, k2_val] = global;
+        let a = Args::new()
+            .ptr(rows_of(NUMERIC_BIG_FROM))
+            .u32(numeric_big as u32)
+            .i32(kind)
+            .u64(lo)
+            .u64(hi)
+            .u64(dense_max(tsize))
+            .u64(seg_lo)
+            .u64(seg_hi)
+            .ptr(l2.span)
+            .ptr(l2.sym_off)
+            .ptr(entry_k)
+            .ptr(l2.num_off)
+            .ptr(pool_keys)
+            .ptr(pool_vals);
+        out(ab_args(a, args, true).ptr(l2.c_ptr).ptr(k2_col).ptr(k2_val)).scalar(alpha)
+    };
     for (bin, &count) in stats.iter().enumerate().take(NUMERIC_BIG_FROM).skip(1) {
         if count == 0 {
             continue;
@@ -556,84 +543,72 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
                 .scalar(alpha),
         )?;
     }
+    let big_numeric = format!("spblk_spgemm_numeric_big_{vt}_{it}");
     if numeric_big > 0 {
-        for &(kind, lo, hi) in &BIG_CLASSES {
-            if kind == 2 && global_rows == 0 {
-                continue;
-            }
+        // Shared-memory kinds here; kind 2 (global tables) below.
+        for &(kind, lo, hi) in BIG_CLASSES.iter().filter(|class| class.0 != 2) {
             let hi = if kind == 0 { hi.min(dense_max(tsize)) } else { hi };
-            if lo >= hi {
-                continue;
+            if lo < hi {
+                let a = big_args(kind, (lo, hi), (0, u64::MAX), [0; 5]);
+                l.launch(&big_numeric, l.grid(numeric_big, 1), BIG_THREADS, big_shared_bytes(kind, hi, tsize), a)?;
             }
-            l.launch(
-                &format!("spblk_spgemm_numeric_big_{vt}_{it}"),
-                l.grid(numeric_big, 1),
-                BIG_THREADS,
-                big_shared_bytes(kind, hi, tsize),
-                out(ab_args(
-                    Args::new()
-                        .ptr(rows_of(NUMERIC_BIG_FROM))
-                        .u32(numeric_big as u32)
-                        .i32(kind)
-                        .u64(lo)
-                        .u64(hi)
-                        .u64(dense_max(tsize))
-                        .ptr(l2.span)
-                        .ptr(l2.sym_off)
-                        .ptr(k2_k)
-                        .ptr(l2.num_off)
-                        .ptr(pool_keys)
-                        .ptr(pool_vals),
-                    args,
-                    true,
-                )
-                .ptr(l2.c_ptr)
-                .ptr(k2_col)
-                .ptr(k2_val))
-                .scalar(alpha),
-            )?;
         }
     }
-    if global_rows > 0 {
-        // The global rows' entries, unsorted in the scratch: stable sort by column, then by the
-        // row's rank, and place each row's run at its offset in C. Other rows are not touched.
-        // SAFETY: both ranges are t2 u32 words of device memory owned here.
+    if global_rows == 0 {
+        return Ok(());
+    }
+    // The global rows, in one pass or (ALG3) in the passes `compute` planned.
+    let passes = prod.passes.clone();
+    let room = passes.iter().map(|&(lo, hi)| hi - lo).max().unwrap_or(0);
+    let slots = if matches!(prod.placement, Placement::InPasses(_)) { 4 * room } else { global_slots };
+    let mut work = Workspace::new(dev, args, prod.placement, prod.buffer2, &stats);
+    let (pool_keys, pool_vals, scratch) =
+        (work.take(slots as usize * 4)?, work.take(slots as usize * tsize)?, work.take(scratch_bytes(room, tsize))?);
+    let mut c = Carve::new(scratch as *mut _);
+    let space = SortSpace::carve(&mut c, room);
+    let (k2_col, k2_k, k2_val) = (c.take(room as usize * 4), c.take(room as usize * 4), c.take(room as usize * tsize));
+    for (seg_lo, seg_hi) in passes {
+        let len = seg_hi - seg_lo;
+        let a = big_args(2, (0, u64::MAX), (seg_lo, seg_hi), [k2_k, pool_keys, pool_vals, k2_col, k2_val]);
+        l.launch(&big_numeric, l.grid(numeric_big, 1), BIG_THREADS, big_shared_bytes(2, 0, tsize), a)?;
+        // The entries, unsorted in the scratch: stable sort by column, then by the row's rank,
+        // and place each row's run at its offset in C. Other rows are not touched.
+        // SAFETY: both ranges are `len` u32 words of device memory owned here.
         check(
-            unsafe { sys::cuMemcpyDtoDAsync_v2(space.keys[0], k2_col, t2 as usize * 4, l.stream) },
+            unsafe { sys::cuMemcpyDtoDAsync_v2(space.keys[0], k2_col, len as usize * 4, l.stream) },
             "cuMemcpyDtoDAsync",
         )?;
-        l.launch("spblk_iota_u32", l.grid(t2, BLOCK as u64), BLOCK, 0, Args::new().ptr(space.vals[0]).u64(t2))?;
-        let cur = radix_sort(l, &space, t2, key_bits(n as u64), 0)?;
+        l.launch("spblk_iota_u32", l.grid(len, BLOCK as u64), BLOCK, 0, Args::new().ptr(space.vals[0]).u64(len))?;
+        let cur = radix_sort(l, &space, len, key_bits(n as u64), 0)?;
         l.launch(
             "spblk_spgemm_gather_keys",
-            l.grid(t2, BLOCK as u64),
+            l.grid(len, BLOCK as u64),
             BLOCK,
             0,
-            Args::new().ptr(space.vals[cur]).u64(t2).ptr(k2_k).ptr(space.keys[cur]),
+            Args::new().ptr(space.vals[cur]).u64(len).ptr(k2_k).ptr(space.keys[cur]),
         )?;
-        let cur = radix_sort(l, &space, t2, key_bits(global_rows), cur)?;
-        // Each rank's start in sorted order: its row's nnz, scanned (num_off is free now).
+        let cur = radix_sort(l, &space, len, key_bits(global_rows), cur)?;
+        let (perm, sorted_k) = (space.vals[cur], space.keys[cur]);
         l.launch(
-            "spblk_spgemm_k2_counts",
-            l.grid(global_rows, BLOCK as u64),
+            "spblk_spgemm_k2_starts",
+            l.grid(len, BLOCK as u64),
             BLOCK,
             0,
-            Args::new().ptr(l2.k2_row).u64(global_rows).ptr(l2.c_ptr).ptr(l2.num_off),
+            Args::new().ptr(sorted_k).u64(len).ptr(l2.k2_start),
         )?;
-        scan(l, l2.num_off, global_rows, Width::U64, l2.scan_tmp, l2.c_ptr + 8 * (m as u64 + 4))?;
         l.launch(
             &format!("spblk_spgemm_place_{vt}_{it}"),
-            l.grid(t2, BLOCK as u64),
+            l.grid(len, BLOCK as u64),
             BLOCK,
             0,
             out(Args::new()
-                .ptr(space.vals[cur])
-                .u64(t2)
-                .ptr(k2_k)
+                .ptr(perm)
+                .u64(len)
+                .ptr(sorted_k)
                 .ptr(k2_col)
                 .ptr(k2_val)
                 .ptr(l2.k2_row)
-                .ptr(l2.num_off)
+                .ptr(l2.k2_start)
                 .ptr(l2.c_ptr)),
         )?;
     }

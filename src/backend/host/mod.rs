@@ -216,8 +216,10 @@ impl Backend for HostBackend {
         _buffer: *mut c_void,
         _buffer_size: usize,
     ) -> Result<i64> {
-        // Both methods are the one reference loop here (host memory, no buffer to plan).
-        let (SpgemmMethod::BinnedHash | SpgemmMethod::BinnedHashInBuffer) = args.method;
+        // Every method is the one reference loop here (host memory, no buffer to plan, so
+        // ALG3 needs no passes).
+        let (SpgemmMethod::BinnedHash | SpgemmMethod::BinnedHashInBuffer | SpgemmMethod::BinnedHashInChunks) =
+            args.method;
         trace::kernel("host:spgemm_rows");
         let product = spgemm::product(args)?;
         let nnz = product.col.len() as i64;
