@@ -63,6 +63,8 @@ pub struct Settings {
     pub spgemm_max_products: u64,
     /// Also time SpGEMM's reuse path (`--spgemm-reuse`).
     pub spgemm_reuse: bool,
+    /// The SpGEMM algorithm both libraries run (`--spgemm-alg`).
+    pub spgemm_alg: SpgemmAlg,
     pub tol_f32: f64,
     pub tol_f64: f64,
     /// Rotate among copies until this many bytes are touched per round (a multiple of L2).
@@ -784,7 +786,7 @@ pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
     let mut algs = Vec::new();
     for &api in &ctx.libs {
         let mut r = LibResult::default();
-        let mut alg = SpgemmAlg::Default;
+        let mut alg = ctx.set.spgemm_alg;
         let mut run = |alg: SpgemmAlg| -> Res<HostCsr> {
             let mut mem = Tracked::new(gpu);
             let o = libs::spgemm(api, gpu, csr, alg, &mut mem, true, true)?;
@@ -799,15 +801,19 @@ pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
         let mut out = run(alg);
         if let Err(e) = &out {
             // What cuSPARSE users do when ALG1 runs out of resources (cupy, ginkgo).
-            if api.name() == "cuSPARSE" && e.contains("INSUFFICIENT_RESOURCES") {
+            if api.name() == "cuSPARSE" && alg == SpgemmAlg::Default && e.contains("INSUFFICIENT_RESOURCES") {
                 alg = SpgemmAlg::Alg2;
                 out = run(alg).map_err(|e2| format!("{e}; then with ALG2: {e2}"));
             }
         }
         r.alg = match (api.name(), alg) {
             ("cuSPARSE", SpgemmAlg::Default) => "CUSPARSE_SPGEMM_DEFAULT".into(),
-            ("cuSPARSE", SpgemmAlg::Alg2) => "CUSPARSE_SPGEMM_ALG2 (ALG1 ran out of resources)".into(),
-            _ => "SPBLK_SPGEMM_DEFAULT".into(),
+            ("cuSPARSE", SpgemmAlg::Alg2) if ctx.set.spgemm_alg == SpgemmAlg::Default => {
+                "CUSPARSE_SPGEMM_ALG2 (ALG1 ran out of resources)".into()
+            }
+            (name, alg) => {
+                format!("{}_SPGEMM_{alg:?}", if name == "cuSPARSE" { "CUSPARSE" } else { "SPBLK" }).to_uppercase()
+            }
         };
         match out {
             Ok(h) => outs.push(Some(h)),

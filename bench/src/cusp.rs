@@ -42,6 +42,7 @@ fn spgemm_alg(a: SpgemmAlg) -> cs::cusparseSpGEMMAlg_t {
     match a {
         SpgemmAlg::Default => cs::cusparseSpGEMMAlg_t::CUSPARSE_SPGEMM_DEFAULT,
         SpgemmAlg::Alg2 => cs::cusparseSpGEMMAlg_t::CUSPARSE_SPGEMM_ALG2,
+        SpgemmAlg::Alg3 => cs::cusparseSpGEMMAlg_t::CUSPARSE_SPGEMM_ALG3,
     }
 }
 
@@ -444,7 +445,7 @@ impl Api for Cusparse {
                 dt(s.dt),
                 spgemm_alg(s.alg),
                 s.g as _,
-                0.2,
+                SpgemmAlg::CHUNK_FRACTION,
                 size3,
                 buf3 as *mut c_void,
                 size2,

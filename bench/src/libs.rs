@@ -47,8 +47,18 @@ pub type Layout = (Order, Order);
 pub enum SpgemmAlg {
     /// `*_SPGEMM_DEFAULT` (cuSPARSE: ALG1).
     Default,
-    /// cuSPARSE's `ALG2` (less memory; needs `estimateMemory`).
+    /// `ALG2` (less memory; needs `estimateMemory`).
     Alg2,
+    /// `ALG3` (in chunks: `estimateMemory` with chunk_fraction 0.2, as NVIDIA's sample).
+    Alg3,
+}
+
+impl SpgemmAlg {
+    /// The `--spgemm-alg` names.
+    pub const NAMES: [(&'static str, SpgemmAlg); 3] =
+        [("default", SpgemmAlg::Default), ("alg2", SpgemmAlg::Alg2), ("alg3", SpgemmAlg::Alg3)];
+    /// ALG3's chunk_fraction (NVIDIA's `spgemm_mem` sample).
+    pub const CHUNK_FRACTION: f32 = 0.2;
 }
 
 /// One library's C functions. Each returns `Err` with the library's status name and, for
@@ -133,7 +143,7 @@ pub trait Api {
     unsafe fn spgemm_reuse_nnz(&self, s: &SpgemmCall, sizes: &mut [usize; 3], bufs: [u64; 3]) -> Res<()>;
     unsafe fn spgemm_reuse_copy(&self, s: &SpgemmCall, size: &mut usize, buf: u64) -> Res<()>;
     unsafe fn spgemm_reuse_compute(&self, s: &SpgemmCall) -> Res<()>;
-    /// cuSPARSE's ALG2 step (`estimateMemory`); spblk has none.
+    /// ALG2's and ALG3's step (`estimateMemory`).
     unsafe fn spgemm_estimate_memory(
         &self,
         _s: &SpgemmCall,
@@ -486,7 +496,7 @@ impl<'g> Probe<'g> {
 }
 
 /// C = A·A through the whole protocol (cuSPARSE's `spgemm` / `spgemm_mem` samples):
-/// createDescr, workEstimation ×2, [ALG2: estimateMemory ×2], compute ×2, GetSize,
+/// createDescr, workEstimation ×2, [ALG2, ALG3: estimateMemory ×2], compute ×2, GetSize,
 /// allocate C, CsrSetPointers, copy. Buffers and C come from `mem`. With `probe`, the stream
 /// is synchronized after each step and `cuMemGetInfo` read (untimed runs only). With
 /// `poison`, C's offsets are filled with 0xFF bytes before the protocol and its columns and
@@ -529,7 +539,7 @@ pub fn spgemm<'a, A: Api + ?Sized>(
         size1 = s1;
         let mut s2 = 0usize;
         size3 = 0;
-        if alg == SpgemmAlg::Alg2 {
+        if alg != SpgemmAlg::Default {
             let mut s3 = 0usize;
             api.spgemm_estimate_memory(&call, &mut s3, 0, std::ptr::null_mut())?;
             let buf3 = mem.alloc(s3)?;

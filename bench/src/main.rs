@@ -62,6 +62,8 @@ OPTIONS:
                        10^3 to 10^8 nonzeros (SpMV only)
   --spgemm-max-products N   skip SpGEMM where A·A has more scalar products (default 4e8 quick, 2e9 full)
   --spgemm-reuse       also time the reuse path: reuse_compute of each library after one set-up
+  --spgemm-alg NAME    the SpGEMM algorithm of both libraries: default, alg2, alg3 (estimateMemory with
+                       chunk_fraction 0.2, as NVIDIA's spgemm_mem sample)
   --no-preprocess      do not call the *_preprocess functions (default: both libraries get them)
   --baseline-only      cuSPARSE only (checks the harness and cuSPARSE against host references)
   --overhead           run only the host-overhead study and exit: SpMV f32 CSR (preprocessed) on
@@ -277,6 +279,7 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
             sddmm_alg: (0, "default"),
             spgemm_max_products: 0,
             spgemm_reuse: false,
+            spgemm_alg: libs::SpgemmAlg::Default,
             tol_f32: 1e-4,
             tol_f64: 1e-10,
             l2_bytes: 50 << 20,
@@ -375,6 +378,14 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
             "--sizes" => o.sizes = true,
             "--spgemm-max-products" => o.max_products = Some(parse_num(a, &value()?)?),
             "--spgemm-reuse" => o.set.spgemm_reuse = true,
+            "--spgemm-alg" => {
+                let v = value()?;
+                o.set.spgemm_alg = libs::SpgemmAlg::NAMES
+                    .iter()
+                    .find(|(n, _)| *n == v)
+                    .map(|&(_, a)| a)
+                    .ok_or_else(|| format!("--spgemm-alg: '{v}' is not one of default, alg2, alg3"))?;
+            }
             "--tol-f32" => o.set.tol_f32 = parse_num(a, &value()?)?,
             "--tol-f64" => o.set.tol_f64 = parse_num(a, &value()?)?,
             "--cusparse-lib" => o.cusparse_lib = Some(value()?),

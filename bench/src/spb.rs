@@ -11,7 +11,7 @@ use spblk::capi::spgemm::*;
 use spblk::capi::types::*;
 
 use crate::gpu::{Gpu, Res};
-use crate::libs::{Api, DevCsc, DevCsr, Dt, Order, SpgemmCall, D};
+use crate::libs::{Api, DevCsc, DevCsr, Dt, Order, SpgemmAlg, SpgemmCall, D};
 
 pub struct Spblk {
     h: spblkHandle_t,
@@ -24,6 +24,14 @@ pub struct Spblk {
     sddmm_alg: std::cell::Cell<spblkSDDMMAlg_t>,
     /// Wall time of the last SpMM preprocess (it waits for its work).
     preprocess_ms: std::cell::Cell<Option<f64>>,
+}
+
+fn spgemm_alg(a: SpgemmAlg) -> spblkSpGEMMAlg_t {
+    match a {
+        SpgemmAlg::Default => SPBLK_SPGEMM_DEFAULT,
+        SpgemmAlg::Alg2 => SPBLK_SPGEMM_ALG2,
+        SpgemmAlg::Alg3 => SPBLK_SPGEMM_ALG3,
+    }
 }
 
 /// "what: SPBLK_STATUS_X: the library's last message".
@@ -320,7 +328,7 @@ impl Api for Spblk {
                 s.beta,
                 s.c as _,
                 dt(s.dt),
-                SPBLK_SPGEMM_DEFAULT,
+                spgemm_alg(s.alg),
                 s.g as _,
                 size,
                 buf as *mut c_void,
@@ -340,7 +348,7 @@ impl Api for Spblk {
                 s.beta,
                 s.c as _,
                 dt(s.dt),
-                SPBLK_SPGEMM_DEFAULT,
+                spgemm_alg(s.alg),
                 s.g as _,
                 size,
                 buf as *mut c_void,
@@ -360,10 +368,38 @@ impl Api for Spblk {
                 s.beta,
                 s.c as _,
                 dt(s.dt),
-                SPBLK_SPGEMM_DEFAULT,
+                spgemm_alg(s.alg),
                 s.g as _,
             ),
             "spblkSpGEMM_copy",
+        )
+    }
+    unsafe fn spgemm_estimate_memory(
+        &self,
+        s: &SpgemmCall,
+        size3: &mut usize,
+        buf3: u64,
+        size2: *mut usize,
+    ) -> Res<()> {
+        ok(
+            spblkSpGEMM_estimateMemory(
+                self.h,
+                N,
+                N,
+                s.alpha,
+                s.a as _,
+                s.b as _,
+                s.beta,
+                s.c as _,
+                dt(s.dt),
+                spgemm_alg(s.alg),
+                s.g as _,
+                SpgemmAlg::CHUNK_FRACTION,
+                size3,
+                buf3 as *mut c_void,
+                size2,
+            ),
+            "spblkSpGEMM_estimateMemory",
         )
     }
     unsafe fn spgemm_reuse_work_estimation(&self, s: &SpgemmCall, size: &mut usize, buf: u64) -> Res<()> {
