@@ -118,12 +118,12 @@ pub(super) struct GpuProduct {
     cap_words: u64,
     /// Buffer 2 (0 until `compute` has run): C's zero-based offsets, the bins, spans, ...
     buffer2: u64,
-    /// Rows per bin (work estimation), nnz(C), and the big rows with global tables: rows,
-    /// pool slots, entries.
+    /// The work estimation's counts (SPGEMM_STAT_* in spgemm.cuh): rows per bin, the
+    /// products, the global tables' totals, bounds and maxima.
     stats: [u64; STATS],
     pub(super) nnz: u64,
-    /// The rows with global numeric tables: count, pool slots (tight), scratch entries.
-    global: [u64; 3],
+    /// The rows with global numeric tables: count, and pool slots (tight).
+    global: [u64; 2],
     /// Their numeric passes: ranges of the scratch, each whole rows (one range but with ALG3).
     passes: Vec<(u64, u64)>,
     /// Where `compute` put the global rows' memory (`copy` does the same).
@@ -269,7 +269,7 @@ pub fn work_estimation(
         buffer2: 0,
         stats,
         nnz: 0,
-        global: [0; 3],
+        global: [0; 2],
         passes: Vec::new(),
         placement: Placement::Allocated,
         reuse: None,
@@ -470,7 +470,7 @@ pub fn compute(
     prod.buffer2 = buffer as u64;
     prod.placement = placement;
     prod.nnz = nnz;
-    prod.global = [global_rows, read[2], t2];
+    prod.global = [global_rows, read[2]];
     Ok(nnz as i64)
 }
 
@@ -494,7 +494,7 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
     let beta = Scalar::new(&args.beta, args.compute, "beta")?;
     let l2 = layout2(&mut Carve::new(prod.buffer2 as *mut _), m as usize, &prod.stats);
     let stats = prod.stats;
-    let [global_rows, global_slots, _] = prod.global;
+    let [global_rows, global_slots] = prod.global;
     let offsets = bin_offsets(&stats);
     let rows_of = |b: usize| l2.bin_rows + 4 * offsets[b];
     let numeric_big = offsets[BIG] + stats[BIG] - offsets[NUMERIC_BIG_FROM];
