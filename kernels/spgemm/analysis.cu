@@ -5,7 +5,8 @@
 
 // Products per row (G lanes per row of A) and per-bin statistics. stats must be zeroed.
 // `cap_words`: the shared memory (u32 words) the big rows' symbolic kernel will have;
-// `dense_max`: the numeric phase's widest dense window (columns).
+// `dense_max`: the numeric phase's narrowest dense window (columns) over the compute types
+// (f64's), so that the bounds hold whichever type the later calls give.
 template <class I>
 __device__ void spgemm_rowprod(i64 m, i64 n, const I* __restrict__ a_ptr, const I* __restrict__ a_col, i64 a_base,
                                const I* __restrict__ b_ptr, i64 b_base, u64 cap_words, u64 dense_max, u64* rowprod,
