@@ -1,92 +1,85 @@
-// The SpSV analysis' copies of op(A)'s strict triangle (docs/spsv.md).
-//
-// First in A's row order (the ordering pass, order.cu, works on it): each row's kept entries
-// (zero-based columns, their rows, and each entry's position in A's values for updates) and the
-// diagonal apart (a missing entry reads as one, as cuSPARSE's does). Then, once the order is
-// known, again in solve order, which is what the solve (sync_free.cu) reads: position s holds
-// the s-th row of the order, its entries name the positions of the rows they wait on, so that
-// the solve's loads are one array each, coalesced within a wavefront, and a dependency in the
-// same warp is a subtraction away.
-#include "common/types.cuh"
-
-#define SPSV_NONE 0xffffffffu
-
-__device__ __forceinline__ bool kept(i64 c, i64 row, int lower) { return c != row && ((c < row) == (lower != 0)); }
-
-// counts[i] = row i's kept entries (to be scanned into offsets); diag_src[i] = the position in
-// A's values of row i's first diagonal entry, or SPSV_NONE. `perm` (NULL: identity) maps an
-// entry of the given CSR of op(A) to A's stored entry.
-template <class I>
-__device__ void spsv_count(i64 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm, I* counts,
-                           u32* diag_src) {
-    GRID_STRIDE(i, n) {
-        const i64 s = (i64)ptr[i] - base, e = (i64)ptr[i + 1] - base;
-        i64 count = 0;
-        u32 d = SPSV_NONE;
-        for (i64 p = s; p < e; ++p) {
-            const i64 c = (i64)col[p] - base;
-            if (c == (i64)i) {
-                if (d == SPSV_NONE) d = perm ? perm[p] : (u32)p;
-            } else if (kept(c, (i64)i, lower)) {
-                ++count;
-            }
-        }
-        counts[i] = (I)count;
-        diag_src[i] = d;
-    }
-}
-
-// Writes row i's kept entries at tri_ptr[i]..: columns (zero-based), rows, source positions.
-template <class I>
-__device__ void spsv_fill(i64 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm,
-                          const I* tri_ptr, u32* tri_col, u32* tri_row, u32* tri_src) {
-    GRID_STRIDE(i, n) {
-        const i64 s = (i64)ptr[i] - base, e = (i64)ptr[i + 1] - base;
-        i64 q = (i64)tri_ptr[i];
-        for (i64 p = s; p < e; ++p) {
-            const i64 c = (i64)col[p] - base;
-            if (kept(c, (i64)i, lower)) {
-                tri_col[q] = (u32)c;
-                tri_row[q] = (u32)i;
-                tri_src[q] = perm ? perm[p] : (u32)p;
-                ++q;
-            }
-        }
-    }
-}
+// The SpSV analysis' copy of op(A)'s strict triangle (docs/spsv.md), in the order in which the
+// solve (sync_free.cu) takes rows: position s holds the s-th row of the order, its entries name
+// the positions of the rows they wait on, so that the solve's loads are one array each,
+// coalesced within a wavefront, and a dependency in the same warp is a subtraction away. The
+// level pass (order.cu) has counted each row's kept entries and found its diagonal (a missing
+// entry reads as one, as cuSPARSE's does); the entries are then placed straight from op(A)'s
+// pattern, each with its position in A's values (for updates) and its value.
+#include "spsv/rows.cuh"
 
 // For each position s of the solve order: its row's entry count (to be scanned into the solve
 // copy's offsets) and its diagonal's source.
-template <class I>
-__device__ void spsv_arrange(i64 n, const u32* order, const I* tri_ptr, const u32* diag_src, u32* counts,
-                             u32* solve_diag_src) {
+extern "C" __global__ void __launch_bounds__(256) spblk_spsv_arrange(i64 n, const u32* order, const u32* kept,
+                                                                     const u32* diag_src, u32* counts,
+                                                                     u32* solve_diag_src) {
     GRID_STRIDE(s, n) {
         const u32 r = order[s];
-        counts[s] = (u32)(tri_ptr[r + 1] - tri_ptr[r]);
+        counts[s] = kept[r];
         solve_diag_src[s] = diag_src[r];
     }
 }
 
-// Moves each kept entry to its row's place in solve order (keeping the row's storage order), its
-// column translated to the position of that row.
-template <class I>
-__device__ void spsv_place(i64 n, const I* tri_ptr, const u32* tri_col, const u32* tri_row, const u32* tri_src,
-                           const u32* position, const u32* solve_ptr, u32* solve_col, u32* solve_src) {
-    const i64 count = (i64)tri_ptr[n];
-    GRID_STRIDE(j, count) {
-        const u32 r = tri_row[j];
-        const i64 q = (i64)solve_ptr[position[r]] + (j - (i64)tri_ptr[r]);
-        solve_col[q] = position[tri_col[j]];
-        solve_src[q] = tri_src[j];
+// Moves each kept entry of op(A) (ptr, col, base; `perm`, NULL: identity, maps its entries to
+// A's) to its row's place in solve order, keeping the row's storage order: its column as the
+// position of that row, its source in A's values, its value. A warp takes 32 rows at a time and
+// walks their entries as one run; an entry's rank among its row's kept entries is the kept
+// entries before it in the step (a ballot) plus those of earlier steps (a count per row).
+template <class I, class T>
+__device__ void spsv_place(u32 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm, const T* a_val,
+                           const u32* position, const u32* solve_ptr, u32* solve_col, u32* solve_src, T* val) {
+    __shared__ u32 placed[8][32];  // per row of the warp's 32: kept entries placed so far
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    const u32 below = (1u << lane) - 1;
+    const u32 warps = gridDim.x * (blockDim.x / 32);
+    for (u32 first = (blockIdx.x * (blockDim.x / 32) + w) * 32u; first < n; first += warps * 32u) {
+        const u32 row = first + lane;
+        u32 start = 0, len = 0, dest = 0;
+        if (row < n) {
+            start = (u32)((i64)ptr[row] - base);
+            len = (u32)((i64)ptr[row + 1] - base - start);
+            dest = solve_ptr[position[row]];
+        }
+        placed[w][lane] = 0;
+        __syncwarp();
+        const RowRun run = row_run(start, len, lane);
+        for (u32 step = 0; step < run.total; step += 32) {
+            const u32 item = step + lane;
+            const int owner = row_run_owner(run, item);
+            const u32 at = row_run_entry(run, owner, item);
+            const u32 to = __shfl_sync(SPBLK_FULL_MASK, dest, owner);
+            bool keep = false;
+            i64 c = 0;
+            if (item < run.total) {
+                const i64 r = (i64)(first + owner);
+                c = (i64)col[at] - base;
+                keep = c != r && ((c < r) == (lower != 0));
+            }
+            // Items past the total take owner 32: they share no row with a real one.
+            const u32 same = __match_any_sync(SPBLK_FULL_MASK, item < run.total ? owner : 32);
+            const u32 kept = __ballot_sync(SPBLK_FULL_MASK, keep);
+            if (keep) {
+                const u32 q = to + placed[w][owner] + __popc(kept & same & below);
+                const u32 src = perm ? perm[at] : at;
+                solve_col[q] = position[c];
+                solve_src[q] = src;
+                val[q] = a_val[src];
+            }
+            __syncwarp();
+            if (item < run.total && (same >> lane) == 1u) placed[w][owner] += __popc(kept & same);  // the row's last lane
+            __syncwarp();
+        }
     }
 }
 
-// The analysis' copy of the values, from A's (or an update's) nnz values.
+// The analysis' copy of the values, from A's (or an update's) nnz values (`src` NULL: the
+// diagonal only).
 template <class T>
 __device__ void spsv_values(i64 n, const u32* solve_ptr, const u32* src, const u32* diag_src, const T* a_val, T* val,
                             T* diag) {
-    const i64 count = (i64)solve_ptr[n];
-    GRID_STRIDE(j, count) val[j] = a_val[src[j]];
+    if (src) {
+        const i64 count = (i64)solve_ptr[n];
+        GRID_STRIDE(j, count) val[j] = a_val[src[j]];
+    }
     GRID_STRIDE(s, n) {
         const u32 d = diag_src[s];
         diag[s] = d == SPSV_NONE ? T(1) : a_val[d];
@@ -98,24 +91,11 @@ template <class T> __device__ void spsv_diagonal(i64 n, const u32* order, const 
     GRID_STRIDE(s, n) diag[s] = values[order[s]];
 }
 
-#define SPSV_PATTERN_ENTRY(I, tidx)                                                                              \
-    extern "C" __global__ void __launch_bounds__(256) spblk_spsv_count_##tidx(                                   \
-        i64 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm, I* counts, u32* diag_src) {    \
-        spsv_count<I>(n, ptr, col, base, lower, perm, counts, diag_src);                                          \
-    }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(256) spblk_spsv_fill_##tidx(                                    \
-        i64 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm, const I* tri_ptr,              \
-        u32* tri_col, u32* tri_row, u32* tri_src) {                                                              \
-        spsv_fill<I>(n, ptr, col, base, lower, perm, tri_ptr, tri_col, tri_row, tri_src);                         \
-    }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(256) spblk_spsv_arrange_##tidx(                                 \
-        i64 n, const u32* order, const I* tri_ptr, const u32* diag_src, u32* counts, u32* solve_diag_src) {     \
-        spsv_arrange<I>(n, order, tri_ptr, diag_src, counts, solve_diag_src);                                     \
-    }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(256) spblk_spsv_place_##tidx(                                   \
-        i64 n, const I* tri_ptr, const u32* tri_col, const u32* tri_row, const u32* tri_src,                     \
-        const u32* position, const u32* solve_ptr, u32* solve_col, u32* solve_src) {                              \
-        spsv_place<I>(n, tri_ptr, tri_col, tri_row, tri_src, position, solve_ptr, solve_col, solve_src);         \
+#define SPSV_PLACE_ENTRY(I, tidx, T, tval)                                                                       \
+    extern "C" __global__ void __launch_bounds__(256) spblk_spsv_place_##tidx##_##tval(                         \
+        u32 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm, const T* a_val,                 \
+        const u32* position, const u32* solve_ptr, u32* solve_col, u32* solve_src, T* val) {                     \
+        spsv_place<I, T>(n, ptr, col, base, lower, perm, a_val, position, solve_ptr, solve_col, solve_src, val); \
     }
 
 #define SPSV_VALUES_ENTRY(T, tval)                                                                               \
@@ -128,7 +108,9 @@ template <class T> __device__ void spsv_diagonal(i64 n, const u32* order, const 
         spsv_diagonal<T>(n, order, values, diag);                                                                 \
     }
 
-SPSV_PATTERN_ENTRY(int, i32)
-SPSV_PATTERN_ENTRY(long long, i64)
+SPSV_PLACE_ENTRY(int, i32, float, f32)
+SPSV_PLACE_ENTRY(int, i32, double, f64)
+SPSV_PLACE_ENTRY(long long, i64, float, f32)
+SPSV_PLACE_ENTRY(long long, i64, double, f64)
 SPSV_VALUES_ENTRY(float, f32)
 SPSV_VALUES_ENTRY(double, f64)

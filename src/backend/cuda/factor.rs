@@ -10,7 +10,7 @@ use std::ffi::c_void;
 
 use super::kernels::value_tag;
 use super::launch::{Args, Carve, Launcher, BLOCK};
-use super::levels::{LevelOrder, RowTriangle};
+use super::levels::{LevelOrder, Pattern};
 use super::prims::{scan, scan_tmp_bytes, Width};
 use crate::backend::{Boost, FactorArgs, FactorKind};
 use crate::error::{Error, Result};
@@ -37,14 +37,11 @@ struct Layout {
     order: u64,
     ticket_pos: u64,
     /// The factorization's copy of A's values (rows work on their own there while A's words
-    /// wait for the published results): the space of the triangle's columns and rows.
+    /// wait for the published results).
     work: u64,
     /// Each row's position in the order (a short row polls the row it needs that comes last).
     position: u64,
-    /// Analysis scratch: A's strict lower triangle in row order (offsets, diagonal sources,
-    /// columns, rows), a scan's partial sums, the level pass.
-    tri: RowTriangle,
-    tri_diag: u64,
+    /// Analysis scratch: the tickets' starts, a scan's partial sums, the level pass.
     ticket_flags: u64,
     scan_tmp: u64,
     levels: LevelOrder,
@@ -53,13 +50,11 @@ struct Layout {
 fn layout(c: &mut Carve, n: usize, nnz: usize) -> Layout {
     let (words, diag, split, order) = (c.take(16), c.take(n * 4), c.take(n * 4), c.take(n * 4));
     let ticket_pos = c.take((n + 1) * 4);
-    let (ptr, tri_diag) = (c.take((n + 1) * 4), c.take(n * 4));
-    // The triangle's columns and rows (u32 each) hold the work values (8 bytes at most) later.
+    // The work values are 8 bytes at most.
     let (work, position, ticket_flags) = (c.take(nnz * 8), c.take(n * 4), c.take((n + 1) * 4));
     let scan_tmp = c.take(scan_tmp_bytes(n as u64 + 1, Width::U32));
-    let tri = RowTriangle { ptr, col: work, row: work + nnz as u64 * 4, ity: IndexType::I32 };
-    let levels = LevelOrder::carve(c, n, nnz);
-    Layout { words, diag, split, order, ticket_pos, work, tri, tri_diag, position, ticket_flags, scan_tmp, levels }
+    let levels = LevelOrder::carve(c, n);
+    Layout { words, diag, split, order, ticket_pos, work, position, ticket_flags, scan_tmp, levels }
 }
 
 pub fn buffer_size(args: &FactorArgs) -> usize {
@@ -85,17 +80,10 @@ pub fn analysis(l: &Launcher, args: &FactorArgs, buffer: *mut c_void) -> Result<
     let a = || Args::new().i64(n).ptr(args.offsets as u64).ptr(args.columns as u64);
     let pattern = a().i32(base as i32).ptr(at.diag).ptr(at.split).ptr(at.words);
     l.launch("spblk_factor_pattern", rows, BLOCK, 0, pattern)?;
-    // The strict lower triangle in row order (SpSV's kernels, kernels/spsv/analysis.cu), then
-    // the rows sorted by level. The fill's source positions are not needed: they go where the
-    // level pass' lists will be written.
-    let (tri, lower) = (at.tri, 1);
-    l.launch("spblk_spsv_count_i32", rows, BLOCK, 0, a().i64(base).i32(lower).ptr(0).ptr(tri.ptr).ptr(at.tri_diag))?;
-    l.memset_u32(tri.ptr + n as u64 * 4, 0, 1)?;
-    scan(l, tri.ptr, n as u64 + 1, Width::U32, at.scan_tmp, 0)?;
-    let sources = at.levels.scratch();
-    let fill = a().i64(base).i32(lower).ptr(0).ptr(tri.ptr).ptr(tri.col).ptr(tri.row).ptr(sources);
-    l.launch("spblk_spsv_fill_i32", rows, BLOCK, 0, fill)?;
-    at.levels.run(l, tri, n, nnz, at.scan_tmp, at.order, at.position)?;
+    // The rows sorted by level (A's strict lower triangle), the factorization's order.
+    let (ptr, col) = (args.offsets as u64, args.columns as u64);
+    let a = Pattern { ptr, col, base, perm: 0, ity: IndexType::I32, lower: true };
+    at.levels.run(l, a, n, at.order, at.position, None)?;
     tickets(l, args, &at, n)?;
     Ok(DevicePattern { n, at })
 }

@@ -212,9 +212,8 @@ pub fn all() -> Vec<String> {
     // kernels/spsv/analysis.cu, order.cu and sync_free.cu.
     v.extend(
         [
-            "spblk_spsv_order_ranges",
-            "spblk_spsv_order_levels",
             "spblk_spsv_order_keys",
+            "spblk_spsv_arrange",
             "spblk_spsv_order_place",
             "spblk_spsv_ticket_flags",
             "spblk_spsv_ticket_place",
@@ -222,8 +221,9 @@ pub fn all() -> Vec<String> {
         .map(String::from),
     );
     for i in INDICES {
-        for k in ["count", "fill", "arrange", "place", "order_count", "order_fill", "order_sources"] {
-            v.push(format!("spblk_spsv_{k}_{i}"));
+        v.push(format!("spblk_spsv_order_levels_{i}"));
+        for t in ["f32", "f64"] {
+            v.push(format!("spblk_spsv_place_{i}_{t}"));
         }
     }
     for t in ["f32", "f64"] {

@@ -10,7 +10,7 @@ use std::ffi::c_void;
 use super::convert::{pattern_with_perm, OpPattern};
 use super::kernels::{index_tag, value_tag};
 use super::launch::{Args, Carve, Launcher, Scalar, BLOCK};
-use super::levels::{LevelOrder, RowTriangle};
+use super::levels::{LevelOrder, Pattern, RowTally};
 use super::prims::{scan, scan_tmp_bytes, Width};
 use crate::backend::SpsvArgs;
 use crate::error::{Error, Result};
@@ -45,14 +45,10 @@ struct Layout {
     diag_src: u64,
     diag: u64,
     order: u64,
-    /// Analysis scratch: the triangle in row order (offsets, columns, rows, sources, diagonal
-    /// sources), each row's position in the order, the scans' partial sums, the level pass'
-    /// space; CSR of op(A) if A must be converted.
-    tri_ptr: u64,
-    tri_col: u64,
-    tri_row: u64,
-    tri_src: u64,
-    tri_diag_src: u64,
+    /// Analysis scratch: each row's kept entries and diagonal source (by row), each row's
+    /// position in the order, the scans' partial sums, the level pass' space; CSR of op(A) if A
+    /// must be converted.
+    tally: RowTally,
     position: u64,
     ticket_flags: u64,
     scan_tmp: u64,
@@ -62,16 +58,14 @@ struct Layout {
 
 fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout> {
     let (n, nnz) = (args.a.rows as usize, args.a.nnz as usize);
-    let (isz, vsz) = (args.a.indices_type.size(), args.value_type.size());
-    let scan_tmp =
-        scan_tmp_bytes(n as u64 + 1, width(args.a.indices_type)).max(scan_tmp_bytes(n as u64 + 1, Width::U32));
+    let vsz = args.value_type.size();
     let (tickets, ticket_pos) = (c.take(8), c.take((n + 1) * 4));
     let (ptr, col, src) = (c.take((n + 1) * 4), c.take(nnz * 4), c.take(nnz * 4));
     let (diag_src, order) = (c.take(n * 4), c.take(n * 4));
     // The ordering pass' arrays are dead once the order is placed; the values, the diagonal and
     // the solve's published values are written only after that, so they share its space.
     let shared = c.offset();
-    let levels = LevelOrder::carve(c, n, nnz);
+    let levels = LevelOrder::carve(c, n);
     let ordering_end = c.offset();
     c.rewind(shared);
     let ready_len = n * args.cols as usize * vsz;
@@ -88,27 +82,15 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
         diag_src,
         diag,
         order,
-        tri_ptr: c.take((n + 1) * isz),
-        tri_col: c.take(nnz * 4),
-        tri_row: c.take(nnz * 4),
-        tri_src: c.take(nnz * 4),
-        tri_diag_src: c.take(n * 4),
+        tally: RowTally { kept: c.take(n * 4), diag_src: c.take(n * 4) },
         position: c.take(n * 4),
         ticket_flags: c.take((n + 1) * 4),
-        scan_tmp: c.take(scan_tmp),
+        scan_tmp: c.take(scan_tmp_bytes(n as u64 + 1, Width::U32)),
         levels,
         pattern: OpPattern { ptr: 0, col: 0, base: 0, perm: 0 },
     };
     at.pattern = pattern_with_perm(l, c, args.a, args.op_a)?;
     Ok(at)
-}
-
-fn width(ity: IndexType) -> Width {
-    if ity == IndexType::I64 {
-        Width::U64
-    } else {
-        Width::U32
-    }
 }
 
 pub fn buffer_size(args: &SpsvArgs) -> Result<usize> {
@@ -126,6 +108,8 @@ pub struct DeviceTriangle {
     ity: IndexType,
     vty: DataType,
     unit: bool,
+    /// The kept entries' columns are below their rows (else above).
+    lower: bool,
     at: Layout,
 }
 
@@ -141,25 +125,24 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
         )));
     }
     let at = layout(Some(l), &mut Carve::new(buffer), args)?;
-    let t = DeviceTriangle { n, cols: args.cols, nnz: args.a.nnz, ity, vty: args.value_type, unit: args.unit, at };
+    let t = DeviceTriangle {
+        n,
+        cols: args.cols,
+        nnz: args.a.nnz,
+        ity,
+        vty: args.value_type,
+        unit: args.unit,
+        lower: args.lower,
+        at,
+    };
     if n == 0 {
         return Ok(t);
     }
-    let at = &t.at;
-    let p = at.pattern;
-    let i = index_tag(ity);
-    let rows = || Args::new().i64(n).ptr(p.ptr).ptr(p.col).i64(p.base).i32(args.lower as i32).ptr(p.perm);
-    let grid = l.grid(n as u64, BLOCK as u64);
-    l.launch(&format!("spblk_spsv_count_{i}"), grid, BLOCK, 0, rows().ptr(at.tri_ptr).ptr(at.tri_diag_src))?;
-    // The counts (n of them, then a zero) become offsets, the last one the kept total.
-    l.memset_u32(at.tri_ptr + n as u64 * ity.size() as u64, 0, ity.size() / 4)?;
-    scan(l, at.tri_ptr, n as u64 + 1, width(ity), at.scan_tmp, 0)?;
-    let fill = rows().ptr(at.tri_ptr).ptr(at.tri_col).ptr(at.tri_row).ptr(at.tri_src);
-    l.launch(&format!("spblk_spsv_fill_{i}"), grid, BLOCK, 0, fill)?;
     solve_order(l, &t)?;
-    arrange(l, &t)?;
+    arrange(l, &t, args.a.values as u64)?;
     tickets(l, &t)?;
-    copy_values(l, &t, args.a.values as u64)?;
+    // The entries' values are placed with them; the diagonal's.
+    copy_values(l, &t, 0, args.a.values as u64)?;
     trace::note(format_args!(
         "SpSV analysis: n={n} nnz={} {} kernel",
         args.a.nnz,
@@ -169,34 +152,38 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
 }
 
 /// The order of the solve's positions: the rows sorted by level (`LevelOrder`), and each row's
-/// position.
+/// position; each row's kept entries and diagonal source on the way.
 fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
-    let at = &t.at;
-    let tri = RowTriangle { ptr: at.tri_ptr, col: at.tri_col, row: at.tri_row, ity: t.ity };
-    at.levels.run(l, tri, t.n, t.nnz, at.scan_tmp, at.order, at.position)
+    let (at, p) = (&t.at, t.at.pattern);
+    let a = Pattern { ptr: p.ptr, col: p.col, base: p.base, perm: p.perm, ity: t.ity, lower: t.lower };
+    at.levels.run(l, a, t.n, at.order, at.position, Some(at.tally))
 }
 
 /// The triangle in solve order (kernels/spsv/analysis.cu): offsets by position, then each kept
-/// entry moved to its row's place with its column as a position.
-fn arrange(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
-    let (at, n, i) = (&t.at, t.n as u64, index_tag(t.ity));
+/// entry of op(A) moved to its row's place with its column as a position, its source in A's
+/// values and its value (from `values`).
+fn arrange(l: &Launcher, t: &DeviceTriangle, values: u64) -> Result<()> {
+    let (at, n, p) = (&t.at, t.n as u64, t.at.pattern);
     let rows = l.grid(n, BLOCK as u64);
-    let counts = Args::new().i64(t.n).ptr(at.order).ptr(at.tri_ptr).ptr(at.tri_diag_src).ptr(at.ptr).ptr(at.diag_src);
-    l.launch(&format!("spblk_spsv_arrange_{i}"), rows, BLOCK, 0, counts)?;
+    let counts = Args::new().i64(t.n).ptr(at.order).ptr(at.tally.kept).ptr(at.tally.diag_src).ptr(at.ptr);
+    l.launch("spblk_spsv_arrange", rows, BLOCK, 0, counts.ptr(at.diag_src))?;
     l.memset_u32(at.ptr + n * 4, 0, 1)?;
     scan(l, at.ptr, n + 1, Width::U32, at.scan_tmp, 0)?;
-    let entries = l.grid(t.nnz.max(1) as u64, BLOCK as u64);
     let place = Args::new()
-        .i64(t.n)
-        .ptr(at.tri_ptr)
-        .ptr(at.tri_col)
-        .ptr(at.tri_row)
-        .ptr(at.tri_src)
+        .u32(t.n as u32)
+        .ptr(p.ptr)
+        .ptr(p.col)
+        .i64(p.base)
+        .i32(t.lower as i32)
+        .ptr(p.perm)
+        .ptr(values)
         .ptr(at.position)
         .ptr(at.ptr)
         .ptr(at.col)
-        .ptr(at.src);
-    l.launch(&format!("spblk_spsv_place_{i}"), entries, BLOCK, 0, place)
+        .ptr(at.src)
+        .ptr(at.val);
+    let kernel = format!("spblk_spsv_place_{}_{}", index_tag(t.ity), value_tag(t.vty));
+    l.launch(&kernel, l.grid(n.div_ceil(32), (BLOCK / 32) as u64), BLOCK, 0, place)
 }
 
 /// The solve's tickets over the positions (kernels/spsv/sync_free.cu): a start at every 32nd
@@ -211,25 +198,26 @@ fn tickets(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
     l.launch("spblk_spsv_ticket_place", rows, BLOCK, 0, place)
 }
 
-/// The analysis' copy of the kept entries' values and of the diagonal, from `values` (nnz of
-/// them, in A's storage order).
-fn copy_values(l: &Launcher, t: &DeviceTriangle, values: u64) -> Result<()> {
+/// The analysis' copy of the kept entries' values (from their sources `src`; 0: the diagonal
+/// only) and of the diagonal, from `values` (nnz of them, in A's storage order).
+fn copy_values(l: &Launcher, t: &DeviceTriangle, src: u64, values: u64) -> Result<()> {
     if t.n == 0 {
         return Ok(());
     }
     let at = &t.at;
+    let threads = if src == 0 { t.n } else { t.nnz.max(t.n) };
     l.launch(
         &format!("spblk_spsv_values_{}", value_tag(t.vty)),
-        l.grid(t.nnz.max(t.n) as u64, BLOCK as u64),
+        l.grid(threads as u64, BLOCK as u64),
         BLOCK,
         0,
-        Args::new().i64(t.n).ptr(at.ptr).ptr(at.src).ptr(at.diag_src).ptr(values).ptr(at.val).ptr(at.diag),
+        Args::new().i64(t.n).ptr(at.ptr).ptr(src).ptr(at.diag_src).ptr(values).ptr(at.val).ptr(at.diag),
     )
 }
 
 pub fn update(l: &Launcher, t: &DeviceTriangle, values: *const c_void, part: SpsvUpdate) -> Result<()> {
     match part {
-        SpsvUpdate::General => copy_values(l, t, values as u64),
+        SpsvUpdate::General => copy_values(l, t, t.at.src, values as u64),
         // The new diagonal comes in row order; the analysis keeps it in solve order.
         SpsvUpdate::Diagonal if t.n > 0 => l.launch(
             &format!("spblk_spsv_diagonal_{}", value_tag(t.vty)),
