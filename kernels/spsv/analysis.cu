@@ -27,7 +27,7 @@ extern "C" __global__ void __launch_bounds__(256) spblk_spsv_arrange(i64 n, cons
 template <class I, class T>
 __device__ void spsv_place(u32 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm, const T* a_val,
                            const u32* position, const u32* solve_ptr, u32* solve_col, u32* solve_src, T* val) {
-    __shared__ u32 placed[8][32];  // per row of the warp's 32: kept entries placed so far
+    __shared__ u32 placed[8][32];  // per row of the warp's 32 (8 warps: 256 threads): kept entries placed so far
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     const u32 below = (1u << lane) - 1;
     const u32 warps = gridDim.x * (blockDim.x / 32);

@@ -8,10 +8,10 @@
 // tickets of 32 consecutive rows in that direction and each row's level is 1 + the highest
 // level among the rows it waits on. A ticket's entries are read once, coalesced; rows in
 // earlier tickets are polled until their level is stored (they are held by running warps, so
-// the wait ends), and rows in the same ticket are resolved in registers, in dependency order.
-// A level costs one trip through L2 between tickets, against about ten for the earlier
-// push-based pass (dependent lists, a count per row lowered by compare-and-swap, a queue).
-// Then a stable radix sort by level gives the order: within a level the rows keep their index
+// the wait ends), rows in the same ticket are taken in dependency order, and each row's level
+// is stored as soon as it is known (a row waits on its own rows, not on its ticket's). A level
+// costs a trip through L2 between rows, against about ten for the push-based pass of sessions
+// 21-28 (dependent lists, a count per row lowered by compare-and-swap, a queue). Then a stable radix sort by level gives the order: within a level the rows keep their index
 // order, so a warp's rows wait on neighbouring positions (its polls coalesce) and the order is
 // the same every time.
 #include "spsv/rows.cuh"
@@ -30,7 +30,7 @@ __device__ __forceinline__ void order_store(u32* p, u32 v) {
 }
 
 #define ORDER_PENDING 128  // polls a warp may leave outstanding while it walks on (4 per lane)
-#define ORDER_LONG 64       // rows with more stored entries are walked after the others' levels are out
+#define ORDER_LONG 64       // rows with more stored entries are walked after the others
 
 // One ticket's rows: the lane's row, its first stored entry (zero-based) and entry count.
 struct OrderRows {
@@ -38,61 +38,27 @@ struct OrderRows {
     u32 start, len;
 };
 
-// Polls for levels not yet stored: each lane keeps up to four (column, row in the ticket), in
-// shared memory while the walk goes on.
-struct OrderPending {
-    u32 col[ORDER_PENDING];
-    unsigned char row[ORDER_PENDING];
-};
-
-// Waits until every outstanding poll is answered and folds the levels into `outer`.
-__device__ __forceinline__ void order_drain(const u32* level, OrderPending& p, u32& count, u32* outer, int lane) {
-    __syncwarp();  // the list as the walk left it
-    u32 col[ORDER_PENDING / 32], row[ORDER_PENDING / 32];
-    bool wait[ORDER_PENDING / 32];
-#pragma unroll
-    for (int m = 0; m < ORDER_PENDING / 32; ++m) {
-        const u32 i = lane + 32u * m;
-        wait[m] = i < count;
-        col[m] = wait[m] ? p.col[i] : 0;
-        row[m] = wait[m] ? p.row[i] : 0;
-    }
-    for (;;) {
-        bool waiting = false;
-#pragma unroll
-        for (int m = 0; m < ORDER_PENDING / 32; ++m)
-            if (wait[m]) {
-                const u32 v = order_load(&level[col[m]]);
-                if (v) {
-                    atomicMax(&outer[row[m]], v);
-                    wait[m] = false;
-                } else {
-                    waiting = true;
-                }
-            }
-        if (!__any_sync(SPBLK_FULL_MASK, waiting)) break;
-        __nanosleep(32);
-    }
-    count = 0;
-    __syncwarp();  // the list is free again
-}
-
-// What a ticket's walk tallies per row of the ticket, in shared memory.
+// What a ticket's walk tallies per row of the ticket, and the polls it left outstanding, in
+// shared memory.
 struct OrderTally {
     u32 inner[32];  // the ticket's rows it waits on, a bit each
     u32 outer[32];  // the highest level among earlier tickets' rows it waits on
+    u32 waits[32];  // its outstanding polls
+    u32 level[32];  // its level once stored
     u32 kept[32];   // its kept entries
     u32 diag[32];   // its first diagonal entry (SPSV_NONE: none)
+    u32 poll_col[ORDER_PENDING];
+    unsigned char poll_row[ORDER_PENDING];
 };
 
-// Walks the stored entries of the lanes' rows with `take` set (warp-uniform call): kept entries
-// (column below the row when `lower`, above otherwise) in the ticket set a bit of their row's
-// `inner` word, the others fold their row's level into `outer` or, not stored yet, are left
-// pending (waited for in place when the list is full); kept entries and the first diagonal
-// entry are tallied.
+// Walks the stored entries of the lanes' rows with `take` set as one run: kept entries (column
+// below the row when `lower`, above otherwise) in the ticket set a bit of their row's `inner`
+// word, the others fold their row's level into `outer` or, not stored yet, are left as polls
+// (`polls` of them, warp-uniform; waited for in place when the list is full); kept entries and
+// the first diagonal entry are tallied.
 template <class I>
 __device__ void order_walk(const OrderRows& t, bool take, const I* col, i64 base, int lower, const u32* level,
-                           OrderTally& y, OrderPending& p, u32& pending, int lane) {
+                           OrderTally& y, u32& polls, int lane) {
     const RowRun run = row_run(t.start, take ? t.len : 0, lane);
     const u32 below = (1u << lane) - 1;
     for (u32 batch = 0; batch < run.total; batch += 32 * ORDER_BATCH) {
@@ -127,7 +93,7 @@ __device__ void order_walk(const OrderRows& t, bool take, const I* col, i64 base
         u32 left = 0;
 #pragma unroll
         for (int k = 0; k < ORDER_BATCH; ++k) left += __popc(__ballot_sync(SPBLK_FULL_MASK, outside[k] && !got[k]));
-        if (pending + left > ORDER_PENDING) {  // no room: wait here
+        if (polls + left > ORDER_PENDING) {  // no room: wait here
             for (;;) {
                 bool waiting = false;
 #pragma unroll
@@ -145,11 +111,12 @@ __device__ void order_walk(const OrderRows& t, bool take, const I* col, i64 base
                 const bool late = outside[k] && !got[k];
                 const u32 m = __ballot_sync(SPBLK_FULL_MASK, late);
                 if (late) {
-                    const u32 i = pending + __popc(m & below);
-                    p.col[i] = c[k];
-                    p.row[i] = (unsigned char)r[k];
+                    const u32 i = polls + __popc(m & below);
+                    y.poll_col[i] = c[k];
+                    y.poll_row[i] = (unsigned char)r[k];
+                    atomicAdd(&y.waits[r[k]], 1u);
                 }
-                pending += __popc(m);
+                polls += __popc(m);
             }
         }
 #pragma unroll
@@ -158,35 +125,76 @@ __device__ void order_walk(const OrderRows& t, bool take, const I* col, i64 base
     }
 }
 
-// The level of the lane's row from the tally (final for the rows it is asked for and for every
-// row of the ticket they wait on): the ticket's rows in dependency order, so that when lane k's
-// turn comes every row it waits on has had its turn.
-__device__ __forceinline__ u32 order_resolve(const OrderTally& y, int lower, int lane) {
+// One pass over the outstanding polls (answered ones are marked SPSV_NONE): each answer folds
+// into its row's `outer` and lowers its `waits`. True if any was answered (warp-uniform).
+__device__ __forceinline__ bool order_poll(const u32* level, OrderTally& y, u32 polls, int lane) {
+    bool moved = false;
+#pragma unroll
+    for (int m = 0; m < ORDER_PENDING / 32; ++m) {
+        const u32 i = lane + 32u * m;
+        const u32 c = i < polls ? y.poll_col[i] : SPSV_NONE;
+        if (c != SPSV_NONE) {
+            const u32 v = order_load(&level[c]);
+            if (v) {
+                const u32 r = y.poll_row[i];
+                atomicMax(&y.outer[r], v);
+                atomicSub(&y.waits[r], 1u);
+                y.poll_col[i] = SPSV_NONE;
+                moved = true;
+            }
+        }
+    }
+    __syncwarp();
+    return __any_sync(SPBLK_FULL_MASK, moved);
+}
+
+// Stores the levels of the rows that are ready: walked, polls answered, and every row of the
+// ticket they wait on stored or ready too. `done` (warp-uniform) has a bit for each row stored
+// or outside the ticket. The ready rows go at once: the ticket's rows in dependency order
+// through registers, so that when lane k's turn comes every row it waits on has had its turn.
+__device__ __forceinline__ void order_store_ready(const OrderRows& t, u32 walked, int lower, u32* level,
+                                                  OrderTally& y, u32& done, int lane) {
     const u32 need = y.inner[lane];
-    u32 highest = y.outer[lane];
-    if (__any_sync(SPBLK_FULL_MASK, need != 0)) {
+    const bool known = ((walked & ~done) >> lane) & 1u && y.waits[lane] == 0;
+    u32 ready = __ballot_sync(SPBLK_FULL_MASK, known);
+    for (;;) {  // drop rows that wait on a row of the ticket that is neither stored nor ready
+        const u32 next = __ballot_sync(SPBLK_FULL_MASK, known && (need & ~(done | ready)) == 0);
+        if (next == ready) break;
+        ready = next;
+    }
+    if (!ready) return;
+    const bool mine = (ready >> lane) & 1u;
+    // Rows neither stored nor ready hold garbage here, but no ready row waits on them.
+    u32 highest = mine ? y.outer[lane] : y.level[lane] - 1;
+    if (__any_sync(SPBLK_FULL_MASK, mine && need != 0)) {
         for (int i = 0; i < 32; ++i) {
             const int k = lower ? i : 31 - i;
             const u32 at_k = __shfl_sync(SPBLK_FULL_MASK, highest, k) + 1;
-            if ((need >> k) & 1u) highest = max(highest, at_k);
+            if (mine && ((need >> k) & 1u)) highest = max(highest, at_k);
         }
     }
-    return highest + 1;
+    if (mine) {
+        y.level[lane] = highest + 1;
+        order_store(&level[t.lo + lane], highest + 1);
+    }
+    done |= ready;
+    __syncwarp();
 }
 
 // level[r] = 1 + the highest level among the rows r waits on (1: it waits on none), from the
 // stored pattern of op(A) (ptr, col, base: rows of op(A); its strict `lower` or upper triangle
 // is kept); zero before the launch. `tickets` (zero before the launch) hands out runs of 32
-// rows: from row 0 up when `lower`, from row n - 1 down otherwise. A ticket's rows of more than
-// ORDER_LONG entries are walked last, after the levels of the rows that do not wait on them are
-// stored. The level is the value itself, so relaxed loads and stores suffice: nothing else is
-// published with it. Unless NULL: kept[r] = row r's kept entries, diag_src[r] = the position in
-// A's values (through `perm`, NULL: identity) of its first diagonal entry, or SPSV_NONE.
+// rows: from row 0 up when `lower`, from row n - 1 down otherwise. A warp walks its ticket's
+// entries once (rows of more than ORDER_LONG entries last), leaving the polls of rows not yet
+// stored outstanding, then stores each row's level as soon as that row's polls are answered, so
+// a row waits only on its own rows, not on the rest of its ticket's. The level is the value
+// itself, so relaxed loads and stores suffice: nothing else is published with it. Unless NULL:
+// kept[r] = row r's kept entries, diag_src[r] = the position in A's values (through `perm`,
+// NULL: identity) of its first diagonal entry, or SPSV_NONE.
 template <class I>
 __device__ void order_levels(u32 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm, u32* level,
                              u32* tickets, u32* kept, u32* diag_src) {
     __shared__ OrderTally tally[ORDER_WARPS];
-    __shared__ OrderPending pend[ORDER_WARPS];
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     OrderTally& y = tally[w];
     for (;;) {
@@ -204,32 +212,28 @@ __device__ void order_levels(u32 n, const I* ptr, const I* col, i64 base, int lo
             rows.start = (u32)((i64)ptr[row] - base);
             rows.len = (u32)((i64)ptr[row + 1] - base - rows.start);
         }
-        y.inner[lane] = y.outer[lane] = y.kept[lane] = 0;
+        y.inner[lane] = y.outer[lane] = y.waits[lane] = y.level[lane] = y.kept[lane] = 0;
         y.diag[lane] = SPSV_NONE;
         __syncwarp();
-        u32 pending = 0;
+        u32 polls = 0;
         const bool long_row = rows.len > ORDER_LONG;
         const u32 long_rows = __ballot_sync(SPBLK_FULL_MASK, long_row);
-        order_walk<I>(rows, !long_row, col, base, lower, level, y, pend[w], pending, lane);
-        order_drain(level, pend[w], pending, y.outer, lane);
-        bool stored = false;
+        u32 done = __ballot_sync(SPBLK_FULL_MASK, row >= rows.hi);  // rows stored or outside the ticket
+        order_walk<I>(rows, !long_row, col, base, lower, level, y, polls, lane);
         if (long_rows) {
-            // The short rows that wait on no long row (through the ticket) are done.
-            u32 late = long_rows, before = 0;
-            const u32 need = y.inner[lane];
-            while (late != before) {
-                before = late;
-                late = __ballot_sync(SPBLK_FULL_MASK, long_row || (need & late) != 0);
-            }
-            const u32 v = order_resolve(y, lower, lane);
-            stored = row < rows.hi && !((late >> lane) & 1u);
-            if (stored) order_store(&level[row], v);
-            order_walk<I>(rows, long_row, col, base, lower, level, y, pend[w], pending, lane);
-            order_drain(level, pend[w], pending, y.outer, lane);
+            // The short rows whose polls are answered go out before the long rows are walked.
+            __syncwarp();
+            order_poll(level, y, polls, lane);
+            order_store_ready(rows, ~long_rows, lower, level, y, done, lane);
+            order_walk<I>(rows, long_row, col, base, lower, level, y, polls, lane);
         }
-        const u32 v = order_resolve(y, lower, lane);
+        __syncwarp();
+        for (;;) {
+            order_store_ready(rows, SPBLK_FULL_MASK, lower, level, y, done, lane);
+            if (done == SPBLK_FULL_MASK) break;
+            if (!order_poll(level, y, polls, lane)) __nanosleep(32);
+        }
         if (row < rows.hi) {
-            if (!stored) order_store(&level[row], v);
             if (kept) kept[row] = y.kept[lane];
             if (diag_src) {
                 const u32 d = y.diag[lane];
@@ -258,7 +262,7 @@ extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_place(i64 n, 
 }
 
 #define ORDER_ENTRY(I, tidx)                                                                                  \
-    extern "C" __global__ void __launch_bounds__(ORDER_WARPS * 32) spblk_spsv_order_levels_##tidx(            \
+    extern "C" __global__ void __launch_bounds__(ORDER_WARPS * 32, 16) spblk_spsv_order_levels_##tidx(         \
         u32 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm, u32* level, u32* tickets,   \
         u32* kept, u32* diag_src) {                                                                           \
         order_levels<I>(n, ptr, col, base, lower, perm, level, tickets, kept, diag_src);                      \
