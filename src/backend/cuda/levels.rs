@@ -1,7 +1,8 @@
 //! The rows of a triangle sorted by level (kernels/spsv/order.cu; docs/spsv.md, sessions 21 and
 //! 29): every row's level pulled from the stored pattern by persistent warps in the triangle's
-//! dependency order, then a stable radix sort by level. The SpSV analysis orders its solve by it; the incomplete
-//! factorizations order their rows by it. Everything lives in the caller's buffer.
+//! dependency order, then a stable radix sort by level. The SpSV analysis orders its solve by
+//! it; the incomplete factorizations order their rows by it. Everything lives in the caller's
+//! buffer.
 
 use super::kernels::index_tag;
 use super::launch::{Args, Carve, Launcher, BLOCK};
