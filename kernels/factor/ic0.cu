@@ -7,17 +7,7 @@
 // every run. A missing l(k, k) reads as one; a pivot a(i, i) - sum <= 0 is recorded (the first
 // row). Rows read their own values from `work` and publish into A (rows.cuh); a row's key is
 // its diagonal, or without one its last lower entry.
-#include "factor/rows.cuh"
-
-// Adds, in column order, the products l(i, p) * w(p) of row i's entries p in [s, q) for which
-// the lane found a partner (`hit`): the same sum in every lane.
-template <class T> __device__ __forceinline__ T ic0_ordered_sum(u32 count, T prod, bool hit, T sum) {
-    for (u32 t = 0; t < count; ++t) {
-        const T pt = __shfl_sync(SPBLK_FULL_MASK, prod, t);
-        if (__shfl_sync(SPBLK_FULL_MASK, (int)hit, t)) sum = add_rn(sum, pt);
-    }
-    return sum;
-}
+#include "factor/staged.cuh"
 
 // Row i's diagonal l(i, i) = sqrt(|a(i, i) - sum of squares|); recorded if not positive.
 template <class T> __device__ __forceinline__ T ic0_diagonal(u32 i, T a, T squares, u32* counters) {
@@ -65,7 +55,8 @@ template <class T> struct Ic0Lane {
                 const u32 key = ic0_key(dk, from[m], to[m]);
                 if (key != FACTOR_NONE) polls.watch(m, key, position[c[m]]);
                 if (dk != FACTOR_NONE) diag_keys |= 1u << m;
-                polls.find_hit(m, from[m], to[m], col, base, [&](u32 j) { return meets(m, j); });
+                polls.find_hit(m, from[m], to[m], col, base, [&](u32 j) { return meets(m, j); },
+                               [&](u32 j) { return next(m, j); });
             }
         }
     }
@@ -78,6 +69,14 @@ template <class T> struct Ic0Lane {
         return h;
     }
 
+    // The row's smallest column above j among those `meets` tests (FACTOR_NONE: none).
+    __device__ __forceinline__ u32 next(u32 m, u32 j) const {
+        u32 n = FACTOR_NONE;
+#pragma unroll
+        for (u32 r = 0; r < FACTOR_LANE_ROW; ++r) n = n == FACTOR_NONE && r < m && c[r] > j ? c[r] : n;
+        return n;
+    }
+
     __device__ __forceinline__ void factor(const int* col, int base, T* out, u32* counters) {
 #pragma unroll
         for (u32 m = 0; m < FACTOR_LANE_ROW; ++m) {
@@ -85,15 +84,16 @@ template <class T> struct Ic0Lane {
                 // A missing l(k, k) reads as one (the key is then a lower entry, or none).
                 const T lkk = (diag_keys >> m & 1) ? polls.kv[m] : T(1);
                 T sum = T(0);
-                for (u32 p = polls.hit[m]; p < to[m]; ++p) {
-                    const u32 j = (u32)(col[p] - base);
-                    if (!meets(m, j)) continue;
-                    const T lk = polls.value(m, p, out);
+                factor_walk(polls.hit[m], to[m], col, base, [&](u32 j) { return next(m, j); }, [&](u32 p, u32 j) {
+                    if (meets(m, j)) {
+                        const T lk = polls.value(m, p, out);
 #pragma unroll
-                    for (u32 r = 0; r < m; ++r) {
-                        if (c[r] == j) sum = add_rn(sum, mul_rn(v[r], lk));
+                        for (u32 r = 0; r < m; ++r) {
+                            if (c[r] == j) sum = add_rn(sum, mul_rn(v[r], lk));
+                        }
                     }
-                }
+                    return false;
+                });
                 v[m] = add_rn(v[m], -sum) / lkk;
             }
         }
@@ -119,19 +119,96 @@ __device__ void ic0_lanes(u32 first, u32 count, const int* ptr, const int* col, 
     factor_lanes(mine, [&] { return row.polls.ready(out); }, [&] { row.factor(col, base, out, counters); });
 }
 
-// A long row (a ticket of its own), a warp. The lanes take 32 entries (i, k) at a time: each
-// finds where row k's first IC0_AHEAD lower entries sit in row i before (i, k) (binary
-// searches: both rows' columns ascend) and polls row k's values, all at once; the warp then
-// takes the entries in order: the sum of products in column order (the lane's own first, the
-// rest of a long row k found by the whole warp), l(i, k) by the entry's lane. (Scanning row i
-// for every entry made a power-law hub row quadratic: 0.9 s, session 23.)
+// A long row whose lower part is staged in shared memory (staged.cuh): for each entry (i, k) in
+// column order, the products of the entries where row k's lower part meets row i before k,
+// added in column order, then l(i, k) by the lane of the entry. Not inlined, as ILU0's.
+template <class T>
+__noinline__ __device__ void ic0_staged(u32 i, u32 s, u32 lower_end, FactorStage<T>& st, const int* ptr,
+                                        const int* col, int base, T* out, const T* work, const u32* diag,
+                                        const u32* split, u32* counters) {
+    const u32 lane = threadIdx.x & 31, lower = lower_end - s;
+    st.load(s, lower, col, base, work);
+    T squares = T(0);
+    for (u32 q0 = 0; q0 < lower; q0 += 32) {
+        const u32 count = min(32u, lower - q0);
+        u32 dk = FACTOR_NONE, from = 0, items = 0;
+        typename Ready<T>::Bits key = 0;
+        if (lane < count) {
+            const u32 k = st.col[q0 + lane];
+            dk = diag[k];
+            from = (u32)(ptr[k] - base);
+            items = split[k] - from;
+            if (dk != FACTOR_NONE) key = Ready<T>::load(out + dk);
+        }
+        T sum = T(0);
+        factor_staged_batch(
+            st, q0, count, from, items, col, base, out, [&](u32 q, u32 j) { return st.find(0, q, j); },
+            [&](u32 t, u32 x0, u32 x1, bool first, bool last) {
+                if (first) sum = T(0);
+                // The products where row k meets row i, compacted in column order, then added
+                // by the dependency's lane alone: a chain of adds, not of shuffles.
+                u32 n = 0;
+                for (u32 xb = x0; xb < x1; xb += 32) {
+                    const u32 x = xb + lane;
+                    const u32 at = x < x1 ? st.pos[x] : FACTOR_NONE;
+                    const u32 hits = __ballot_sync(SPBLK_FULL_MASK, at != FACTOR_NONE);
+                    if (at != FACTOR_NONE) {
+                        st.prod[n + __popc(hits & ((1u << lane) - 1))] = mul_rn(st.val[at], st.value(x, out));
+                    }
+                    n += __popc(hits);
+                }
+                __syncwarp();
+                if (lane == t) {
+                    for (u32 y = 0; y < n; ++y) sum = add_rn(sum, st.prod[y]);
+                }
+                if (last) {
+                    T lt = T(0);
+                    if (lane == t) {
+                        // A missing l(k, k) reads as one.
+                        const T lkk = dk == FACTOR_NONE ? T(1)
+                                      : Ready<T>::none(key) ? factor_poll(out + dk)
+                                                            : Ready<T>::value(key);
+                        lt = add_rn(st.val[q0 + t], -sum) / lkk;
+                        st.val[q0 + t] = lt;
+                    }
+                    // The diagonal's sum of squares, in column order as the entries finish.
+                    lt = __shfl_sync(SPBLK_FULL_MASK, lt, (int)t);
+                    squares = add_rn(squares, mul_rn(lt, lt));
+                }
+                __syncwarp();
+            });
+    }
+    const u32 di = diag[i];
+    T dii = T(0);
+    if (di != FACTOR_NONE && lane == 0) dii = ic0_diagonal(i, work[di], squares, counters);
+    // The lower entries, then the key (the diagonal, or the last lower entry).
+    const u32 key = ic0_key(di, s, lower_end);
+    for (u32 x = lane; x < lower; x += 32) {
+        if (s + x != key) factor_publish(out + s + x, st.val[x]);
+    }
+    __syncwarp();
+    if (key != FACTOR_NONE && lane == 0) factor_publish(out + key, key == di ? dii : st.val[key - s]);
+    __syncwarp();
+}
+
+// A long row (a ticket of its own), a warp: staged when its lower part fits. Else, in the work
+// copy, the lanes take 32 entries (i, k) at a time: each finds where row k's first IC0_AHEAD
+// lower entries sit in row i before (i, k) (binary searches: both rows' columns ascend) and
+// polls row k's values, all at once; the warp then takes the entries in order: the sum of
+// products in column order (the lane's own first, the rest of a long row k found by the whole
+// warp), l(i, k) by the entry's lane. (Scanning row i for every entry made a power-law hub row
+// quadratic: 0.9 s, session 23.)
 #define IC0_AHEAD 4
 
 template <class T>
-__device__ void ic0_warp(u32 i, const int* ptr, const int* col, int base, T* out, T* work, const u32* diag,
-                         const u32* split, u32* counters) {
+__device__ void ic0_warp(u32 i, FactorStage<T>& st, const int* ptr, const int* col, int base, T* out, T* work,
+                         const u32* diag, const u32* split, u32* counters) {
     const u32 lane = threadIdx.x & 31;
     const u32 s = (u32)(ptr[i] - base), lower_end = split[i];
+    if (lower_end - s <= FACTOR_STAGE_ROW) {
+        ic0_staged(i, s, lower_end, st, ptr, col, base, out, work, diag, split, counters);
+        return;
+    }
     for (u32 q0 = s; q0 < lower_end; q0 += 32) {
         const u32 q = q0 + lane;
         u32 dk = FACTOR_NONE, from = 0, to = 0, at[IC0_AHEAD];
@@ -166,7 +243,7 @@ __device__ void ic0_warp(u32 i, const int* ptr, const int* col, int base, T* out
                 const u32 p = c0 + lane;
                 const u32 pos = p < end ? factor_find(col, base, s, q0 + t, (u32)(col[p] - base)) : FACTOR_NONE;
                 const T prod = pos != FACTOR_NONE ? mul_rn(work[pos], factor_poll(out + p)) : T(0);
-                sum = ic0_ordered_sum(min(32u, end - c0), prod, pos != FACTOR_NONE, sum);
+                sum = factor_ordered_sum(sum, prod, pos != FACTOR_NONE);
             }
             if (lane == t) work[q] = add_rn(work[q], -sum) / lkk;
             __syncwarp();
@@ -178,7 +255,7 @@ __device__ void ic0_warp(u32 i, const int* ptr, const int* col, int base, T* out
         for (u32 p0 = s; p0 < lower_end; p0 += 32) {
             const u32 p = p0 + lane;
             const T lij = p < lower_end ? work[p] : T(0);
-            squares = ic0_ordered_sum(min(32u, lower_end - p0), mul_rn(lij, lij), true, squares);
+            squares = factor_ordered_sum(squares, mul_rn(lij, lij), p < lower_end);
         }
         if (lane == (di - s) % 32) work[di] = ic0_diagonal(i, work[di], squares, counters);
     }
@@ -194,11 +271,13 @@ __device__ void ic0_warp(u32 i, const int* ptr, const int* col, int base, T* out
 template <class T>
 __device__ void ic0_rows(const int* ptr, const int* col, int base, T* out, T* work, const u32* diag, const u32* split,
                          const u32* order, const u32* position, const u32* ticket_pos, u32* counters) {
+    __shared__ FactorStage<T> stage[FACTOR_WARPS];
+    FactorStage<T>& st = stage[threadIdx.x / 32];
     const u32 tickets = counters[2];
     for (u32 t = factor_ticket(counters); t < tickets; t = factor_ticket(counters)) {
         const u32 first = ticket_pos[t], count = ticket_pos[t + 1] - first, i = order[first];
         if (factor_row_length(i, ptr, split, base, 1) > FACTOR_LANE_ROW) {
-            ic0_warp(i, ptr, col, base, out, work, diag, split, counters);
+            ic0_warp(i, st, ptr, col, base, out, work, diag, split, counters);
         } else {
             ic0_lanes(first, count, ptr, col, base, out, work, diag, split, order, position, counters);
         }
@@ -206,7 +285,7 @@ __device__ void ic0_rows(const int* ptr, const int* col, int base, T* out, T* wo
 }
 
 #define IC0_ENTRY(T, tval)                                                                                       \
-    extern "C" __global__ void __launch_bounds__(128)                                                            \
+    extern "C" __global__ void __launch_bounds__(FACTOR_WARPS * 32)                                               \
         spblk_ic0_##tval(const int* ptr, const int* col, int base, T* val, T* work, const u32* diag,             \
                          const u32* split, const u32* order, const u32* position, const u32* ticket_pos,        \
                          u32* counters) {                                                                        \

@@ -6,7 +6,7 @@
 // does); a zero pivot u(i, i) is recorded (the first row), unless the numeric boost replaces it.
 // Rows read their own values from `work` and publish into A (rows.cuh); a row k is needed only
 // through u(k, k) (its key) and its entries right of the diagonal.
-#include "factor/rows.cuh"
+#include "factor/staged.cuh"
 
 // Row i's pivot u(i, i): the boost value when small (numericBoost), else recorded if zero.
 template <class T>
@@ -47,7 +47,8 @@ template <class T> struct Ilu0Lane {
                 to[m] = (u32)(ptr[c[m] + 1] - base);
                 from[m] = dk == FACTOR_NONE ? to[m] : dk + 1;
                 if (dk != FACTOR_NONE) polls.watch(m, dk, position[c[m]]);
-                polls.find_hit(m, from[m], to[m], col, base, [&](u32 j) { return meets(m, j); });
+                polls.find_hit(m, from[m], to[m], col, base, [&](u32 j) { return meets(m, j); },
+                               [&](u32 j) { return next(m, j); });
             }
         }
     }
@@ -60,6 +61,14 @@ template <class T> struct Ilu0Lane {
         return h;
     }
 
+    // The row's smallest column above j among those `meets` tests (FACTOR_NONE: none).
+    __device__ __forceinline__ u32 next(u32 m, u32 j) const {
+        u32 n = FACTOR_NONE;
+#pragma unroll
+        for (u32 r = 0; r < FACTOR_LANE_ROW; ++r) n = n == FACTOR_NONE && r > m && c[r] > j ? c[r] : n;
+        return n;
+    }
+
     __device__ __forceinline__ void factor(const int* col, int base, T* out, u32* counters, int boost, double tol,
                                            T boost_value) {
 #pragma unroll
@@ -68,15 +77,16 @@ template <class T> struct Ilu0Lane {
                 // A missing u(k, k) reads as one (its key is never watched).
                 const T l = v[m] / polls.kv[m];
                 v[m] = l;
-                for (u32 p = polls.hit[m]; p < to[m]; ++p) {
-                    const u32 j = (u32)(col[p] - base);
-                    if (!meets(m, j)) continue;
-                    const T u = polls.value(m, p, out);
+                factor_walk(polls.hit[m], to[m], col, base, [&](u32 j) { return next(m, j); }, [&](u32 p, u32 j) {
+                    if (meets(m, j)) {
+                        const T u = polls.value(m, p, out);
 #pragma unroll
-                    for (u32 r = m + 1; r < FACTOR_LANE_ROW; ++r) {
-                        if (c[r] == j) v[r] = add_rn(v[r], -mul_rn(l, u));
+                        for (u32 r = m + 1; r < FACTOR_LANE_ROW; ++r) {
+                            if (c[r] == j) v[r] = add_rn(v[r], -mul_rn(l, u));
+                        }
                     }
-                }
+                    return false;
+                });
             }
         }
         // Every entry, the diagonal (the key) last.
@@ -182,13 +192,79 @@ __device__ void ilu0_many(u32 s, u32 lower_end, u32 e, const int* ptr, const int
     }
 }
 
-// A long row (a ticket of its own), a warp: lane t owns entries t, t + 32, ...
+// A long row staged in shared memory (staged.cuh): for each dependency k in column order, l =
+// a(i, k) / u(k, k) by the lane of the dependency, then the lanes update the entries where row
+// k's U part meets row i (distinct entries: in parallel, each once per k, k ascending).
+// Not inlined: its own register allocation, so neither path's spills land in the other's loops
+// (inlined, the staged rows ran 5-15 % slower, session 30 run d).
 template <class T>
-__device__ void ilu0_warp(u32 i, const int* ptr, const int* col, int base, T* out, T* work, const u32* diag,
-                          const u32* split, u32* counters, int boost, double tol, T boost_value) {
+__noinline__ __device__ void ilu0_staged(u32 i, u32 s, u32 e, u32 lower_end, FactorStage<T>& st, const int* ptr,
+                                         const int* col, int base, T* out, const T* work, const u32* diag,
+                                         u32* counters, int boost, double tol, T boost_value) {
+    const u32 lane = threadIdx.x & 31, len = e - s, lower = lower_end - s;
+    st.load(s, len, col, base, work);
+    for (u32 q0 = 0; q0 < lower; q0 += 32) {
+        const u32 count = min(32u, lower - q0);
+        u32 dk = FACTOR_NONE, from = 0, items = 0;
+        typename Ready<T>::Bits key = 0;
+        if (lane < count) {
+            const u32 k = st.col[q0 + lane];
+            dk = diag[k];
+            // A row without a diagonal entry has no U part to subtract (as NVIDIA's).
+            const u32 to = (u32)(ptr[k + 1] - base);
+            from = dk == FACTOR_NONE ? to : dk + 1;
+            items = to - from;
+            if (dk != FACTOR_NONE) key = Ready<T>::load(out + dk);
+        }
+        T l = T(0);
+        factor_staged_batch(
+            st, q0, count, from, items, col, base, out, [&](u32 q, u32 j) { return st.find(q + 1, len, j); },
+            [&](u32 t, u32 x0, u32 x1, bool first, bool) {
+                if (first) {
+                    T lt = T(0);
+                    if (lane == t) {
+                        // A missing u(k, k) reads as one.
+                        const T ukk = dk == FACTOR_NONE ? T(1)
+                                      : Ready<T>::none(key) ? factor_poll(out + dk)
+                                                            : Ready<T>::value(key);
+                        lt = st.val[q0 + t] / ukk;
+                        st.val[q0 + t] = lt;
+                    }
+                    l = __shfl_sync(SPBLK_FULL_MASK, lt, (int)t);
+                }
+                for (u32 x = x0 + lane; x < x1; x += 32) {
+                    const u32 at = st.pos[x];
+                    if (at != FACTOR_NONE) st.val[at] = add_rn(st.val[at], -mul_rn(l, st.value(x, out)));
+                }
+                __syncwarp();
+            });
+    }
+    // Every entry, the diagonal (the key) last.
+    const u32 di = diag[i];
+    if (di != FACTOR_NONE && lane == 0) {
+        st.val[di - s] = ilu0_pivot(i, st.val[di - s], counters, boost, tol, boost_value);
+    }
+    __syncwarp();
+    for (u32 x = lane; x < len; x += 32) {
+        if (s + x != di) factor_publish(out + s + x, st.val[x]);
+    }
+    __syncwarp();
+    if (di != FACTOR_NONE && lane == 0) factor_publish(out + di, st.val[di - s]);
+    __syncwarp();
+}
+
+// A long row (a ticket of its own), a warp: staged when it fits, else in the work copy, lane t
+// owning entries t, t + 32, ...
+template <class T>
+__device__ void ilu0_warp(u32 i, FactorStage<T>& st, const int* ptr, const int* col, int base, T* out, T* work,
+                          const u32* diag, const u32* split, u32* counters, int boost, double tol, T boost_value) {
     const int lane = threadIdx.x & 31;
     const u32 s = (u32)(ptr[i] - base), e = (u32)(ptr[i + 1] - base);
     const u32 lower_end = split[i];
+    if (e - s <= FACTOR_STAGE_ROW) {
+        ilu0_staged(i, s, e, lower_end, st, ptr, col, base, out, work, diag, counters, boost, tol, boost_value);
+        return;
+    }
     if (lower_end - s >= ILU0_MANY_DEPS) {
         ilu0_many(s, lower_end, e, ptr, col, base, out, work, diag);
     } else {
@@ -229,11 +305,13 @@ template <class T>
 __device__ void ilu0_rows(const int* ptr, const int* col, int base, T* out, T* work, const u32* diag, const u32* split,
                           const u32* order, const u32* position, const u32* ticket_pos, u32* counters, int boost,
                           double tol, T boost_value) {
+    __shared__ FactorStage<T> stage[FACTOR_WARPS];
+    FactorStage<T>& st = stage[threadIdx.x / 32];
     const u32 tickets = counters[2];
     for (u32 t = factor_ticket(counters); t < tickets; t = factor_ticket(counters)) {
         const u32 first = ticket_pos[t], count = ticket_pos[t + 1] - first, i = order[first];
         if (factor_row_length(i, ptr, split, base, 0) > FACTOR_LANE_ROW) {
-            ilu0_warp(i, ptr, col, base, out, work, diag, split, counters, boost, tol, boost_value);
+            ilu0_warp(i, st, ptr, col, base, out, work, diag, split, counters, boost, tol, boost_value);
         } else {
             ilu0_lanes(first, count, ptr, col, base, out, work, diag, split, order, position, counters, boost, tol,
                        boost_value);
@@ -242,7 +320,7 @@ __device__ void ilu0_rows(const int* ptr, const int* col, int base, T* out, T* w
 }
 
 #define ILU0_ENTRY(T, tval)                                                                                      \
-    extern "C" __global__ void __launch_bounds__(128)                                                            \
+    extern "C" __global__ void __launch_bounds__(FACTOR_WARPS * 32)                                               \
         spblk_ilu0_##tval(const int* ptr, const int* col, int base, T* val, T* work, const u32* diag,            \
                           const u32* split, const u32* order, const u32* position, const u32* ticket_pos,       \
                           u32* counters, int boost, double tol, T boost_value) {                                 \

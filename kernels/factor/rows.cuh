@@ -18,6 +18,8 @@
 #include "common/ready.cuh"
 
 #define FACTOR_NONE 0xffffffffu
+// Warps per block of the factorization kernels (src/backend/cuda/factor.rs, FACTOR_WARPS).
+#define FACTOR_WARPS 4
 
 // diag[i] = the position of row i's diagonal entry (FACTOR_NONE: none; the factor reads it as
 // one, and `structural` holds the first such row); split[i] = the first position of row i
@@ -91,6 +93,52 @@ template <class T> __device__ __forceinline__ void factor_publish(T* p, T v) {
     Ready<T>::store(p, Ready<T>::publishable(v));
 }
 
+// The first position of [lo, hi) whose column is at least j, or hi (columns ascend), galloping
+// from lo: a long row k (a hub, or arrow's dense row of 46k entries) is crossed in a few steps.
+__device__ __forceinline__ u32 factor_seek(const int* col, int base, u32 lo, u32 hi, u32 j) {
+    u32 probe = lo, step = 1;
+    while (probe < hi && (u32)(__ldg(col + probe) - base) < j) {
+        lo = probe + 1;
+        probe = lo + step;
+        step <<= 1;
+    }
+    hi = min(probe, hi);
+    while (lo < hi) {
+        const u32 mid = (lo + hi) / 2;
+        if ((u32)(__ldg(col + mid) - base) < j) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// A lane's walk of row k's entries [from, to) for the columns its short row holds: `visit(p, j)`
+// at each entry it stops at (entry p, column j), until it answers true. While at most
+// FACTOR_SCAN entries remain, entry by entry (sessions 23-29's loop: a stencil's parts have 3-4
+// entries, and a galloping walk there made 3-D Poisson's ILU0 20 % slower, session 30 run d); a
+// longer part (a hub row of 1400 entries, arrow's dense row of 46k, walked entry by entry in
+// milliseconds) is crossed by galloping to `next(j)`, the lane's smallest column above j
+// (FACTOR_NONE: none, the walk ends).
+#define FACTOR_SCAN 16
+template <class Next, class Visit>
+__device__ __forceinline__ void factor_walk(u32 from, u32 to, const int* col, int base, Next next, Visit visit) {
+    if (to - from <= FACTOR_SCAN) {
+        for (u32 p = from; p < to; ++p) {
+            if (visit(p, (u32)(col[p] - base))) return;
+        }
+        return;
+    }
+    for (u32 p = from; p < to;) {
+        const u32 j = (u32)(col[p] - base);
+        if (visit(p, j)) return;
+        const u32 n = next(j);
+        if (n == FACTOR_NONE) return;
+        p = to - p > FACTOR_SCAN ? factor_seek(col, base, p + 1, to, n) : p + 1;
+    }
+}
+
 // What a short row's lane keeps of the rows it needs (ilu0.cu, ic0.cu): per dependency m, the
 // position of row k's key and, once published, its value; the first entry of row k that meets
 // the lane's row (its hit) and its value. (On a stencil every row k meets row i at most once:
@@ -120,16 +168,17 @@ template <class T> struct FactorPolls {
         }
     }
 
-    // Dependency m's hit: the first p of [from, to) whose column `meets` the lane's row.
-    template <class Meets>
-    __device__ __forceinline__ void find_hit(u32 m, u32 from, u32 to, const int* col, int base, Meets meets) {
-        for (u32 p = from; p < to; ++p) {
-            if (meets((u32)(col[p] - base))) {
-                hit[m] = p;
-                hits_waiting |= 1u << m;
-                return;
-            }
-        }
+    // Dependency m's hit: the first p of [from, to) whose column `meets` the lane's row (`next`:
+    // factor_walk's).
+    template <class Meets, class Next>
+    __device__ __forceinline__ void find_hit(u32 m, u32 from, u32 to, const int* col, int base, Meets meets,
+                                             Next next) {
+        factor_walk(from, to, col, base, next, [&](u32 p, u32 j) {
+            if (!meets(j)) return false;
+            hit[m] = p;
+            hits_waiting |= 1u << m;
+            return true;
+        });
     }
 
     // Polls every key and hit not yet seen, together; true once all are. A lane with more than

@@ -252,8 +252,9 @@ fn check_property(what: &str, a: &Rows, factored: &[f64], ic: bool, vt: spblkDat
 
 /// Every value type, both bases, sizes from 1 to 20000 rows, rows of hundreds of entries
 /// (a warp's rows, many dependencies each) and of a few (a lane's), a chain of rows (lanes
-/// waiting on earlier lanes): the factors' property, CUDA the host's bits, a second
-/// factorization the same bits.
+/// waiting on earlier lanes), rows staged in shared memory (9 to 128 entries) whose
+/// dependencies' parts span several windows of 64 entries, short rows galloping over long
+/// ones: the factors' property, CUDA the host's bits, a second factorization the same bits.
 #[test]
 fn factorizations_hold_their_property_and_the_hosts_bits() {
     let sides = sides("factorizations_hold_their_property_and_the_hosts_bits");
@@ -261,8 +262,16 @@ fn factorizations_hold_their_property_and_the_hosts_bits() {
     let mut case = 0;
     for ic in [IC0, ILU0] {
         for vt in [SPBLK_R_32F, SPBLK_R_64F] {
-            let shapes =
-                [(1, 0, 0), (7, 2, 0), (130, 3, 0), (1000, 6, 0), (20000, 3, 300), (3000, 40, 0), (3000, 0, 0)];
+            let shapes = [
+                (1, 0, 0),
+                (7, 2, 0),
+                (130, 3, 0),
+                (1000, 6, 0),
+                (20000, 3, 300),
+                (3000, 40, 0),
+                (3000, 0, 0),
+                (4000, 12, 200),
+            ];
             for (n, avg, long) in shapes {
                 case += 1;
                 if quick_skip(case) {
