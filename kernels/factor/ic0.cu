@@ -270,13 +270,14 @@ __device__ void ic0_warp(u32 i, FactorStage<T>& st, const int* ptr, const int* c
 
 template <class T>
 __device__ void ic0_rows(const int* ptr, const int* col, int base, T* out, T* work, const u32* diag, const u32* split,
-                         const u32* order, const u32* position, const u32* ticket_pos, u32* counters) {
+                         const u32* order, const u32* position, const u32* ticket_pos, const u32* lane_row,
+                         u32* counters) {
     __shared__ FactorStage<T> stage[FACTOR_WARPS];
     FactorStage<T>& st = stage[threadIdx.x / 32];
-    const u32 tickets = counters[2];
+    const u32 tickets = counters[2], bound = *lane_row;
     for (u32 t = factor_ticket(counters); t < tickets; t = factor_ticket(counters)) {
         const u32 first = ticket_pos[t], count = ticket_pos[t + 1] - first, i = order[first];
-        if (factor_row_length(i, ptr, split, base, 1) > FACTOR_LANE_ROW) {
+        if (factor_row_length(i, ptr, split, base, 1) > bound) {
             ic0_warp(i, st, ptr, col, base, out, work, diag, split, counters);
         } else {
             ic0_lanes(first, count, ptr, col, base, out, work, diag, split, order, position, counters);
@@ -284,12 +285,12 @@ __device__ void ic0_rows(const int* ptr, const int* col, int base, T* out, T* wo
     }
 }
 
-#define IC0_ENTRY(T, tval)                                                                                       \
-    extern "C" __global__ void __launch_bounds__(FACTOR_WARPS * 32)                                               \
-        spblk_ic0_##tval(const int* ptr, const int* col, int base, T* val, T* work, const u32* diag,             \
-                         const u32* split, const u32* order, const u32* position, const u32* ticket_pos,        \
-                         u32* counters) {                                                                        \
-        ic0_rows<T>(ptr, col, base, val, work, diag, split, order, position, ticket_pos, counters);              \
+#define IC0_ENTRY(T, tval)                                                                                 \
+    extern "C" __global__ void __launch_bounds__(FACTOR_WARPS * 32)                                         \
+        spblk_ic0_##tval(const int* ptr, const int* col, int base, T* val, T* work, const u32* diag,       \
+                         const u32* split, const u32* order, const u32* position, const u32* ticket_pos,  \
+                         const u32* lane_row, u32* counters) {                                                    \
+        ic0_rows<T>(ptr, col, base, val, work, diag, split, order, position, ticket_pos, lane_row, counters); \
     }
 
 IC0_ENTRY(float, f32)

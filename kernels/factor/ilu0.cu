@@ -303,14 +303,14 @@ __device__ void ilu0_warp(u32 i, FactorStage<T>& st, const int* ptr, const int* 
 
 template <class T>
 __device__ void ilu0_rows(const int* ptr, const int* col, int base, T* out, T* work, const u32* diag, const u32* split,
-                          const u32* order, const u32* position, const u32* ticket_pos, u32* counters, int boost,
-                          double tol, T boost_value) {
+                          const u32* order, const u32* position, const u32* ticket_pos, const u32* lane_row,
+                          u32* counters, int boost, double tol, T boost_value) {
     __shared__ FactorStage<T> stage[FACTOR_WARPS];
     FactorStage<T>& st = stage[threadIdx.x / 32];
-    const u32 tickets = counters[2];
+    const u32 tickets = counters[2], bound = *lane_row;
     for (u32 t = factor_ticket(counters); t < tickets; t = factor_ticket(counters)) {
         const u32 first = ticket_pos[t], count = ticket_pos[t + 1] - first, i = order[first];
-        if (factor_row_length(i, ptr, split, base, 0) > FACTOR_LANE_ROW) {
+        if (factor_row_length(i, ptr, split, base, 0) > bound) {
             ilu0_warp(i, st, ptr, col, base, out, work, diag, split, counters, boost, tol, boost_value);
         } else {
             ilu0_lanes(first, count, ptr, col, base, out, work, diag, split, order, position, counters, boost, tol,
@@ -319,13 +319,13 @@ __device__ void ilu0_rows(const int* ptr, const int* col, int base, T* out, T* w
     }
 }
 
-#define ILU0_ENTRY(T, tval)                                                                                      \
-    extern "C" __global__ void __launch_bounds__(FACTOR_WARPS * 32)                                               \
-        spblk_ilu0_##tval(const int* ptr, const int* col, int base, T* val, T* work, const u32* diag,            \
-                          const u32* split, const u32* order, const u32* position, const u32* ticket_pos,       \
-                          u32* counters, int boost, double tol, T boost_value) {                                 \
-        ilu0_rows<T>(ptr, col, base, val, work, diag, split, order, position, ticket_pos, counters, boost, tol,  \
-                     boost_value);                                                                               \
+#define ILU0_ENTRY(T, tval)                                                                                \
+    extern "C" __global__ void __launch_bounds__(FACTOR_WARPS * 32)                                         \
+        spblk_ilu0_##tval(const int* ptr, const int* col, int base, T* val, T* work, const u32* diag,      \
+                          const u32* split, const u32* order, const u32* position, const u32* ticket_pos, \
+                          const u32* lane_row, u32* counters, int boost, double tol, T boost_value) {             \
+        ilu0_rows<T>(ptr, col, base, val, work, diag, split, order, position, ticket_pos, lane_row,       \
+                     counters, boost, tol, boost_value);                                                   \
     }
 
 ILU0_ENTRY(float, f32)

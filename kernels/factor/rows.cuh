@@ -41,15 +41,40 @@ extern "C" __global__ void __launch_bounds__(256)
 // diagonal) are factored a lane each, their entries in registers; a longer row gets a ticket
 // (a warp) of its own.
 #define FACTOR_LANE_ROW 8
+// The bound instead when the levels are narrow (spblk_factor_lane_row): rows of 4 or more
+// entries a warp each, staged (staged.cuh), which waits on its dependencies' values together
+// where a lane waits a round trip per further meeting with a row (session 30 run f: the 56 real
+// cases 0.96x -> 1.32x NVIDIA's). On wide levels (3-D Poisson: 5.5k rows a level against 2.1k
+// resident warps) a warp per row leaves rows waiting for a warp: 1.65x -> 0.56x there.
+#define FACTOR_NARROW_ROW 3
 // Values a lane polls every round before it polls one row first (FactorPolls::ready).
 #define FACTOR_POLLS 3
 
 __device__ __forceinline__ u32 factor_row_length(u32 i, const int* ptr, const u32* split, int base, int ic) {
     return ic ? split[i] - (u32)(ptr[i] - base) + 1 : (u32)(ptr[i + 1] - ptr[i]);
 }
+
+// count[0] += the rows of more than FACTOR_NARROW_ROW entries.
+extern "C" __global__ void __launch_bounds__(256)
+    spblk_factor_count_long(i64 n, const int* ptr, const u32* split, int base, int ic, u32* count) {
+    GRID_STRIDE(i, n) {
+        const u32 active = __activemask();
+        const u32 longs = __ballot_sync(active, factor_row_length((u32)i, ptr, split, base, ic) > FACTOR_NARROW_ROW);
+        if ((threadIdx.x & 31) == __ffs(active) - 1 && longs) atomicAdd(count, __popc(longs));
+    }
+}
+
+// *lane_row = FACTOR_NARROW_ROW when the rows it would give a warp each, spread over the levels
+// (the last row of the order holds the last level), are no more than the resident warps;
+// else FACTOR_LANE_ROW. One thread.
+extern "C" __global__ void spblk_factor_lane_row(i64 n, const u32* order, const u32* level, u32 resident_warps,
+                                                 const u32* count, u32* lane_row) {
+    const u64 levels = (u64)level[order[n - 1]] + 1;
+    *lane_row = (u64)*count <= levels * resident_warps ? FACTOR_NARROW_ROW : FACTOR_LANE_ROW;
+}
 __device__ __forceinline__ bool factor_ticket_start(i64 s, const u32* order, const int* ptr, const u32* split, int base,
-                                                    int ic) {
-    const auto is_long = [&](i64 p) { return factor_row_length(order[p], ptr, split, base, ic) > FACTOR_LANE_ROW; };
+                                                    int ic, u32 lane_row) {
+    const auto is_long = [&](i64 p) { return factor_row_length(order[p], ptr, split, base, ic) > lane_row; };
     return s % 32 == 0 || is_long(s) || (s > 0 && is_long(s - 1));
 }
 
@@ -57,17 +82,20 @@ __device__ __forceinline__ bool factor_ticket_start(i64 s, const u32* order, con
 // and at every long row and the position after it, so a ticket is one long row or up to 32
 // short ones (as SpSV's solve, kernels/spsv/sync_free.cu).
 extern "C" __global__ void __launch_bounds__(256)
-    spblk_factor_ticket_flags(i64 n, const u32* order, const int* ptr, const u32* split, int base, int ic, u32* flags) {
-    GRID_STRIDE(s, n) flags[s] = factor_ticket_start(s, order, ptr, split, base, ic);
+    spblk_factor_ticket_flags(i64 n, const u32* order, const int* ptr, const u32* split, int base, int ic,
+                              const u32* lane_row, u32* flags) {
+    const u32 bound = *lane_row;
+    GRID_STRIDE(s, n) flags[s] = factor_ticket_start(s, order, ptr, split, base, ic, bound);
 }
 
 // ticket_pos[t] = the first position of ticket t (the flags scanned: each start's ticket);
 // ticket_pos[T] = n; *tickets = T.
 extern "C" __global__ void __launch_bounds__(256)
     spblk_factor_ticket_place(i64 n, const u32* order, const int* ptr, const u32* split, int base, int ic,
-                              const u32* scanned, u32* ticket_pos, u32* tickets) {
+                              const u32* lane_row, const u32* scanned, u32* ticket_pos, u32* tickets) {
+    const u32 bound = *lane_row;
     GRID_STRIDE(s, n) {
-        if (factor_ticket_start(s, order, ptr, split, base, ic)) ticket_pos[scanned[s]] = (u32)s;
+        if (factor_ticket_start(s, order, ptr, split, base, ic, bound)) ticket_pos[scanned[s]] = (u32)s;
         if (s == 0) {
             ticket_pos[scanned[n]] = (u32)n;
             *tickets = scanned[n];

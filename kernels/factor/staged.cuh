@@ -1,5 +1,5 @@
-// A long row staged in shared memory (ilu0.cu, ic0.cu; docs/factor.md, session 30). A row of
-// more than FACTOR_LANE_ROW entries is a warp's ticket. Its dependencies (the rows k its lower
+// A long row staged in shared memory (ilu0.cu, ic0.cu; docs/factor.md, session 30). A row longer
+// than a lane takes (rows.cuh) is a warp's ticket. Its dependencies (the rows k its lower
 // entries name) are taken 32 at a time, and their entries walked as one run (common/row_run.cuh):
 // where each entry of row k meets row i is found in the staged columns, and its value loaded,
 // for a window of entries at once, before the warp applies the dependencies one after another.

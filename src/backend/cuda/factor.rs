@@ -28,7 +28,7 @@ const NONE: u32 = u32::MAX;
 struct Layout {
     /// u32 words: the first row without a diagonal entry (NONE: every row has one); the
     /// factorization's ticket counter; the first zero pivot it found (NONE: none); the number
-    /// of tickets.
+    /// of tickets; the rows longer than the narrow bound; the longest row a lane takes.
     words: u64,
     diag: u64,
     split: u64,
@@ -48,7 +48,7 @@ struct Layout {
 }
 
 fn layout(c: &mut Carve, n: usize, nnz: usize) -> Layout {
-    let (words, diag, split, order) = (c.take(16), c.take(n * 4), c.take(n * 4), c.take(n * 4));
+    let (words, diag, split, order) = (c.take(24), c.take(n * 4), c.take(n * 4), c.take(n * 4));
     let ticket_pos = c.take((n + 1) * 4);
     // The work values are 8 bytes at most.
     let (work, position, ticket_flags) = (c.take(nnz * 8), c.take(n * 4), c.take((n + 1) * 4));
@@ -91,10 +91,18 @@ pub fn analysis(l: &Launcher, args: &FactorArgs, buffer: *mut c_void) -> Result<
 /// The factorization's tickets over the order (kernels/factor/rows.cuh).
 fn tickets(l: &Launcher, args: &FactorArgs, at: &Layout, n: i64) -> Result<()> {
     let rows = l.grid(n as u64, BLOCK as u64);
-    let ic = matches!(args.kind, FactorKind::Ic0) as i32;
+    let (ic, base) = (matches!(args.kind, FactorKind::Ic0) as i32, args.base as i32);
+    // The longest row a lane takes: shorter when the levels are narrow (kernels/factor/rows.cuh).
+    l.memset_u32(at.words + 16, 0, 1)?;
+    let count = Args::new().i64(n).ptr(args.offsets as u64).ptr(at.split).i32(base).i32(ic).ptr(at.words + 16);
+    l.launch("spblk_factor_count_long", rows, BLOCK, 0, count)?;
+    let kernel = format!("spblk_{}_{}", if ic == 1 { "ic0" } else { "ilu0" }, value_tag(args.value_type));
+    let resident_warps = l.occupancy(&kernel, FACTOR_WARPS * 32, 0, 1)?.max(1) * l.dev.sm_count * FACTOR_WARPS;
+    let bound = Args::new().i64(n).ptr(at.order).ptr(at.levels.level()).u32(resident_warps);
+    l.launch("spblk_factor_lane_row", 1, 1, 0, bound.ptr(at.words + 16).ptr(at.words + 20))?;
     let a = || {
         let a = Args::new().i64(n).ptr(at.order).ptr(args.offsets as u64).ptr(at.split);
-        a.i32(args.base as i32).i32(ic)
+        a.i32(base).i32(ic).ptr(at.words + 20)
     };
     l.launch("spblk_factor_ticket_flags", rows, BLOCK, 0, a().ptr(at.ticket_flags))?;
     l.memset_u32(at.ticket_flags + n as u64 * 4, 0, 1)?;
@@ -125,6 +133,7 @@ pub fn factor(l: &Launcher, args: &FactorArgs, t: &DevicePattern, boost: Option<
         .ptr(at.order)
         .ptr(at.position)
         .ptr(at.ticket_pos)
+        .ptr(at.words + 20)
         .ptr(at.words + 4);
     let (name, rows) = match args.kind {
         FactorKind::Ic0 => ("ic0", rows),

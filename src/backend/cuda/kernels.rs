@@ -232,7 +232,16 @@ pub fn all() -> Vec<String> {
         }
     }
     // kernels/factor/rows.cuh, ilu0.cu, ic0.cu.
-    v.extend(["spblk_factor_pattern", "spblk_factor_ticket_flags", "spblk_factor_ticket_place"].map(String::from));
+    v.extend(
+        [
+            "spblk_factor_pattern",
+            "spblk_factor_count_long",
+            "spblk_factor_lane_row",
+            "spblk_factor_ticket_flags",
+            "spblk_factor_ticket_place",
+        ]
+        .map(String::from),
+    );
     for t in ["f32", "f64"] {
         v.push(format!("spblk_ilu0_{t}"));
         v.push(format!("spblk_ic0_{t}"));

@@ -51,6 +51,11 @@ impl LevelOrder {
         LevelOrder { level, tickets, sort: SortSpace::carve(c, n as u64) }
     }
 
+    /// Each row's level (u32), as the last `run` left it.
+    pub fn level(&self) -> u64 {
+        self.level
+    }
+
     /// Writes `order` (the row at each position: rows sorted by level, within a level by
     /// index), `position` (each row's position) and the tally if asked for.
     pub fn run(
