@@ -131,18 +131,13 @@ __noinline__ __device__ void ic0_staged(u32 i, u32 s, u32 lower_end, FactorStage
     T squares = T(0);
     for (u32 q0 = 0; q0 < lower; q0 += 32) {
         const u32 count = min(32u, lower - q0);
-        u32 dk = FACTOR_NONE, from = 0, items = 0;
-        typename Ready<T>::Bits key = 0;
-        if (lane < count) {
-            const u32 k = st.col[q0 + lane];
-            dk = diag[k];
+        const StagedDep<T> d(st, q0, count, diag, out, [&](u32 k, u32, u32& from, u32& items) {
             from = (u32)(ptr[k] - base);
             items = split[k] - from;
-            if (dk != FACTOR_NONE) key = Ready<T>::load(out + dk);
-        }
+        });
         T sum = T(0);
         factor_staged_batch(
-            st, q0, count, from, items, col, base, out, [&](u32 q, u32 j) { return st.find(0, q, j); },
+            st, q0, count, d.from, d.items, col, base, out, [&](u32 q, u32 j) { return st.find(0, q, j); },
             [&](u32 t, u32 x0, u32 x1, bool first, bool last) {
                 if (first) sum = T(0);
                 // The products where row k meets row i, compacted in column order, then added
@@ -164,11 +159,7 @@ __noinline__ __device__ void ic0_staged(u32 i, u32 s, u32 lower_end, FactorStage
                 if (last) {
                     T lt = T(0);
                     if (lane == t) {
-                        // A missing l(k, k) reads as one.
-                        const T lkk = dk == FACTOR_NONE ? T(1)
-                                      : Ready<T>::none(key) ? factor_poll(out + dk)
-                                                            : Ready<T>::value(key);
-                        lt = add_rn(st.val[q0 + t], -sum) / lkk;
+                        lt = add_rn(st.val[q0 + t], -sum) / d.pivot(out);
                         st.val[q0 + t] = lt;
                     }
                     // The diagonal's sum of squares, in column order as the entries finish.

@@ -205,29 +205,20 @@ __noinline__ __device__ void ilu0_staged(u32 i, u32 s, u32 e, u32 lower_end, Fac
     st.load(s, len, col, base, work);
     for (u32 q0 = 0; q0 < lower; q0 += 32) {
         const u32 count = min(32u, lower - q0);
-        u32 dk = FACTOR_NONE, from = 0, items = 0;
-        typename Ready<T>::Bits key = 0;
-        if (lane < count) {
-            const u32 k = st.col[q0 + lane];
-            dk = diag[k];
+        const StagedDep<T> d(st, q0, count, diag, out, [&](u32 k, u32 dk, u32& from, u32& items) {
             // A row without a diagonal entry has no U part to subtract (as NVIDIA's).
             const u32 to = (u32)(ptr[k + 1] - base);
             from = dk == FACTOR_NONE ? to : dk + 1;
             items = to - from;
-            if (dk != FACTOR_NONE) key = Ready<T>::load(out + dk);
-        }
+        });
         T l = T(0);
         factor_staged_batch(
-            st, q0, count, from, items, col, base, out, [&](u32 q, u32 j) { return st.find(q + 1, len, j); },
+            st, q0, count, d.from, d.items, col, base, out, [&](u32 q, u32 j) { return st.find(q + 1, len, j); },
             [&](u32 t, u32 x0, u32 x1, bool first, bool) {
                 if (first) {
                     T lt = T(0);
                     if (lane == t) {
-                        // A missing u(k, k) reads as one.
-                        const T ukk = dk == FACTOR_NONE ? T(1)
-                                      : Ready<T>::none(key) ? factor_poll(out + dk)
-                                                            : Ready<T>::value(key);
-                        lt = st.val[q0 + t] / ukk;
+                        lt = st.val[q0 + t] / d.pivot(out);
                         st.val[q0 + t] = lt;
                     }
                     l = __shfl_sync(SPBLK_FULL_MASK, lt, (int)t);

@@ -121,16 +121,8 @@ template <class T> __device__ __forceinline__ void factor_publish(T* p, T v) {
     Ready<T>::store(p, Ready<T>::publishable(v));
 }
 
-// The first position of [lo, hi) whose column is at least j, or hi (columns ascend), galloping
-// from lo: a long row k (a hub, or arrow's dense row of 46k entries) is crossed in a few steps.
-__device__ __forceinline__ u32 factor_seek(const int* col, int base, u32 lo, u32 hi, u32 j) {
-    u32 probe = lo, step = 1;
-    while (probe < hi && (u32)(__ldg(col + probe) - base) < j) {
-        lo = probe + 1;
-        probe = lo + step;
-        step <<= 1;
-    }
-    hi = min(probe, hi);
+// The first position of [lo, hi) whose column is at least j, or hi (columns ascend).
+__device__ __forceinline__ u32 factor_lower_bound(const int* col, int base, u32 lo, u32 hi, u32 j) {
     while (lo < hi) {
         const u32 mid = (lo + hi) / 2;
         if ((u32)(__ldg(col + mid) - base) < j) {
@@ -140,6 +132,18 @@ __device__ __forceinline__ u32 factor_seek(const int* col, int base, u32 lo, u32
         }
     }
     return lo;
+}
+
+// The first position of [lo, hi) whose column is at least j, or hi (columns ascend), galloping
+// from lo: a long row k (a hub, or arrow's dense row of 46k entries) is crossed in a few steps.
+__device__ __forceinline__ u32 factor_seek(const int* col, int base, u32 lo, u32 hi, u32 j) {
+    u32 probe = lo, step = 1;
+    while (probe < hi && (u32)(__ldg(col + probe) - base) < j) {
+        lo = probe + 1;
+        probe = lo + step;
+        step <<= 1;
+    }
+    return factor_lower_bound(col, base, lo, min(probe, hi), j);
 }
 
 // A lane's walk of row k's entries [from, to) for the columns its short row holds: `visit(p, j)`
@@ -287,16 +291,8 @@ extern "C" __global__ void __launch_bounds__(256)
 
 // The position of column j in [lo, hi) of a row (ascending columns), or FACTOR_NONE.
 __device__ __forceinline__ u32 factor_find(const int* col, int base, u32 lo, u32 hi, u32 j) {
-    const u32 end = hi;
-    while (lo < hi) {
-        const u32 mid = (lo + hi) / 2;
-        if ((u32)(__ldg(col + mid) - base) < j) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo < end && (u32)(__ldg(col + lo) - base) == j ? lo : FACTOR_NONE;
+    const u32 p = factor_lower_bound(col, base, lo, hi, j);
+    return p < hi && (u32)(__ldg(col + p) - base) == j ? p : FACTOR_NONE;
 }
 
 // A lane's entry m of a row segment [from, to): its column (past `to`: FACTOR_NONE) and, once

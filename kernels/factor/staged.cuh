@@ -53,6 +53,31 @@ template <class T> struct FactorStage {
     }
 };
 
+// A batch's dependency, held by its lane: row k (the staged column at the lane's position), its
+// diagonal's position and value as first loaded, and the part [from, from + items) of row k the
+// row reads (`part(k, dk, from, items)`: ILU0 its U part, IC0 its lower part).
+template <class T> struct StagedDep {
+    u32 dk = FACTOR_NONE, from = 0, items = 0;
+    typename Ready<T>::Bits key = 0;
+
+    template <class Part>
+    __device__ __forceinline__ StagedDep(const FactorStage<T>& st, u32 q0, u32 count, const u32* diag, const T* out,
+                                         Part part) {
+        const u32 lane = threadIdx.x & 31;
+        if (lane < count) {
+            const u32 k = st.col[q0 + lane];
+            dk = diag[k];
+            part(k, dk, from, items);
+            if (dk != FACTOR_NONE) key = Ready<T>::load(out + dk);
+        }
+    }
+
+    // Row k's diagonal value (a missing one reads as one), polled if not yet published.
+    __device__ __forceinline__ T pivot(const T* out) const {
+        return dk == FACTOR_NONE ? T(1) : Ready<T>::none(key) ? factor_poll(out + dk) : Ready<T>::value(key);
+    }
+};
+
 // One batch of up to 32 dependencies, staged positions q0 + t for t < count; the lane t < count
 // gives its dependency's entries [from, from + items) of A. `find(q, j)`: where column j meets
 // row i for the dependency at staged position q. `piece(t, x0, x1, first, last)` applies
