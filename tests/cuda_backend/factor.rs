@@ -252,9 +252,10 @@ fn check_property(what: &str, a: &Rows, factored: &[f64], ic: bool, vt: spblkDat
 
 /// Every value type, both bases, sizes from 1 to 20000 rows, rows of hundreds of entries
 /// (a warp's rows, many dependencies each) and of a few (a lane's), a chain of rows (lanes
-/// waiting on earlier lanes), rows staged in shared memory (9 to 128 entries) whose
-/// dependencies' parts span several windows of 64 entries, short rows galloping over long
-/// ones: the factors' property, CUDA the host's bits, a second factorization the same bits.
+/// waiting on earlier lanes), rows staged in shared memory (4 to 128 entries: these matrices'
+/// levels are narrow) whose dependencies' parts span several windows of 64 entries, short rows
+/// galloping over long ones: the factors' property, CUDA the host's bits, a second
+/// factorization the same bits.
 #[test]
 fn factorizations_hold_their_property_and_the_hosts_bits() {
     let sides = sides("factorizations_hold_their_property_and_the_hosts_bits");
