@@ -41,3 +41,31 @@ template <> struct Ready<double> {
     }
 };
 
+
+// The same published values in shared memory, for a solve held by one thread block (SpSV's
+// block mode, kernels/spsv/one_block.cu): relaxed at block scope, through the shared window.
+template <class T> struct ReadyShared;
+template <> struct ReadyShared<float> : Ready<float> {
+    __device__ static __forceinline__ u32 load(const float* p) {
+        u32 v;
+        asm volatile("ld.relaxed.cta.shared.b32 %0, [%1];" : "=r"(v) : "r"((u32)__cvta_generic_to_shared(p)) : "memory");
+        return v;
+    }
+    __device__ static __forceinline__ void store(float* p, float v) {
+        asm volatile("st.relaxed.cta.shared.b32 [%0], %1;" ::"r"((u32)__cvta_generic_to_shared(p)),
+                     "r"(__float_as_uint(v))
+                     : "memory");
+    }
+};
+template <> struct ReadyShared<double> : Ready<double> {
+    __device__ static __forceinline__ u64 load(const double* p) {
+        u64 v;
+        asm volatile("ld.relaxed.cta.shared.b64 %0, [%1];" : "=l"(v) : "r"((u32)__cvta_generic_to_shared(p)) : "memory");
+        return v;
+    }
+    __device__ static __forceinline__ void store(double* p, double v) {
+        asm volatile("st.relaxed.cta.shared.b64 [%0], %1;" ::"r"((u32)__cvta_generic_to_shared(p)),
+                     "l"(__double_as_longlong(v))
+                     : "memory");
+    }
+};

@@ -16,43 +16,10 @@
 // kernel): the same bits every run. Several right-hand sides (SpSM) multiply the tickets:
 // ticket k is the rows of ticket k / cols in column k % cols (a column's rows keep their order,
 // so the argument above holds per column), with a `ready` array per column; each column gets
-// the bits a solve of that column alone gives. The ticket and `ready` are reset by memsets on
-// the stream, so the whole solve can be captured into a graph.
-#include "common/ready.cuh"
-
-// The right-hand sides X and the solutions Y, n x cols each: element (i, j) at i * row + j * col.
-// A ticket of the solve is (ticket of the rows, column): `at` picks a column. MANY = false is
-// SpSV's case (one column, consecutive elements), compiled without the steps: they cost the
-// f32 row kernel a fifth of its speed on Poisson 3-D (session 22, run b).
-template <class T, bool MANY> struct SpsvColumns {
-    const T* x;
-    T* y;
-    i64 x_row, x_col, y_row, y_col;
-    u32 cols;
-    __device__ __forceinline__ u32 count() const { return MANY ? cols : 1u; }
-    __device__ __forceinline__ SpsvColumns at(u32 j) const {
-        SpsvColumns c = *this;
-        if (MANY) {
-            c.x += (i64)j * x_col;
-            c.y += (i64)j * y_col;
-        }
-        return c;
-    }
-    __device__ __forceinline__ T x_of(u32 row) const { return MANY ? x[(i64)row * x_row] : x[row]; }
-    __device__ __forceinline__ T* y_at(u32 row) const { return MANY ? y + (i64)row * y_row : y + row; }
-};
-
-// y[row] = (alpha x[row] - sum) / diag, published (at position s) to the rows that wait on it.
-template <class T, bool MANY>
-__device__ __forceinline__ T spsv_publish(u32 s, u32 row, T sum, T alpha, T xr, T d, int unit,
-                                          const SpsvColumns<T, MANY>& xy, T* ready) {
-    T r = add_rn(mul_rn(alpha, xr), -sum);
-    if (!unit) r = r / d;
-    r = Ready<T>::publishable(r);
-    *xy.y_at(row) = r;
-    Ready<T>::store(&ready[s], r);
-    return r;
-}
+// the bits a solve of that column alone gives. The ticket and `ready` are reset on the stream
+// (memsets, or the block kernel of one_block.cu where it runs first), so the whole solve can be
+// captured into a graph.
+#include "spsv/solve.cuh"
 
 // The next ticket of a warp (the same in every lane).
 __device__ __forceinline__ u32 spsv_ticket(u32* ticket) {
@@ -61,78 +28,6 @@ __device__ __forceinline__ u32 spsv_ticket(u32* ticket) {
     return __shfl_sync(SPBLK_FULL_MASK, t, 0);
 }
 
-// Entries a lane holds in registers at a time: their `ready` words are polled together, so a
-// row of up to this many entries waits one trip through L2 per poll, not one per entry.
-#define SPSV_BATCH 8
-
-// Loads the lane's entries q0, q0 + 32, ... (SPSV_BATCH of them; past `end` they read as
-// waiting on nothing: column warp_first).
-template <class T>
-__device__ __forceinline__ void spsv_strided_batch(u32 q0, u32 end, u32 warp_first, const u32* __restrict__ col,
-                                                   const T* __restrict__ val, u32* c, T* v) {
-#pragma unroll
-    for (int k = 0; k < SPSV_BATCH; ++k) {
-        const u32 q = q0 + 32 * k;
-        c[k] = q < end ? col[q] : warp_first;
-        v[k] = q < end ? val[q] : T(0);
-    }
-}
-
-// Adds val[q] * ready[col[q]] for the lane's entries q = first, first + 32, ... below end that
-// wait on rows outside the warp (position < warp_first), in order, waiting for each. The next
-// batch's entries load while this batch's rows are polled.
-template <class T>
-__device__ __forceinline__ T spsv_strided_sum(u32 first, u32 end, u32 warp_first, const u32* __restrict__ col,
-                                              const T* __restrict__ val, const T* ready) {
-    T part = T(0);
-    u32 c[SPSV_BATCH];
-    T v[SPSV_BATCH];
-    spsv_strided_batch(first, end, warp_first, col, val, c, v);
-    for (u32 q0 = first; q0 < end; q0 += 32 * SPSV_BATCH) {
-        typename Ready<T>::Bits b[SPSV_BATCH];
-#pragma unroll
-        for (int k = 0; k < SPSV_BATCH; ++k)
-            if (c[k] < warp_first) b[k] = Ready<T>::load(&ready[c[k]]);
-        u32 cn[SPSV_BATCH];
-        T vn[SPSV_BATCH];
-        spsv_strided_batch(q0 + 32 * SPSV_BATCH, end, warp_first, col, val, cn, vn);
-#pragma unroll
-        for (int k = 0; k < SPSV_BATCH; ++k) {
-            if (c[k] >= warp_first) continue;
-            while (Ready<T>::none(b[k])) {
-                __nanosleep(32);
-                b[k] = Ready<T>::load(&ready[c[k]]);
-            }
-            part = add_rn(part, mul_rn(v[k], Ready<T>::value(b[k])));
-        }
-#pragma unroll
-        for (int k = 0; k < SPSV_BATCH; ++k) {
-            c[k] = cn[k];
-            v[k] = vn[k];
-        }
-    }
-    return part;
-}
-
-// The row at position s by the whole warp: lane t takes entries t, t + 32, ... in order, waiting
-// for each one's row (all at earlier positions); the lanes' sums are added in a fixed tree.
-template <class T, bool MANY>
-__device__ __forceinline__ void spsv_warp_row(u32 s, const u32* __restrict__ ptr, const u32* __restrict__ col,
-                                              const T* __restrict__ val, const T* __restrict__ diag,
-                                              const u32* __restrict__ row_of, int unit,
-                                              const SpsvColumns<T, MANY>& xy, T* ready, T alpha) {
-    const u32 row = row_of[s];
-    const T xr = xy.x_of(row), d = diag[s];
-    T sum = spsv_strided_sum(ptr[s] + (threadIdx.x & 31), ptr[s + 1], s, col, val, ready);
-    for (int o = 16; o > 0; o >>= 1) sum = add_rn(sum, __shfl_down_sync(SPBLK_FULL_MASK, sum, o));
-    if ((threadIdx.x & 31) == 0) spsv_publish(s, row, sum, alpha, xr, d, unit, xy, ready);
-    __syncwarp();
-}
-
-// Rows with more entries than this get a ticket of their own, summed by the whole warp.
-#define SPSV_LONG_ROW 32
-
-__device__ __forceinline__ bool spsv_long(const u32* ptr, u32 s) { return ptr[s + 1] - ptr[s] > SPSV_LONG_ROW; }
 
 // The solve's tickets (analysis): a ticket starts at every 32nd position and at every long row
 // and the position after it, so a ticket is either one long row or up to 32 short ones.
@@ -161,21 +56,21 @@ extern "C" __global__ void __launch_bounds__(256)
 // the loop per row, not a trip through L2. A round in which no lane moves sleeps briefly, so
 // that waiting warps leave L2 to the rows being published. A long row's entries all wait on
 // earlier tickets: the warp sums them lane-strided (a fixed tree), waiting for each.
-template <class T, bool MANY>
+template <class T, class R, bool MANY>
 __device__ void spsv_rows(u32 n, const u32* __restrict__ ticket_pos, const u32* __restrict__ ptr,
                           const u32* __restrict__ col, const T* __restrict__ val, const T* __restrict__ diag,
                           const u32* __restrict__ row_of, int unit, const SpsvColumns<T, MANY> all,
-                          u32* tickets, T* ready_all, const T* alpha_dev, T alpha_h) {
+                          u32* counter, u32 tickets, T* ready_all, const T* alpha_dev, T alpha_h) {
     const int lane = threadIdx.x & 31;
     const T alpha = scalar_arg(alpha_dev, alpha_h);
-    const u32 count = tickets[1] * all.count();
-    for (u32 k = spsv_ticket(tickets); k < count; k = spsv_ticket(tickets)) {
+    const u32 count = tickets * all.count();
+    for (u32 k = spsv_ticket(counter); k < count; k = spsv_ticket(counter)) {
         const u32 t = MANY ? k / all.cols : k, j = MANY ? k % all.cols : 0;
         const SpsvColumns<T, MANY> xy = all.at(j);
         T* ready = MANY ? ready_all + (u64)j * n : ready_all;
         const u32 first = ticket_pos[t], last = ticket_pos[t + 1];
         if (last - first == 1 && spsv_long(ptr, first)) {
-            spsv_warp_row(first, ptr, col, val, diag, row_of, unit, xy, ready, alpha);
+            spsv_warp_row<T, R>(first, ptr, col, val, diag, row_of, unit, xy, ready, alpha);
             continue;
         }
         const u32 s = first + lane;
@@ -204,10 +99,10 @@ __device__ void spsv_rows(u32 n, const u32* __restrict__ ticket_pos, const u32* 
             const u32 before = p;
             int src = lane;
             if (active && p < e) {
-                typename Ready<T>::Bits b[SPSV_BATCH];
+                typename R::Bits b[SPSV_BATCH];
 #pragma unroll
                 for (int k = 0; k < SPSV_BATCH; ++k)
-                    if (bp + k >= p && bp + k < e && c[k] < first) b[k] = Ready<T>::load(&ready[c[k]]);
+                    if (bp + k >= p && bp + k < e && c[k] < first) b[k] = R::load(&ready[c[k]]);
                 bool go = true;
 #pragma unroll
                 for (int k = 0; k < SPSV_BATCH; ++k) {
@@ -215,10 +110,10 @@ __device__ void spsv_rows(u32 n, const u32* __restrict__ ticket_pos, const u32* 
                     if (c[k] >= first) {
                         src = (int)(c[k] - first);
                         go = false;
-                    } else if (Ready<T>::none(b[k])) {
+                    } else if (R::none(b[k])) {
                         go = false;
                     } else {
-                        sum = add_rn(sum, mul_rn(v[k], Ready<T>::value(b[k])));
+                        sum = add_rn(sum, mul_rn(v[k], R::value(b[k])));
                         ++p;
                     }
                 }
@@ -240,7 +135,7 @@ __device__ void spsv_rows(u32 n, const u32* __restrict__ ticket_pos, const u32* 
                     v[k] = bp + k < e ? val[bp + k] : T(0);
                 }
             }
-            if (active && p == e) mine = spsv_publish(s, row, sum, alpha, xr, d, unit, xy, ready);
+            if (active && p == e) mine = spsv_publish<T, R>(s, row, sum, alpha, xr, d, unit, xy, ready);
             const u32 now = __ballot_sync(SPBLK_FULL_MASK, !active || p == e);
             if (now == done && !__any_sync(SPBLK_FULL_MASK, p != before)) __nanosleep(32);
             done = now;
@@ -249,35 +144,40 @@ __device__ void spsv_rows(u32 n, const u32* __restrict__ ticket_pos, const u32* 
 }
 
 // A warp per position (and column), for matrices whose rows are long on average.
-template <class T, bool MANY>
+template <class T, class R, bool MANY>
 __device__ void spsv_warp(u32 n, const u32* __restrict__ ptr, const u32* __restrict__ col, const T* __restrict__ val,
                           const T* __restrict__ diag, const u32* __restrict__ row_of, int unit,
-                          const SpsvColumns<T, MANY> all, u32* ticket, T* ready, const T* alpha_dev,
+                          const SpsvColumns<T, MANY> all, u32* counter, T* ready, const T* alpha_dev,
                           T alpha_h) {
     const T alpha = scalar_arg(alpha_dev, alpha_h);
     const u32 count = n * all.count();
-    for (u32 k = spsv_ticket(ticket); k < count; k = spsv_ticket(ticket)) {
+    for (u32 k = spsv_ticket(counter); k < count; k = spsv_ticket(counter)) {
         const u32 s = MANY ? k / all.cols : k, j = MANY ? k % all.cols : 0;
-        spsv_warp_row(s, ptr, col, val, diag, row_of, unit, all.at(j), MANY ? ready + (u64)j * n : ready, alpha);
+        spsv_warp_row<T, R>(s, ptr, col, val, diag, row_of, unit, all.at(j), MANY ? ready + (u64)j * n : ready, alpha);
     }
 }
 
 // The kernels: `spblk_spsv_{rows,warp}_{many,one}_{f32,f64}`, `one` for a single column of
-// consecutive elements (SpSV), `many` for any columns and steps (SpSM).
+// consecutive elements (SpSV), `many` for any columns and steps (SpSM); `after_block`: the block
+// kernel (one_block.cu) ran first, and either solved (then nothing is left to do) or reset the
+// ticket counter and `ready` in place of the memsets.
 #define SPSV_SOLVE_ENTRY(T, tval, MANY, kind)                                                                      \
     extern "C" __global__ void __launch_bounds__(128) spblk_spsv_rows_##kind##_##tval(                             \
         u32 n, const u32* ticket_pos, const u32* ptr, const u32* col, const T* val, const T* diag,                 \
         const u32* row_of, int unit, const T* x, i64 x_row, i64 x_col, T* y, i64 y_row, i64 y_col, u32 cols,      \
-        u32* tickets, T* ready, const T* alpha_dev, T alpha) {                                                     \
+        u32* tickets, int after_block, T* ready, const T* alpha_dev, T alpha) {                                    \
+        if (after_block && tickets[2] == SPSV_SOLVE_BLOCK) return;                                                 \
         const SpsvColumns<T, MANY> xy = {x, y, x_row, x_col, y_row, y_col, cols};                                \
-        spsv_rows<T, MANY>(n, ticket_pos, ptr, col, val, diag, row_of, unit, xy, tickets, ready, alpha_dev, alpha); \
+        spsv_rows<T, Ready<T>, MANY>(n, ticket_pos, ptr, col, val, diag, row_of, unit, xy, tickets, tickets[1],   \
+                                     ready, alpha_dev, alpha);                                                     \
     }                                                                                                              \
     extern "C" __global__ void __launch_bounds__(128) spblk_spsv_warp_##kind##_##tval(                             \
         u32 n, const u32* ticket_pos, const u32* ptr, const u32* col, const T* val, const T* diag,                 \
         const u32* row_of, int unit, const T* x, i64 x_row, i64 x_col, T* y, i64 y_row, i64 y_col, u32 cols,      \
-        u32* ticket, T* ready, const T* alpha_dev, T alpha) {                                                      \
+        u32* tickets, int after_block, T* ready, const T* alpha_dev, T alpha) {                                    \
+        if (after_block && tickets[2] == SPSV_SOLVE_BLOCK) return;                                                 \
         const SpsvColumns<T, MANY> xy = {x, y, x_row, x_col, y_row, y_col, cols};                                \
-        spsv_warp<T, MANY>(n, ptr, col, val, diag, row_of, unit, xy, ticket, ready, alpha_dev, alpha);             \
+        spsv_warp<T, Ready<T>, MANY>(n, ptr, col, val, diag, row_of, unit, xy, tickets, ready, alpha_dev, alpha);  \
     }
 
 SPSV_SOLVE_ENTRY(float, f32, false, one)

@@ -60,6 +60,13 @@ pub(super) fn square_with_long_rows(
         cols.shuffle(r);
         rows.push(cols);
     }
+    weighted(r, &rows)
+}
+
+/// Values for the pattern `rows` (each row's columns, its diagonal among them where stored):
+/// each diagonal entry outweighs its row and its column.
+fn weighted(r: &mut StdRng, rows: &[Vec<usize>]) -> (Vec<(usize, usize)>, Vec<f64>) {
+    let n = rows.len();
     let mut weight = vec![1.0; n];
     for (i, cols) in rows.iter().enumerate() {
         for &j in cols.iter().filter(|&&j| j != i) {
@@ -134,6 +141,19 @@ pub(super) fn run(
     in_place: bool,
     between: impl FnOnce(&mut Side, spblkSpSVDescr_t, *mut c_void),
 ) -> Vec<Vec<f64>> {
+    run_keeping_buffer(side, sp, s, x, solves, in_place, between).0
+}
+
+/// [`run`], also returning the analysis' buffer (alive as long as the side).
+fn run_keeping_buffer(
+    side: &mut Side,
+    sp: &Sp,
+    s: Solve,
+    x: &[f64],
+    solves: usize,
+    in_place: bool,
+    between: impl FnOnce(&mut Side, spblkSpSVDescr_t, *mut c_void),
+) -> (Vec<Vec<f64>>, *mut c_void) {
     assert!(!in_place || solves == 1);
     let h = side.handle;
     let n = sp.rows as usize;
@@ -165,7 +185,7 @@ pub(super) fn run(
     ok(spblkDestroyDnVec(vx), "x");
     ok(spblkDestroyDnVec(vy), "y");
     ok(spblkDestroySpMat(a), "A");
-    out
+    (out, buf)
 }
 
 /// Copies `len` bytes from one allocation of a side to another.
@@ -288,6 +308,75 @@ fn spsv_long_rows_and_many_rows() {
                     let rows = super::launched(&records, "spblk_spsv_rows_one_");
                     let long = sp.nnz / sp.rows >= 16;
                     assert_eq!((warp, rows), if long { (3, 0) } else { (0, 3) }, "{what}: kernels");
+                }
+            }
+        }
+    }
+}
+
+/// Rows `i` waiting on the `band` rows before them (levels: one per row) and, with `arrow`, on
+/// row 0 only (two levels), with their mirror images above the diagonal.
+fn chain_or_arrow(r: &mut StdRng, n: usize, band: usize, arrow: bool) -> (Vec<(usize, usize)>, Vec<f64>) {
+    let mut rows: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
+    for i in 1..n {
+        let below: Vec<usize> = if arrow { vec![0] } else { (i.saturating_sub(band)..i).collect() };
+        for j in below {
+            rows[i].push(j);
+            rows[j].push(i);
+        }
+    }
+    for cols in &mut rows {
+        cols.shuffle(r);
+    }
+    weighted(r, &rows)
+}
+
+/// On CUDA a solve runs in one thread block (its published values in shared memory) when the
+/// analysis finds many levels for the rows, else on the whole GPU; either way the bits of the
+/// other. The analysis' choice is the buffer's third word (1: one block); the block kernel runs
+/// before every SpSV solve whose values fit one block (solving, or resetting for the grid).
+#[test]
+fn spsv_runs_in_one_block_or_on_the_grid() {
+    let sides = sides("spsv_runs_in_one_block_or_on_the_grid");
+    let mut r = rng(0xb10c);
+    // (n, band, arrow, values, expected mode: Some(1) one block, Some(0) the grid, None: too
+    // large for one block).
+    let cases = [
+        (3000, 2, false, SPBLK_R_64F, Some(1)),
+        (1200, 20, false, SPBLK_R_64F, Some(1)),
+        (5000, 3, false, SPBLK_R_32F, Some(1)),
+        (20000, 0, true, SPBLK_R_32F, Some(0)),
+        (30000, 0, true, SPBLK_R_64F, None),
+    ];
+    for (n, band, arrow, vt, mode) in cases {
+        let (e, v) = chain_or_arrow(&mut r, n, band, arrow);
+        let sp = Sp::new(&mut r, SPBLK_FORMAT_CSR, n, n, &e, &v, SPBLK_INDEX_32I, SPBLK_INDEX_BASE_ZERO, vt);
+        let x = values(&mut r, n);
+        for (op, fill) in [(N, L), (T, L), (N, U)] {
+            let s = Solve { op, fill, diag: NON_UNIT, vt, alpha: 1.5 };
+            let (want, bound) = reference(n, &e, &v, s, &x);
+            for &kind in &sides {
+                let mut side = Side::new(kind);
+                let what = format!("n={n} band={band} arrow={arrow} {s:?} {kind:?}");
+                let ((ys, buf), records) =
+                    spblk::trace::capture(|| run_keeping_buffer(&mut side, &sp, s, &x, 3, false, no_change));
+                within(&what, &ys[0], &want, &bound);
+                same_bits(&format!("{what}, solve 2"), &ys[1], &ys[0]);
+                same_bits(&format!("{what}, solve 3"), &ys[2], &ys[0]);
+                if kind == Kind::Cuda && !harness_on_host() {
+                    let words = side.get(buf, 12);
+                    let chosen = u32::from_le_bytes(words[8..12].try_into().unwrap());
+                    let blocks = super::launched(&records, "spblk_spsv_block_");
+                    let grids = super::launched(&records, "spblk_spsv_rows_one_")
+                        + super::launched(&records, "spblk_spsv_warp_one_");
+                    assert_eq!(grids, 3, "{what}: grid kernels");
+                    match mode {
+                        Some(m) => {
+                            assert_eq!(chosen, m, "{what}: where the solve runs");
+                            assert_eq!(blocks, 3, "{what}: block kernels");
+                        }
+                        None => assert_eq!((chosen, blocks), (0, 0), "{what}: too large for one block"),
+                    }
                 }
             }
         }

@@ -73,6 +73,8 @@ pub struct Device {
     pub sm_count: u32,
     /// Compute capability's major number (9 and up: thread-block clusters).
     pub cc_major: i32,
+    /// Shared memory a block may take when its kernel opts in (bytes).
+    pub shared_optin: u32,
     pub module: Module,
     /// Occupancy answers by (kernel, dynamic shared memory, cluster size): blocks per SM for
     /// cluster size 1, else clusters on the whole GPU. They never change for a device.
@@ -173,8 +175,7 @@ fn open(ordinal: i32) -> Result<Device> {
     // process, like the runtime's.
     unsafe { check(sys::cuDevicePrimaryCtxRetain(&mut ctx, dev), "cuDevicePrimaryCtxRetain")? };
     let _current = ContextGuard::enter(ctx)?;
-    let mut major = 0;
-    let mut sms = 0;
+    let (mut major, mut sms, mut shared) = (0, 0, 0);
     // SAFETY: out-pointers to locals.
     unsafe {
         check(
@@ -189,6 +190,14 @@ fn open(ordinal: i32) -> Result<Device> {
             sys::cuDeviceGetAttribute(&mut sms, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
             "cuDeviceGetAttribute",
         )?;
+        check(
+            sys::cuDeviceGetAttribute(
+                &mut shared,
+                sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                dev,
+            ),
+            "cuDeviceGetAttribute",
+        )?;
     }
     if major < 8 {
         return Err(Error::new(
@@ -197,5 +206,13 @@ fn open(ordinal: i32) -> Result<Device> {
         ));
     }
     let module = Module::load()?;
-    Ok(Device { ordinal, ctx, sm_count: sms.max(1) as u32, cc_major: major, module, occupancy: Mutex::default() })
+    Ok(Device {
+        ordinal,
+        ctx,
+        sm_count: sms.max(1) as u32,
+        cc_major: major,
+        shared_optin: shared.max(0) as u32,
+        module,
+        occupancy: Mutex::default(),
+    })
 }

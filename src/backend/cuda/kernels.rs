@@ -11,8 +11,9 @@ pub const PRECISIONS: [(&str, &str); 6] =
 pub const VALUES: [&str; 4] = ["f32", "f64", "f16", "bf16"];
 pub const INDICES: [&str; 2] = ["i32", "i64"];
 /// Name prefixes of the kernels that take more than 48 KB of dynamic shared memory.
-pub const LARGE_SHARED: [&str; 6] = [
+pub const LARGE_SHARED: [&str; 7] = [
     "spblk_spmm_vbr_",
+    "spblk_spsv_block_",
     "spblk_spmm_aspt_",
     "spblk_aspt_spmm_estimate_",
     "spblk_spgemm_symbolic_",
@@ -217,6 +218,8 @@ pub fn all() -> Vec<String> {
             "spblk_spsv_order_place",
             "spblk_spsv_ticket_flags",
             "spblk_spsv_ticket_place",
+            "spblk_spsv_level_starts",
+            "spblk_spsv_solve_mode",
         ]
         .map(String::from),
     );
@@ -227,7 +230,7 @@ pub fn all() -> Vec<String> {
         }
     }
     for t in ["f32", "f64"] {
-        for k in ["values", "diagonal", "rows_one", "warp_one", "rows_many", "warp_many"] {
+        for k in ["values", "diagonal", "rows_one", "warp_one", "rows_many", "warp_many", "block_rows", "block_warp"] {
             v.push(format!("spblk_spsv_{k}_{t}"));
         }
     }

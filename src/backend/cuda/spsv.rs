@@ -25,13 +25,20 @@ const SOLVE_WARPS: u32 = 4;
 const SOLVE_BLOCKS_PER_SM: u32 = 8;
 /// From this many stored entries per row on, a warp takes each row.
 const WARP_ROWS_FROM: i64 = 16;
+/// Threads of the block kernel (`SPSV_BLOCK_THREADS` in one_block.cu), and the most shared
+/// memory it takes for the published values: a solve held by one block needs all n of them.
+const BLOCK_THREADS: u32 = 512;
+const BLOCK_BYTES: usize = 200 << 10;
 
 /// Where an analysis keeps each array in the buffer.
 struct Layout {
-    /// The solve's ticket counter and the number of tickets (u32 words), and where each ticket
-    /// starts (kernels/spsv/sync_free.cu: one long row or up to 32 short ones).
+    /// The solve's ticket counter, the number of tickets and where the solve runs (u32 words:
+    /// the grid or one block, chosen by the analysis), and where each ticket starts
+    /// (kernels/spsv/sync_free.cu: one long row or up to 32 short ones).
     tickets: u64,
     ticket_pos: u64,
+    /// Where each level starts in the solve order (kernels/spsv/one_block.cu).
+    level_start: u64,
     /// The values the solve has published (by position, a run of n per right-hand side), all
     /// bits set while a row is not done.
     ready: u64,
@@ -59,7 +66,7 @@ struct Layout {
 fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout> {
     let (n, nnz) = (args.a.rows as usize, args.a.nnz as usize);
     let vsz = args.value_type.size();
-    let (tickets, ticket_pos) = (c.take(8), c.take((n + 1) * 4));
+    let (tickets, ticket_pos, level_start) = (c.take(16), c.take((n + 1) * 4), c.take((n + 1) * 4));
     let (ptr, col, src) = (c.take((n + 1) * 4), c.take(nnz * 4), c.take(nnz * 4));
     let (diag_src, order) = (c.take(n * 4), c.take(n * 4));
     // The ordering pass' arrays are dead once the order is placed; the values, the diagonal and
@@ -74,6 +81,7 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
     let mut at = Layout {
         tickets,
         ticket_pos,
+        level_start,
         ready,
         ptr,
         col,
@@ -110,6 +118,9 @@ pub struct DeviceTriangle {
     unit: bool,
     /// The kept entries' columns are below their rows (else above).
     lower: bool,
+    /// One block's shared memory holds the published values of a single right-hand side: the
+    /// analysis may put the solve there, and SpSV's solves launch the block kernel first.
+    block_fits: bool,
     at: Layout,
 }
 
@@ -125,6 +136,11 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
         )));
     }
     let at = layout(Some(l), &mut Carve::new(buffer), args)?;
+    let bytes = n as usize * args.value_type.size();
+    let block_fits = args.cols == 1
+        && n > 0
+        && bytes <= BLOCK_BYTES
+        && l.occupancy(&block_kernel(args.value_type, warp_rows(n, args.a.nnz)), BLOCK_THREADS, bytes as u32, 1)? > 0;
     let t = DeviceTriangle {
         n,
         cols: args.cols,
@@ -133,20 +149,24 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
         vty: args.value_type,
         unit: args.unit,
         lower: args.lower,
+        block_fits,
         at,
     };
     if n == 0 {
         return Ok(t);
     }
     solve_order(l, &t)?;
+    level_starts(l, &t)?;
     arrange(l, &t, args.a.values as u64)?;
     tickets(l, &t)?;
+    solve_mode(l, &t)?;
     // The entries' values are placed with them; the diagonal's.
     copy_values(l, &t, 0, args.a.values as u64)?;
     trace::note(format_args!(
-        "SpSV analysis: n={n} nnz={} {} kernel",
+        "SpSV analysis: n={n} nnz={} {} kernel, {}",
         args.a.nnz,
-        if warp_rows(&t) { "warp-per-row" } else { "thread-per-row" }
+        if warp_rows(n, t.nnz) { "warp-per-row" } else { "thread-per-row" },
+        if block_fits { "in one block or on the grid (by the levels, on the device)" } else { "on the grid" }
     ));
     Ok(t)
 }
@@ -157,6 +177,34 @@ fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
     let (at, p) = (&t.at, t.at.pattern);
     let a = Pattern { ptr: p.ptr, col: p.col, base: p.base, perm: p.perm, ity: t.ity, lower: t.lower };
     at.levels.run(l, a, t.n, at.order, at.position, Some(at.tally))
+}
+
+/// Where each level starts in the solve order (kernels/spsv/one_block.cu), read from the levels
+/// before the values take their space.
+fn level_starts(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
+    let at = &t.at;
+    let starts = Args::new().i64(t.n).ptr(at.levels.level()).ptr(at.order).ptr(at.level_start).ptr(at.tickets);
+    l.launch("spblk_spsv_level_starts", l.grid(t.n as u64, BLOCK as u64), BLOCK, 0, starts)
+}
+
+/// Where the solve runs (kernels/spsv/one_block.cu): in one block when the values fit it and
+/// its estimate (levels, their widths, what it can stage) beats the grid's, else on the whole
+/// GPU.
+fn solve_mode(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
+    let at = &t.at;
+    let warp = warp_rows(t.n, t.nnz);
+    let per_round = if warp { BLOCK_THREADS / 32 } else { BLOCK_THREADS };
+    let shared = if t.block_fits { block_shared(l, t) } else { 0 };
+    let args = Args::new()
+        .u32(t.n as u32)
+        .ptr(at.level_start)
+        .ptr(at.ptr)
+        .u32(shared as u32)
+        .u32(t.vty.size() as u32)
+        .i32(warp as i32)
+        .u32(per_round)
+        .ptr(at.tickets);
+    l.launch("spblk_spsv_solve_mode", 1, BLOCK, 0, args)
 }
 
 /// The triangle in solve order (kernels/spsv/analysis.cu): offsets by position, then each kept
@@ -230,8 +278,32 @@ pub fn update(l: &Launcher, t: &DeviceTriangle, values: *const c_void, part: Sps
     }
 }
 
-fn warp_rows(t: &DeviceTriangle) -> bool {
-    t.n > 0 && t.nnz / t.n >= WARP_ROWS_FROM
+fn warp_rows(n: i64, nnz: i64) -> bool {
+    n > 0 && nnz / n >= WARP_ROWS_FROM
+}
+
+/// Shared memory of the block kernel: the published values, and room to stage what it reads by
+/// row (diagonal, rows, x by position, offsets, levels' starts) and the triangle's entries
+/// (kernels/spsv/one_block.cu), as much of that as A's sizes bound within the device's limit
+/// (the kernel stages by the exact sizes).
+fn block_shared(l: &Launcher, t: &DeviceTriangle) -> usize {
+    let (n, nnz, vsz) = (t.n as usize, t.nnz as usize, t.vty.size());
+    let round = |b: usize| b.next_multiple_of(16);
+    let rows = 3 * round(n * vsz) + 3 * round((n + 1) * 4);
+    let staged = rows + round(nnz * vsz) + round(nnz * 4);
+    // The kernel's own shared variables stay below this.
+    let limit = (l.dev.shared_optin as usize).saturating_sub(1024);
+    [staged, rows, round(n * vsz)].into_iter().find(|&b| b <= limit).unwrap_or(0)
+}
+
+fn block_kernel(vty: DataType, warp: bool) -> String {
+    format!("spblk_spsv_block_{}_{}", if warp { "warp" } else { "rows" }, value_tag(vty))
+}
+
+/// The solve kernels' triangle arguments: offsets, entries, values, diagonal, rows, unit.
+fn triangle(args: Args, t: &DeviceTriangle) -> Args {
+    let at = &t.at;
+    args.ptr(at.ptr).ptr(at.col).ptr(at.val).ptr(at.diag).ptr(at.order).i32(t.unit as i32)
 }
 
 pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
@@ -240,27 +312,36 @@ pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
     }
     let alpha = Scalar::new(&args.alpha, t.vty, "alpha")?;
     let at = &t.at;
-    l.memset_u32(at.tickets, 0, 1)?;
-    l.memset_u32(at.ready, u32::MAX, (t.n * t.cols) as usize * t.vty.size() / 4)?;
-    // The warp kernel takes one position per ticket; the row kernel the analysis' tickets.
-    let (kernel, warps) = if warp_rows(t) { ("warp", t.n as u64) } else { ("rows", (t.n as u64).div_ceil(32)) };
     let (x, y) = (args.x, args.y);
     // SpSV's single column of consecutive values has kernels of its own (no steps).
-    let columns = if t.cols == 1 && x.row_step == 1 && y.row_step == 1 { "one" } else { "many" };
+    let one = t.cols == 1 && x.row_step == 1 && y.row_step == 1;
+    let warp = warp_rows(t.n, t.nnz);
+    // The block kernel either solves in one block (the grid kernel then returns at once) or
+    // resets what the grid kernel uses; without it, memsets do.
+    let block_first = one && t.block_fits;
+    if block_first {
+        let bytes = block_shared(l, t);
+        let block = triangle(Args::new().u32(t.n as u32).ptr(at.level_start), t)
+            .ptr(x.values as u64)
+            .ptr(y.values as u64)
+            .ptr(at.tickets)
+            .ptr(at.ready)
+            .u32(bytes as u32)
+            .scalar(alpha);
+        l.launch(&block_kernel(t.vty, warp), 1, BLOCK_THREADS, bytes as u32, block)?;
+    } else {
+        l.memset_u32(at.tickets, 0, 1)?;
+        l.memset_u32(at.ready, u32::MAX, (t.n * t.cols) as usize * t.vty.size() / 4)?;
+    }
+    // The warp kernel takes one position per ticket; the row kernel the analysis' tickets.
+    let (kernel, warps) = if warp { ("warp", t.n as u64) } else { ("rows", (t.n as u64).div_ceil(32)) };
+    let columns = if one { "one" } else { "many" };
     l.launch(
         &format!("spblk_spsv_{kernel}_{columns}_{}", value_tag(t.vty)),
         l.resident_grid(warps * t.cols as u64, SOLVE_WARPS as u64, SOLVE_BLOCKS_PER_SM),
         SOLVE_WARPS * 32,
         0,
-        Args::new()
-            .u32(t.n as u32)
-            .ptr(at.ticket_pos)
-            .ptr(at.ptr)
-            .ptr(at.col)
-            .ptr(at.val)
-            .ptr(at.diag)
-            .ptr(at.order)
-            .i32(t.unit as i32)
+        triangle(Args::new().u32(t.n as u32).ptr(at.ticket_pos), t)
             .ptr(x.values as u64)
             .i64(x.row_step)
             .i64(x.col_step)
@@ -269,6 +350,7 @@ pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
             .i64(y.col_step)
             .u32(t.cols as u32)
             .ptr(at.tickets)
+            .i32(block_first as i32)
             .ptr(at.ready)
             .scalar(alpha),
     )
