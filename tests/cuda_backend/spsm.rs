@@ -12,8 +12,8 @@ use spblk::capi::spsm::*;
 use spblk::capi::types::*;
 
 use super::spsv::{
-    no_change, reference, run as run_spsv, same_bits, square, square_with_long_rows, within, Solve, L, N, NON_UNIT, T,
-    U, UNIT,
+    chain_or_arrow, no_change, reference, run as run_spsv, run_keeping_buffer, same_bits, square,
+    square_with_long_rows, within, Solve, L, N, NON_UNIT, T, U, UNIT,
 };
 use super::support::*;
 
@@ -229,6 +229,47 @@ fn spsm_in_place_after_a_diagonal_update() {
                 let (want, bound) = reference(n, &e, &updated, s, x);
                 within(&format!("{what}: column {j}, new diagonal"), &apart[j], &want, &bound);
                 same_bits(&format!("{what}: column {j} in place"), &in_place[j], &apart[j]);
+            }
+        }
+    }
+}
+
+/// One right-hand side with a stride (B and C row-major, leading dimension 2) runs on the whole
+/// GPU (the many-column kernels), while SpSV solves the same column of these chains in one
+/// thread block (the analysis' choice, the buffer's third word): the same bits, for thread rows
+/// and warp rows (bands of 20 and more), f32 and f64, both ops.
+#[test]
+fn spsm_strided_column_has_the_one_block_solves_bits() {
+    let sides = sides("spsm_strided_column_has_the_one_block_solves_bits");
+    let mut r = rng(0x0b1c);
+    for (n, band, vt) in
+        [(3000, 2, SPBLK_R_64F), (1200, 20, SPBLK_R_64F), (5000, 3, SPBLK_R_32F), (800, 40, SPBLK_R_32F)]
+    {
+        let (e, v) = chain_or_arrow(&mut r, n, band, false);
+        let sp = Sp::new(&mut r, SPBLK_FORMAT_CSR, n, n, &e, &v, SPBLK_INDEX_32I, SPBLK_INDEX_BASE_ZERO, vt);
+        let data = encode(&some_values(&mut r, 2 * n, false), vt);
+        let b = Dn { rows: n as i64, cols: 1, ld: 2, order: ROW, vt, data };
+        let x: Vec<f64> = rhs_columns(&b, N).remove(0);
+        for (op, fill) in [(N, L), (T, L), (N, U)] {
+            let s = Solve { op, fill, diag: NON_UNIT, vt, alpha: 1.5 };
+            let m = Many { s, op_b: N, c_order: None };
+            for &kind in &sides {
+                let what = format!("n={n} band={band} {s:?} {kind:?}");
+                let mut side = Side::new(kind);
+                let (many, records) = spblk::trace::capture(|| run(&mut side, &sp, m, &b, 1, |_, _| {}));
+                let (alone, buf) = run_keeping_buffer(&mut side, &sp, s, &x, 1, false, no_change);
+                same_bits(&format!("{what}: the strided column against SpSV"), &many[0][0], &alone[0]);
+                if kind == Kind::Cuda && !harness_on_host() {
+                    let words = side.get(buf, 12);
+                    assert_eq!(u32::from_le_bytes(words[8..12].try_into().unwrap()), 1, "{what}: SpSV in one block");
+                    let grids = super::launched(&records, "spblk_spsv_rows_many_")
+                        + super::launched(&records, "spblk_spsv_warp_many_");
+                    assert_eq!(
+                        (grids, super::launched(&records, "spblk_spsv_block_")),
+                        (1, 0),
+                        "{what}: SpSM's kernels"
+                    );
+                }
             }
         }
     }

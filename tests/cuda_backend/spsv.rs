@@ -145,7 +145,7 @@ pub(super) fn run(
 }
 
 /// [`run`], also returning the analysis' buffer (alive as long as the side).
-fn run_keeping_buffer(
+pub(super) fn run_keeping_buffer(
     side: &mut Side,
     sp: &Sp,
     s: Solve,
@@ -316,7 +316,7 @@ fn spsv_long_rows_and_many_rows() {
 
 /// Rows `i` waiting on the `band` rows before them (levels: one per row) and, with `arrow`, on
 /// row 0 only (two levels), with their mirror images above the diagonal.
-fn chain_or_arrow(r: &mut StdRng, n: usize, band: usize, arrow: bool) -> (Vec<(usize, usize)>, Vec<f64>) {
+pub(super) fn chain_or_arrow(r: &mut StdRng, n: usize, band: usize, arrow: bool) -> (Vec<(usize, usize)>, Vec<f64>) {
     let mut rows: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
     for i in 1..n {
         let below: Vec<usize> = if arrow { vec![0] } else { (i.saturating_sub(band)..i).collect() };
