@@ -20,8 +20,10 @@ extern "C" __global__ void __launch_bounds__(256) spblk_spsv_arrange(i64 n, cons
 }
 
 // Moves each kept entry of op(A) (ptr, col, base; `perm`, NULL: identity, maps its entries to
-// A's) to its row's place in solve order, keeping the row's storage order: its column as the
-// position of that row, its source in A's values, its value. A warp takes 32 rows at a time and
+// A's) to its row's place in solve order, in the row's storage order for a lower triangle and
+// reversed for an upper one (a backward solve: the row's nearest neighbours, solved last, then
+// come last; the host reference sums in the same order): its column as the position of that
+// row, its source in A's values, its value. A warp takes 32 rows at a time and
 // walks their entries as one run; an entry's rank among its row's kept entries is the kept
 // entries before it in the step (a ballot) plus those of earlier steps (a count per row).
 template <class I, class T>
@@ -37,7 +39,8 @@ __device__ void spsv_place(u32 n, const I* ptr, const I* col, i64 base, int lowe
         if (row < n) {
             start = (u32)((i64)ptr[row] - base);
             len = (u32)((i64)ptr[row + 1] - base - start);
-            dest = solve_ptr[position[row]];
+            // Lower: the row's slots from its first; upper: from its last, backwards.
+            dest = lower ? solve_ptr[position[row]] : solve_ptr[position[row] + 1] - 1;
         }
         placed[w][lane] = 0;
         __syncwarp();
@@ -58,7 +61,8 @@ __device__ void spsv_place(u32 n, const I* ptr, const I* col, i64 base, int lowe
             const u32 same = __match_any_sync(SPBLK_FULL_MASK, item < run.total ? owner : 32);
             const u32 kept = __ballot_sync(SPBLK_FULL_MASK, keep);
             if (keep) {
-                const u32 q = to + placed[w][owner] + __popc(kept & same & below);
+                const u32 rank = placed[w][owner] + __popc(kept & same & below);
+                const u32 q = lower ? to + rank : to - rank;
                 const u32 src = perm ? perm[at] : at;
                 solve_col[q] = position[c];
                 solve_src[q] = src;

@@ -1,7 +1,11 @@
 //! Triangular solves on the host, the reference: the analysis keeps op(A)'s triangle in solve
 //! order with a copy of its values, and the rows grouped into level sets (a row's level is one
 //! past the highest of the rows it needs); the solve runs each level's rows in parallel, each
-//! row's sum in storage order. Every run gives the same bits, and so does the CUDA backend's
+//! row's sum in the order in which the solve meets its entries' rows: op(A)'s storage order for
+//! a forward solve (lower), reversed for a backward one (upper): with columns ascending, a row's
+//! sum then starts with the rows furthest back in the solve and ends with its nearest
+//! neighbour, the one most likely still being solved (the CUDA solve adds what is published
+//! while it waits for the rest). Every run gives the same bits, and so does the CUDA backend's
 //! row-per-thread kernel on rows of at most 32 entries, which it sums in the same order.
 
 use std::borrow::Cow;
@@ -101,6 +105,12 @@ unsafe fn pattern<I: Index>(args: &SpsvArgs) -> Result<Triangle> {
                 t.col.push(c);
                 t.src.push(at);
             }
+        }
+        if !args.lower {
+            // A backward solve: its nearest rows are solved last (the module's comment).
+            let kept = t.ptr[i]..t.col.len();
+            t.col[kept.clone()].reverse();
+            t.src[kept].reverse();
         }
         t.ptr.push(t.col.len());
     }
