@@ -152,7 +152,7 @@ static void probe(const char* path) {
     CK(cudaMalloc(&d_ptr, (n + 1) * 4));
     CK(cudaMalloc(&d_col, std::max(kept, 1L) * 4));
     CK(cudaMalloc(&d_row, n * 4));
-    CK(cudaMalloc(&d_tickets, 16));
+    CK(cudaMalloc(&d_tickets, 32));
     CK(cudaMalloc(&d_val, std::max(kept, 1L) * 8));
     CK(cudaMalloc(&d_diag, n * 8));
     CK(cudaMalloc(&d_x, n * 8));
@@ -165,8 +165,8 @@ static void probe(const char* path) {
     CK(cudaMemcpy(d_val, val.data(), kept * 8, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(d_diag, diag.data(), n * 8, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(d_x, x.data(), n * 8, cudaMemcpyHostToDevice));
-    const unsigned tickets[4] = {0, 0, SPSV_SOLVE_BLOCK, levels};
-    CK(cudaMemcpy(d_tickets, tickets, 16, cudaMemcpyHostToDevice));
+    const unsigned tickets[8] = {0, 0, SPSV_SOLVE_BLOCK, levels, 0, 0, 0, 0};
+    CK(cudaMemcpy(d_tickets, tickets, 32, cudaMemcpyHostToDevice));
     // Shared memory as the library's block_shared(): everything staged, else the rows, else the
     // published values alone.
     int optin = 0;
@@ -179,7 +179,7 @@ static void probe(const char* path) {
         printf("%s: too large for one block\n", path);
         return;
     }
-    auto kernel = warp ? spblk_spsv_block_warp_f64 : spblk_spsv_block_rows_f64;
+    auto kernel = warp ? spblk_spsv_once_warp_f64 : spblk_spsv_once_rows_f64;  // block 0 solves
     CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
     // PROBE_UNIT=1: a unit diagonal (no division; the bits then differ from the host's), to see
     // what the division costs a level.
@@ -190,8 +190,8 @@ static void probe(const char* path) {
     std::vector<float> ms;
     for (int rep = 0; rep < 60; ++rep) {
         CK(cudaEventRecord(e0));
-        kernel<<<1, SPSV_BLOCK_THREADS, shared>>>(n, d_ls, d_ptr, d_col, d_val, d_diag, d_row, unit, d_x, d_y, d_tickets,
-                                                  d_ready, (unsigned)shared, nullptr, 1.0);
+        kernel<<<1, SPSV_BLOCK_THREADS, shared>>>(n, nullptr, d_ls, d_ptr, d_col, d_val, d_diag, d_row, unit, d_x, d_y,
+                                                  d_tickets, d_ready, (unsigned)shared, nullptr, 1.0);
         CK(cudaEventRecord(e1));
         CK(cudaEventSynchronize(e1));
         float t;

@@ -51,20 +51,34 @@ static void sp_analysis(ctx_t *c) {
     CK(spblkSpSV_analysis(c->sh, c->op, one(c), c->sa, c->sx, c->sy, c->t, SPBLK_SPSV_ALG_DEFAULT, c->sd, c->sbuf));
 }
 typedef void (*fn)(ctx_t *);
-static float median_solve(fn f, ctx_t *c) {
-    float t[21];
+/* The median of 21 solves between events (ms). Also, in *host_us, the median time the call takes
+ * on the host (it returns before the GPU is done), and in *queued_ms the time per solve of 20
+ * queued back to back (the GPU's own time where the host keeps ahead). */
+static float median_solve(fn f, ctx_t *c, float *host_us, float *queued_ms) {
+    float t[21], h[21], q;
     cudaEvent_t a, b;
     int i;
     cudaEventCreate(&a), cudaEventCreate(&b);
     for (i = 0; i < 5; ++i) f(c);
     for (i = 0; i < 21; ++i) {
+        double t0;
         cudaEventRecord(a, 0);
+        t0 = now();
         f(c);
+        h[i] = (float)((now() - t0) * 1e3);
         cudaEventRecord(b, 0);
         cudaEventSynchronize(b);
         cudaEventElapsedTime(&t[i], a, b);
     }
+    cudaEventRecord(a, 0);
+    for (i = 0; i < 20; ++i) f(c);
+    cudaEventRecord(b, 0);
+    cudaEventSynchronize(b);
+    cudaEventElapsedTime(&q, a, b);
     qsort(t, 21, sizeof(float), cmpf);
+    qsort(h, 21, sizeof(float), cmpf);
+    *host_us = h[10];
+    *queued_ms = q / 20;
     return t[10];
 }
 static float median_analysis(fn f, ctx_t *c) {
@@ -89,7 +103,7 @@ static void run(const char *name, csr_t *m, cusparseFillMode_t fill, cusparseOpe
     void *hv = malloc(vs * m->nnz), *hx = malloc(vs * m->n), *r1 = malloc(vs * m->n), *r2 = malloc(vs * m->n);
     cusparseDiagType_t diag = CUSPARSE_DIAG_TYPE_NON_UNIT;
     double diff = 0, big = 0;
-    float a_nv, a_sp, s_nv, s_sp;
+    float a_nv, a_sp, s_nv, s_sp, h_nv, h_sp, q_nv, q_sp;
     for (i = 0; i < (size_t)m->nnz; i++) {
         if (vs == 8) ((double *)hv)[i] = m->val[i]; else ((float *)hv)[i] = (float)m->val[i];
     }
@@ -123,8 +137,8 @@ static void run(const char *name, csr_t *m, cusparseFillMode_t fill, cusparseOpe
     c.sbuf = dev(NULL, sbs);
     a_nv = median_analysis(nv_analysis, &c);
     a_sp = median_analysis(sp_analysis, &c);
-    s_nv = median_solve(nv_solve, &c);
-    s_sp = median_solve(sp_solve, &c);
+    s_nv = median_solve(nv_solve, &c, &h_nv, &q_nv);
+    s_sp = median_solve(sp_solve, &c, &h_sp, &q_sp);
     CK(cudaMemcpy(r1, y, vs * m->n, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(r2, sy, vs * m->n, cudaMemcpyDeviceToHost));
     for (i = 0; i < (size_t)m->n; i++) {
@@ -133,9 +147,10 @@ static void run(const char *name, csr_t *m, cusparseFillMode_t fill, cusparseOpe
         if (fabs(p) > big) big = fabs(p);
     }
     printf("%-28s %s op %s n=%d nnz=%ld | buffer MB nv %.1f spblk %.1f | analysis ms nv %.3f spblk %.3f (x%.2f) | "
-           "solve ms nv %.3f spblk %.3f (x%.2f) | max diff/max|y| %.1e\n",
+           "solve ms nv %.3f spblk %.3f (x%.2f) | max diff/max|y| %.1e | solve call on the host us nv %.1f spblk %.1f | "
+           "queued ms nv %.3f spblk %.3f\n",
            name, t == CUDA_R_64F ? "f64" : "f32", op == CUSPARSE_OPERATION_NON_TRANSPOSE ? "N" : "T", m->n, m->nnz,
-           bs / 1e6, sbs / 1e6, a_nv, a_sp, a_nv / a_sp, s_nv, s_sp, s_nv / s_sp, diff / big);
+           bs / 1e6, sbs / 1e6, a_nv, a_sp, a_nv / a_sp, s_nv, s_sp, s_nv / s_sp, diff / big, h_nv, h_sp, q_nv, q_sp);
     fflush(stdout);
     cusparseSpSV_destroyDescr(c.d);
     spblkSpSV_destroyDescr(c.sd);

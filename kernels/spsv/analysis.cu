@@ -8,14 +8,24 @@
 #include "spsv/rows.cuh"
 
 // For each position s of the solve order: its row's entry count (to be scanned into the solve
-// copy's offsets) and its diagonal's source.
-extern "C" __global__ void __launch_bounds__(256) spblk_spsv_arrange(i64 n, const u32* order, const u32* kept,
-                                                                     const u32* diag_src, u32* counts,
-                                                                     u32* solve_diag_src) {
+// copy's offsets; counts[n] = 0) and its diagonal's source; and where each level starts
+// (level_start[L] = the first position of level L + 1: levels count from 1, positions sorted by
+// level; level_start[levels] = n; tickets[3] = the number of levels: one_block.cu). One launch
+// for both: on a small matrix the analysis is a chain of launches.
+extern "C" __global__ void __launch_bounds__(256)
+    spblk_spsv_arrange(i64 n, const u32* order, const u32* kept, const u32* diag_src, u32* counts,
+                       u32* solve_diag_src, const u32* level, u32* level_start, u32* tickets) {
     GRID_STRIDE(s, n) {
         const u32 r = order[s];
         counts[s] = kept[r];
         solve_diag_src[s] = diag_src[r];
+        const u32 l = level[r];
+        if (s == 0 || level[order[s - 1]] != l) level_start[l - 1] = (u32)s;
+        if (s == n - 1) {
+            level_start[l] = (u32)n;
+            tickets[3] = l;
+            counts[n] = 0;
+        }
     }
 }
 
@@ -76,10 +86,11 @@ __device__ void spsv_place(u32 n, const I* ptr, const I* col, i64 base, int lowe
 }
 
 // The analysis' copy of the values, from A's (or an update's) nnz values (`src` NULL: the
-// diagonal only).
+// diagonal only); and, at the analysis, the `unset` words of the solve's published values set
+// to all bits (not published), for solves that reset them themselves (sync_free.cu).
 template <class T>
 __device__ void spsv_values(i64 n, const u32* solve_ptr, const u32* src, const u32* diag_src, const T* a_val, T* val,
-                            T* diag) {
+                            T* diag, u32* ready, i64 unset) {
     if (src) {
         const i64 count = (i64)solve_ptr[n];
         GRID_STRIDE(j, count) val[j] = a_val[src[j]];
@@ -88,6 +99,7 @@ __device__ void spsv_values(i64 n, const u32* solve_ptr, const u32* src, const u
         const u32 d = diag_src[s];
         diag[s] = d == SPSV_NONE ? T(1) : a_val[d];
     }
+    GRID_STRIDE(w, unset) ready[w] = 0xffffffffu;
 }
 
 // updateMatrix(DIAGONAL): the n new diagonal values come in row order.
@@ -104,8 +116,9 @@ template <class T> __device__ void spsv_diagonal(i64 n, const u32* order, const 
 
 #define SPSV_VALUES_ENTRY(T, tval)                                                                               \
     extern "C" __global__ void __launch_bounds__(256) spblk_spsv_values_##tval(                                  \
-        i64 n, const u32* solve_ptr, const u32* src, const u32* diag_src, const T* a_val, T* val, T* diag) {     \
-        spsv_values<T>(n, solve_ptr, src, diag_src, a_val, val, diag);                                            \
+        i64 n, const u32* solve_ptr, const u32* src, const u32* diag_src, const T* a_val, T* val, T* diag,       \
+        u32* ready, i64 unset) {                                                                                 \
+        spsv_values<T>(n, solve_ptr, src, diag_src, a_val, val, diag, ready, unset);                              \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(256) spblk_spsv_diagonal_##tval(i64 n, const u32* order,        \
                                                                                 const T* values, T* diag) {    \

@@ -10,24 +10,10 @@
 // row while it solves the current one (session 32). Each row's sum is the sync-free kernels'
 // own: storage order for a row of up to 32 entries in the thread kernel, the warp's
 // lane-strided sum and tree otherwise, so the bits are the same whichever runs. The analysis
-// picks (spblk_spsv_solve_mode).
-#include "spsv/solve.cuh"
+// picks (spblk_spsv_solve_mode), and SpSV's solve is one launch that runs either (spsv_once).
+#include "spsv/grid.cuh"
 
 #define SPSV_BLOCK_THREADS 512
-
-// level_start[L] = the first position of level L + 1 (levels count from 1, positions sorted by
-// level), level_start[levels] = n; tickets[3] = the number of levels.
-extern "C" __global__ void __launch_bounds__(256)
-    spblk_spsv_level_starts(i64 n, const u32* level, const u32* order, u32* level_start, u32* tickets) {
-    GRID_STRIDE(s, n) {
-        const u32 l = level[order[s]];
-        if (s == 0 || level[order[s - 1]] != l) level_start[l - 1] = (u32)s;
-        if (s == n - 1) {
-            level_start[l] = (u32)n;
-            tickets[3] = l;
-        }
-    }
-}
 
 __device__ __forceinline__ u64 spsv_round16(u64 bytes) { return (bytes + 15) & ~(u64)15; }
 
@@ -320,19 +306,13 @@ __device__ __forceinline__ void spsv_block_levels(const A& m, int unit, const Sp
     }
 }
 
-// The whole solve in one block when the analysis chose it; else the grid kernel's resets.
-// WARP: every row by a warp (matrices whose rows are long on average, as the warp kernel).
+// The whole solve in one block. WARP: every row by a warp (matrices whose rows are long on
+// average, as the warp kernel).
 template <class T, bool WARP>
 __device__ void spsv_block(u32 n, const u32* __restrict__ level_start, const u32* __restrict__ ptr,
                            const u32* __restrict__ col, const T* __restrict__ val, const T* __restrict__ diag,
-                           const u32* __restrict__ row_of, int unit, const T* x, T* y, u32* tickets, T* ready,
+                           const u32* __restrict__ row_of, int unit, const T* x, T* y, const u32* tickets,
                            u32 shared_bytes, const T* alpha_dev, T alpha_h) {
-    typedef typename Ready<T>::Bits Bits;
-    if (tickets[2] != SPSV_SOLVE_BLOCK) {
-        for (u32 i = threadIdx.x; i < n; i += blockDim.x) reinterpret_cast<Bits*>(ready)[i] = ~Bits(0);
-        if (threadIdx.x == 0) tickets[0] = 0;
-        return;
-    }
     T* held = reinterpret_cast<T*>(spsv_shared);
     const u32 levels = tickets[3], kept = ptr[n];
     const SpsvStaged z(n, levels, kept, sizeof(T));
@@ -351,24 +331,48 @@ __device__ void spsv_block(u32 n, const u32* __restrict__ level_start, const u32
     }
 }
 
-// `spblk_spsv_block_{rows,warp}_{f32,f64}`: one block of SPSV_BLOCK_THREADS threads with n
-// values of dynamic shared memory, launched before the grid kernel of every SpSV solve whose
-// values fit it.
-#define SPSV_BLOCK_ENTRY(T, tval)                                                                                  \
-    extern "C" __global__ void __launch_bounds__(SPSV_BLOCK_THREADS, 1) spblk_spsv_block_rows_##tval(              \
-        u32 n, const u32* level_start, const u32* ptr, const u32* col, const T* val, const T* diag,                \
-        const u32* row_of, int unit, const T* x, T* y, u32* tickets, T* ready, u32 shared_bytes,                 \
+// SpSV's solve in one launch, for a single column of up to 1 MB of values (ONCE_BYTES in
+// src/backend/cuda/spsv.rs): where the analysis chose one block (the values fit it), block 0
+// solves and the others return at once; otherwise every block runs the grid's solve, which
+// resets itself for the next launch (grid.cuh). Either way one launch and no memsets: the small
+// solves this serves take 10-100 us, of which a second launch was several. Larger solves keep
+// the memsets (self-resetting, the grid kernel ran Poisson 3-D f32 1.36x slower: docs/spsv.md).
+// A grid of one block per SM.
+template <class T, bool WARP>
+__device__ void spsv_once(u32 n, const u32* ticket_pos, const u32* level_start, const u32* ptr, const u32* col,
+                          const T* val, const T* diag, const u32* row_of, int unit, const T* x, T* y, u32* tickets,
+                          T* ready, u32 shared_bytes, const T* alpha_dev, T alpha) {
+    if (tickets[2] == SPSV_SOLVE_BLOCK) {
+        if (blockIdx.x == 0)
+            spsv_block<T, WARP>(n, level_start, ptr, col, val, diag, row_of, unit, x, y, tickets, shared_bytes,
+                                alpha_dev, alpha);
+        return;
+    }
+    const SpsvColumns<T, false> xy = {x, y, 1, 0, 1, 0, 1};
+    if (WARP)
+        spsv_warp<T, Ready<T>, false, true>(n, ptr, col, val, diag, row_of, unit, xy, tickets, ready, alpha_dev, alpha);
+    else
+        spsv_rows<T, Ready<T>, false, true>(n, ticket_pos, ptr, col, val, diag, row_of, unit, xy, tickets, tickets[1],
+                                            ready, alpha_dev, alpha);
+}
+
+// `spblk_spsv_once_{rows,warp}_{f32,f64}`: blocks of SPSV_BLOCK_THREADS threads with the block
+// solve's dynamic shared memory.
+#define SPSV_ONCE_ENTRY(T, tval)                                                                                   \
+    extern "C" __global__ void __launch_bounds__(SPSV_BLOCK_THREADS, 1) spblk_spsv_once_rows_##tval(               \
+        u32 n, const u32* ticket_pos, const u32* level_start, const u32* ptr, const u32* col, const T* val,        \
+        const T* diag, const u32* row_of, int unit, const T* x, T* y, u32* tickets, T* ready, u32 shared_bytes,  \
         const T* alpha_dev, T alpha) {                                                                             \
-        spsv_block<T, false>(n, level_start, ptr, col, val, diag, row_of, unit, x, y, tickets, ready, shared_bytes, \
-                             alpha_dev, alpha);                                                                    \
+        spsv_once<T, false>(n, ticket_pos, level_start, ptr, col, val, diag, row_of, unit, x, y, tickets, ready,   \
+                            shared_bytes, alpha_dev, alpha);                                                       \
     }                                                                                                              \
-    extern "C" __global__ void __launch_bounds__(SPSV_BLOCK_THREADS, 1) spblk_spsv_block_warp_##tval(              \
-        u32 n, const u32* level_start, const u32* ptr, const u32* col, const T* val, const T* diag,                \
-        const u32* row_of, int unit, const T* x, T* y, u32* tickets, T* ready, u32 shared_bytes,                 \
+    extern "C" __global__ void __launch_bounds__(SPSV_BLOCK_THREADS, 1) spblk_spsv_once_warp_##tval(               \
+        u32 n, const u32* ticket_pos, const u32* level_start, const u32* ptr, const u32* col, const T* val,        \
+        const T* diag, const u32* row_of, int unit, const T* x, T* y, u32* tickets, T* ready, u32 shared_bytes,  \
         const T* alpha_dev, T alpha) {                                                                             \
-        spsv_block<T, true>(n, level_start, ptr, col, val, diag, row_of, unit, x, y, tickets, ready, shared_bytes,  \
-                            alpha_dev, alpha);                                                                     \
+        spsv_once<T, true>(n, ticket_pos, level_start, ptr, col, val, diag, row_of, unit, x, y, tickets, ready,    \
+                           shared_bytes, alpha_dev, alpha);                                                        \
     }
 
-SPSV_BLOCK_ENTRY(float, f32)
-SPSV_BLOCK_ENTRY(double, f64)
+SPSV_ONCE_ENTRY(float, f32)
+SPSV_ONCE_ENTRY(double, f64)

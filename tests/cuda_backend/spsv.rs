@@ -177,6 +177,10 @@ pub(super) fn run_keeping_buffer(
     between(side, d, vp);
     let mut out = Vec::new();
     for _ in 0..solves {
+        if !in_place {
+            // NaN: a solve that writes nothing does not pass for the one before it.
+            side.overwrite(yp, n * vsize(s.vt));
+        }
         ok(spblkSpSV_solve(h, s.op, alpha, a, vx, vy, s.vt, SPBLK_SPSV_ALG_DEFAULT, d), "solve");
         side.sync();
         out.push(decode(&side.get(yp, n * vsize(s.vt)), s.vt));
@@ -303,11 +307,19 @@ fn spsv_long_rows_and_many_rows() {
                 let again = run(&mut side, &sp, s, &x, 1, false, no_change);
                 same_bits(&format!("{what}, second analysis"), &again[0], &ys[0]);
                 if kind == Kind::Cuda && !harness_on_host() {
-                    // One column of consecutive values: the kernels without steps.
-                    let warp = super::launched(&records, "spblk_spsv_warp_one_");
-                    let rows = super::launched(&records, "spblk_spsv_rows_one_");
+                    // One column of consecutive values: the kernels without steps; up to 1 MB
+                    // of values, one launch that solves in one block or on the grid, else the
+                    // grid kernel after memsets.
+                    let fits = n * vsize(vt) <= 1 << 20;
+                    let name =
+                        |k: &str| if fits { format!("spblk_spsv_once_{k}_") } else { format!("spblk_spsv_{k}_one_") };
+                    let warp = super::launched(&records, &name("warp"));
+                    let rows = super::launched(&records, &name("rows"));
                     let long = sp.nnz / sp.rows >= 16;
                     assert_eq!((warp, rows), if long { (3, 0) } else { (0, 3) }, "{what}: kernels");
+                    let solves = records.iter().filter(|r| r.function == "spblkSpSV_solve");
+                    let launches: u32 = solves.flat_map(|r| r.kernels.iter().map(|k| k.1)).sum();
+                    assert_eq!(launches, 3, "{what}: one launch a solve");
                 }
             }
         }
@@ -333,20 +345,22 @@ pub(super) fn chain_or_arrow(r: &mut StdRng, n: usize, band: usize, arrow: bool)
 
 /// On CUDA a solve runs in one thread block (its published values in shared memory) when the
 /// analysis finds many levels for the rows, else on the whole GPU; either way the bits of the
-/// other. The analysis' choice is the buffer's third word (1: one block); the block kernel runs
-/// before every SpSV solve whose values fit one block (solving, or resetting for the grid).
+/// other. The analysis' choice is the buffer's third word (1: one block); every SpSV solve of up
+/// to 1 MB of values is one launch of the kernel that runs either (resetting what it used for
+/// the next solve: three solves in a row check that), larger ones the grid kernel.
 #[test]
 fn spsv_runs_in_one_block_or_on_the_grid() {
     let sides = sides("spsv_runs_in_one_block_or_on_the_grid");
     let mut r = rng(0xb10c);
-    // (n, band, arrow, values, expected mode: Some(1) one block, Some(0) the grid, None: too
-    // large for one block).
+    // (n, band, arrow, values, expected mode: Some(1) one block, Some(0) the grid, both in one
+    // launch; None: over 1 MB of values, memsets and the grid kernel).
     let cases = [
         (3000, 2, false, SPBLK_R_64F, Some(1)),
         (1200, 20, false, SPBLK_R_64F, Some(1)),
         (5000, 3, false, SPBLK_R_32F, Some(1)),
         (20000, 0, true, SPBLK_R_32F, Some(0)),
-        (30000, 0, true, SPBLK_R_64F, None),
+        (30000, 0, true, SPBLK_R_64F, Some(0)),
+        (140000, 0, true, SPBLK_R_64F, None),
     ];
     for (n, band, arrow, vt, mode) in cases {
         let (e, v) = chain_or_arrow(&mut r, n, band, arrow);
@@ -366,16 +380,15 @@ fn spsv_runs_in_one_block_or_on_the_grid() {
                 if kind == Kind::Cuda && !harness_on_host() {
                     let words = side.get(buf, 12);
                     let chosen = u32::from_le_bytes(words[8..12].try_into().unwrap());
-                    let blocks = super::launched(&records, "spblk_spsv_block_");
+                    let once = super::launched(&records, "spblk_spsv_once_");
                     let grids = super::launched(&records, "spblk_spsv_rows_one_")
                         + super::launched(&records, "spblk_spsv_warp_one_");
-                    assert_eq!(grids, 3, "{what}: grid kernels");
                     match mode {
                         Some(m) => {
                             assert_eq!(chosen, m, "{what}: where the solve runs");
-                            assert_eq!(blocks, 3, "{what}: block kernels");
+                            assert_eq!((once, grids), (3, 0), "{what}: kernels");
                         }
-                        None => assert_eq!((chosen, blocks), (0, 0), "{what}: too large for one block"),
+                        None => assert_eq!((chosen, once, grids), (0, 0, 3), "{what}: too large for one launch"),
                     }
                 }
             }

@@ -13,7 +13,7 @@ pub const INDICES: [&str; 2] = ["i32", "i64"];
 /// Name prefixes of the kernels that take more than 48 KB of dynamic shared memory.
 pub const LARGE_SHARED: [&str; 7] = [
     "spblk_spmm_vbr_",
-    "spblk_spsv_block_",
+    "spblk_spsv_once_",
     "spblk_spmm_aspt_",
     "spblk_aspt_spmm_estimate_",
     "spblk_spgemm_symbolic_",
@@ -210,7 +210,7 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_sell_to_csr_{w}_{i}"));
         }
     }
-    // kernels/spsv/analysis.cu, order.cu and sync_free.cu.
+    // kernels/spsv/analysis.cu, order.cu, sync_free.cu and one_block.cu.
     v.extend(
         [
             "spblk_spsv_order_keys",
@@ -218,7 +218,6 @@ pub fn all() -> Vec<String> {
             "spblk_spsv_order_place",
             "spblk_spsv_ticket_flags",
             "spblk_spsv_ticket_place",
-            "spblk_spsv_level_starts",
             "spblk_spsv_solve_mode",
         ]
         .map(String::from),
@@ -230,7 +229,7 @@ pub fn all() -> Vec<String> {
         }
     }
     for t in ["f32", "f64"] {
-        for k in ["values", "diagonal", "rows_one", "warp_one", "rows_many", "warp_many", "block_rows", "block_warp"] {
+        for k in ["values", "diagonal", "rows_one", "warp_one", "rows_many", "warp_many", "once_rows", "once_warp"] {
             v.push(format!("spblk_spsv_{k}_{t}"));
         }
     }

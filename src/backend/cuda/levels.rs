@@ -47,8 +47,9 @@ pub struct LevelOrder {
 impl LevelOrder {
     /// Space for `n` rows.
     pub fn carve(c: &mut Carve, n: usize) -> Self {
-        let (level, tickets) = (c.take(n * 4), c.take(4));
-        LevelOrder { level, tickets, sort: SortSpace::carve(c, n as u64) }
+        // The counter right after the levels: both start at zero, one memset.
+        let level = c.take((n + 1) * 4);
+        LevelOrder { level, tickets: level + n as u64 * 4, sort: SortSpace::carve(c, n as u64) }
     }
 
     /// Each row's level (u32), as the last `run` left it.
@@ -70,8 +71,7 @@ impl LevelOrder {
         let tally = tally.unwrap_or(RowTally { kept: 0, diag_src: 0 });
         let n64 = n as u64;
         let rows = l.grid(n64, BLOCK as u64);
-        l.memset_u32(self.level, 0, n as usize)?;
-        l.memset_u32(self.tickets, 0, 1)?;
+        l.memset_u32(self.level, 0, n as usize + 1)?;
         l.launch(
             &format!("spblk_spsv_order_levels_{}", index_tag(a.ity)),
             l.resident_grid(n64.div_ceil(32), ORDER_WARPS as u64, ORDER_BLOCKS_PER_SM),

@@ -29,18 +29,24 @@ const WARP_ROWS_FROM: i64 = 16;
 /// memory it takes for the published values: a solve held by one block needs all n of them.
 const BLOCK_THREADS: u32 = 512;
 const BLOCK_BYTES: usize = 200 << 10;
+/// SpSV's solves of up to this many bytes of values are one launch that resets what it uses
+/// for the next solve (kernels/spsv/one_block.cu, `spsv_once`); larger ones are memsets and the
+/// grid kernel.
+const ONCE_BYTES: usize = 1 << 20;
 
 /// Where an analysis keeps each array in the buffer.
 struct Layout {
-    /// The solve's ticket counter, the number of tickets and where the solve runs (u32 words:
-    /// the grid or one block, chosen by the analysis), and where each ticket starts
-    /// (kernels/spsv/sync_free.cu: one long row or up to 32 short ones).
+    /// The solve's ticket counter, the number of tickets, where the solve runs (the grid or one
+    /// block, chosen by the analysis), the levels' count and the parity of SpSV's next solve
+    /// (u32 words 0-4), and where each ticket starts (kernels/spsv/sync_free.cu: one long row
+    /// or up to 32 short ones).
     tickets: u64,
     ticket_pos: u64,
     /// Where each level starts in the solve order (kernels/spsv/one_block.cu).
     level_start: u64,
     /// The values the solve has published (by position, a run of n per right-hand side), all
-    /// bits set while a row is not done.
+    /// bits set while a row is not done. SpSV's single column has two runs: a solve publishes
+    /// into one and resets the other for the next solve (kernels/spsv/grid.cuh).
     ready: u64,
     /// The triangle in solve order (kernels/spsv/analysis.cu): u32 offsets, entries naming the
     /// positions they wait on, each entry's source in A's values, the values; the diagonal's
@@ -66,7 +72,7 @@ struct Layout {
 fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout> {
     let (n, nnz) = (args.a.rows as usize, args.a.nnz as usize);
     let vsz = args.value_type.size();
-    let (tickets, ticket_pos, level_start) = (c.take(16), c.take((n + 1) * 4), c.take((n + 1) * 4));
+    let (tickets, ticket_pos, level_start) = (c.take(32), c.take((n + 1) * 4), c.take((n + 1) * 4));
     let (ptr, col, src) = (c.take((n + 1) * 4), c.take(nnz * 4), c.take(nnz * 4));
     let (diag_src, order) = (c.take(n * 4), c.take(n * 4));
     // The ordering pass' arrays are dead once the order is placed; the values, the diagonal and
@@ -75,7 +81,7 @@ fn layout(l: Option<&Launcher>, c: &mut Carve, args: &SpsvArgs) -> Result<Layout
     let levels = LevelOrder::carve(c, n);
     let ordering_end = c.offset();
     c.rewind(shared);
-    let ready_len = n * args.cols as usize * vsz;
+    let ready_len = ready_runs(args.cols, n * vsz) * n * vsz;
     let (val, diag, ready) = (c.take(nnz * vsz), c.take(n * vsz), c.take(ready_len));
     c.rewind(ordering_end.max(c.offset()));
     let mut at = Layout {
@@ -119,7 +125,7 @@ pub struct DeviceTriangle {
     /// The kept entries' columns are below their rows (else above).
     lower: bool,
     /// One block's shared memory holds the published values of a single right-hand side: the
-    /// analysis may put the solve there, and SpSV's solves launch the block kernel first.
+    /// analysis may put the solve there (block 0 of SpSV's single launch).
     block_fits: bool,
     at: Layout,
 }
@@ -156,12 +162,13 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
         return Ok(t);
     }
     solve_order(l, &t)?;
-    level_starts(l, &t)?;
     arrange(l, &t, args.a.values as u64)?;
     tickets(l, &t)?;
     solve_mode(l, &t)?;
-    // The entries' values are placed with them; the diagonal's.
-    copy_values(l, &t, 0, args.a.values as u64)?;
+    // The entries' values are placed with them; the diagonal's. A single launch's solves
+    // reset what they use for the next one; the first finds it set here (the published values;
+    // the ticket counter and parity: spblk_spsv_ticket_place).
+    copy_values(l, &t, 0, args.a.values as u64, true)?;
     trace::note(format_args!(
         "SpSV analysis: n={n} nnz={} {} kernel, {}",
         args.a.nnz,
@@ -177,14 +184,6 @@ fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
     let (at, p) = (&t.at, t.at.pattern);
     let a = Pattern { ptr: p.ptr, col: p.col, base: p.base, perm: p.perm, ity: t.ity, lower: t.lower };
     at.levels.run(l, a, t.n, at.order, at.position, Some(at.tally))
-}
-
-/// Where each level starts in the solve order (kernels/spsv/one_block.cu), read from the levels
-/// before the values take their space.
-fn level_starts(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
-    let at = &t.at;
-    let starts = Args::new().i64(t.n).ptr(at.levels.level()).ptr(at.order).ptr(at.level_start).ptr(at.tickets);
-    l.launch("spblk_spsv_level_starts", l.grid(t.n as u64, BLOCK as u64), BLOCK, 0, starts)
 }
 
 /// Where the solve runs (kernels/spsv/one_block.cu): in one block when the values fit it and
@@ -213,9 +212,11 @@ fn solve_mode(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
 fn arrange(l: &Launcher, t: &DeviceTriangle, values: u64) -> Result<()> {
     let (at, n, p) = (&t.at, t.n as u64, t.at.pattern);
     let rows = l.grid(n, BLOCK as u64);
+    // Also where each level starts (kernels/spsv/one_block.cu), read from the levels before the
+    // values take their space.
     let counts = Args::new().i64(t.n).ptr(at.order).ptr(at.tally.kept).ptr(at.tally.diag_src).ptr(at.ptr);
-    l.launch("spblk_spsv_arrange", rows, BLOCK, 0, counts.ptr(at.diag_src))?;
-    l.memset_u32(at.ptr + n * 4, 0, 1)?;
+    let starts = counts.ptr(at.diag_src).ptr(at.levels.level()).ptr(at.level_start).ptr(at.tickets);
+    l.launch("spblk_spsv_arrange", rows, BLOCK, 0, starts)?;
     scan(l, at.ptr, n + 1, Width::U32, at.scan_tmp, 0)?;
     let place = Args::new()
         .u32(t.n as u32)
@@ -240,7 +241,6 @@ fn tickets(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
     let (at, n) = (&t.at, t.n as u64);
     let rows = l.grid(n, BLOCK as u64);
     l.launch("spblk_spsv_ticket_flags", rows, BLOCK, 0, Args::new().i64(t.n).ptr(at.ptr).ptr(at.ticket_flags))?;
-    l.memset_u32(at.ticket_flags + n * 4, 0, 1)?;
     scan(l, at.ticket_flags, n + 1, Width::U32, at.scan_tmp, 0)?;
     let place = Args::new().i64(t.n).ptr(at.ptr).ptr(at.ticket_flags).ptr(at.ticket_pos).ptr(at.tickets);
     l.launch("spblk_spsv_ticket_place", rows, BLOCK, 0, place)
@@ -248,24 +248,37 @@ fn tickets(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
 
 /// The analysis' copy of the kept entries' values (from their sources `src`; 0: the diagonal
 /// only) and of the diagonal, from `values` (nnz of them, in A's storage order).
-fn copy_values(l: &Launcher, t: &DeviceTriangle, src: u64, values: u64) -> Result<()> {
+/// At the analysis (`unset_ready`), also the two runs of published values of a solve that resets
+/// them itself, set to "not published" for its first solve.
+fn copy_values(l: &Launcher, t: &DeviceTriangle, src: u64, values: u64, unset_ready: bool) -> Result<()> {
     if t.n == 0 {
         return Ok(());
     }
     let at = &t.at;
     let threads = if src == 0 { t.n } else { t.nnz.max(t.n) };
+    let run = t.n as usize * t.vty.size();
+    let unset = if unset_ready && once(t.cols, run) { 2 * run / 4 } else { 0 };
     l.launch(
         &format!("spblk_spsv_values_{}", value_tag(t.vty)),
-        l.grid(threads as u64, BLOCK as u64),
+        l.grid(threads.max(unset as i64) as u64, BLOCK as u64),
         BLOCK,
         0,
-        Args::new().i64(t.n).ptr(at.ptr).ptr(src).ptr(at.diag_src).ptr(values).ptr(at.val).ptr(at.diag),
+        Args::new()
+            .i64(t.n)
+            .ptr(at.ptr)
+            .ptr(src)
+            .ptr(at.diag_src)
+            .ptr(values)
+            .ptr(at.val)
+            .ptr(at.diag)
+            .ptr(at.ready)
+            .i64(unset as i64),
     )
 }
 
 pub fn update(l: &Launcher, t: &DeviceTriangle, values: *const c_void, part: SpsvUpdate) -> Result<()> {
     match part {
-        SpsvUpdate::General => copy_values(l, t, t.at.src, values as u64),
+        SpsvUpdate::General => copy_values(l, t, t.at.src, values as u64, false),
         // The new diagonal comes in row order; the analysis keeps it in solve order.
         SpsvUpdate::Diagonal if t.n > 0 => l.launch(
             &format!("spblk_spsv_diagonal_{}", value_tag(t.vty)),
@@ -276,6 +289,23 @@ pub fn update(l: &Launcher, t: &DeviceTriangle, values: *const c_void, part: Sps
         ),
         SpsvUpdate::Diagonal => Ok(()),
     }
+}
+
+/// Runs of n published values (`bytes` each): a single column's solve in one launch keeps two
+/// (it resets one for the next solve while it uses the other), otherwise one per column (reset
+/// before every solve).
+fn ready_runs(cols: i64, bytes: usize) -> usize {
+    if once(cols, bytes) {
+        2
+    } else {
+        cols as usize
+    }
+}
+
+/// A single column's solve is one launch (kernels/spsv/one_block.cu) for up to ONCE_BYTES of
+/// values.
+fn once(cols: i64, bytes: usize) -> bool {
+    cols == 1 && bytes <= ONCE_BYTES
 }
 
 fn warp_rows(n: i64, nnz: i64) -> bool {
@@ -297,7 +327,7 @@ fn block_shared(l: &Launcher, t: &DeviceTriangle) -> usize {
 }
 
 fn block_kernel(vty: DataType, warp: bool) -> String {
-    format!("spblk_spsv_block_{}_{}", if warp { "warp" } else { "rows" }, value_tag(vty))
+    format!("spblk_spsv_once_{}_{}", if warp { "warp" } else { "rows" }, value_tag(vty))
 }
 
 /// The solve kernels' triangle arguments: offsets, entries, values, diagonal, rows, unit.
@@ -313,26 +343,28 @@ pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
     let alpha = Scalar::new(&args.alpha, t.vty, "alpha")?;
     let at = &t.at;
     let (x, y) = (args.x, args.y);
-    // SpSV's single column of consecutive values has kernels of its own (no steps).
+    // SpSV's single column of consecutive values has kernels of its own (no steps); up to
+    // ONCE_BYTES of values, one launch that resets what it uses for the next solve.
     let one = t.cols == 1 && x.row_step == 1 && y.row_step == 1;
     let warp = warp_rows(t.n, t.nnz);
-    // The block kernel either solves in one block (the grid kernel then returns at once) or
-    // resets what the grid kernel uses; without it, memsets do.
-    let block_first = one && t.block_fits;
-    if block_first {
-        let bytes = block_shared(l, t);
-        let block = triangle(Args::new().u32(t.n as u32).ptr(at.level_start), t)
+    if one && once(t.cols, t.n as usize * t.vty.size()) {
+        // One launch that solves in one block or on the grid, as the analysis chose.
+        let bytes = if t.block_fits { block_shared(l, t) } else { 0 };
+        let once = triangle(Args::new().u32(t.n as u32).ptr(at.ticket_pos).ptr(at.level_start), t)
             .ptr(x.values as u64)
             .ptr(y.values as u64)
             .ptr(at.tickets)
             .ptr(at.ready)
             .u32(bytes as u32)
             .scalar(alpha);
-        l.launch(&block_kernel(t.vty, warp), 1, BLOCK_THREADS, bytes as u32, block)?;
-    } else {
-        l.memset_u32(at.tickets, 0, 1)?;
-        l.memset_u32(at.ready, u32::MAX, (t.n * t.cols) as usize * t.vty.size() / 4)?;
+        return l.launch(&block_kernel(t.vty, warp), l.dev.sm_count, BLOCK_THREADS, bytes as u32, once);
     }
+    // The grid kernels start from a zero ticket counter and nothing published. Both runs of a
+    // single column: a later solve of the same analysis may be a contiguous one in one launch
+    // (SpSM with a column-major C of one column), which expects them reset.
+    l.memset_u32(at.tickets, 0, 1)?;
+    let run = t.n as usize * t.vty.size();
+    l.memset_u32(at.ready, u32::MAX, ready_runs(t.cols, run) * run / 4)?;
     // The warp kernel takes one position per ticket; the row kernel the analysis' tickets.
     let (kernel, warps) = if warp { ("warp", t.n as u64) } else { ("rows", (t.n as u64).div_ceil(32)) };
     let columns = if one { "one" } else { "many" };
@@ -350,7 +382,6 @@ pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
             .i64(y.col_step)
             .u32(t.cols as u32)
             .ptr(at.tickets)
-            .i32(block_first as i32)
             .ptr(at.ready)
             .scalar(alpha),
     )
