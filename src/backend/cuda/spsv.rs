@@ -350,14 +350,14 @@ pub fn solve(l: &Launcher, args: &SpsvArgs, t: &DeviceTriangle) -> Result<()> {
     if one && once(t.cols, t.n as usize * t.vty.size()) {
         // One launch that solves in one block or on the grid, as the analysis chose.
         let bytes = if t.block_fits { block_shared(l, t) } else { 0 };
-        let once = triangle(Args::new().u32(t.n as u32).ptr(at.ticket_pos).ptr(at.level_start), t)
+        let kernel_args = triangle(Args::new().u32(t.n as u32).ptr(at.ticket_pos).ptr(at.level_start), t)
             .ptr(x.values as u64)
             .ptr(y.values as u64)
             .ptr(at.tickets)
             .ptr(at.ready)
             .u32(bytes as u32)
             .scalar(alpha);
-        return l.launch(&block_kernel(t.vty, warp), l.dev.sm_count, BLOCK_THREADS, bytes as u32, once);
+        return l.launch(&block_kernel(t.vty, warp), l.dev.sm_count, BLOCK_THREADS, bytes as u32, kernel_args);
     }
     // The grid kernels start from a zero ticket counter and nothing published. Both runs of a
     // single column: a later solve of the same analysis may be a contiguous one in one launch
