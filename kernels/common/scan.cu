@@ -1,6 +1,7 @@
 // Device-wide exclusive scan in three launches: per-tile sums, one block scanning the tile
 // sums (looping, so any length works) and writing the grand total, then each tile scanned
-// with its offset. Integer sums, so the result is exact and deterministic. In place allowed.
+// with its offset. Short inputs are one launch of the middle kernel on the data itself
+// (src/backend/cuda/prims.rs). Integer sums, so the result is exact and deterministic. In place allowed.
 #include "common/warp.cuh"
 
 #define SCAN_THREADS 256

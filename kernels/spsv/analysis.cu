@@ -7,6 +7,8 @@
 // pattern, each with its position in A's values (for updates) and its value.
 #include "spsv/rows.cuh"
 
+#define PLACE_BATCH 4  // steps of 32 entries whose loads a warp issues together
+
 // For each position s of the solve order: its row's entry count (to be scanned into the solve
 // copy's offsets; counts[n] = 0) and its diagonal's source; and where each level starts
 // (level_start[L] = the first position of level L + 1: levels count from 1, positions sorted by
@@ -55,32 +57,53 @@ __device__ void spsv_place(u32 n, const I* ptr, const I* col, i64 base, int lowe
         placed[w][lane] = 0;
         __syncwarp();
         const RowRun run = row_run(start, len, lane);
-        for (u32 step = 0; step < run.total; step += 32) {
-            const u32 item = step + lane;
-            const int owner = row_run_owner(run, item);
-            const u32 at = row_run_entry(run, owner, item);
-            const u32 to = __shfl_sync(SPBLK_FULL_MASK, dest, owner);
-            bool keep = false;
-            i64 c = 0;
-            if (item < run.total) {
-                const i64 r = (i64)(first + owner);
-                c = (i64)col[at] - base;
-                keep = c != r && ((c < r) == (lower != 0));
+        for (u32 batch = 0; batch < run.total; batch += 32 * PLACE_BATCH) {
+            // The batch's loads first (its columns, then their positions and values): a long row
+            // is walked by one warp, one latency per batch rather than two per step.
+            int owner[PLACE_BATCH];
+            u32 at[PLACE_BATCH], pos[PLACE_BATCH], src[PLACE_BATCH];
+            bool keep[PLACE_BATCH];
+            T v[PLACE_BATCH];
+#pragma unroll
+            for (int k = 0; k < PLACE_BATCH; ++k) {
+                const u32 item = batch + 32u * k + lane;
+                owner[k] = row_run_owner(run, item);
+                at[k] = row_run_entry(run, owner[k], item);
+                keep[k] = false;
+                pos[k] = 0;
+                if (item < run.total) {
+                    const i64 r = (i64)(first + owner[k]);
+                    const i64 c = (i64)col[at[k]] - base;
+                    keep[k] = c != r && ((c < r) == (lower != 0));
+                    pos[k] = (u32)c;
+                }
             }
-            // Items past the total take owner 32: they share no row with a real one.
-            const u32 same = __match_any_sync(SPBLK_FULL_MASK, item < run.total ? owner : 32);
-            const u32 kept = __ballot_sync(SPBLK_FULL_MASK, keep);
-            if (keep) {
-                const u32 rank = placed[w][owner] + __popc(kept & same & below);
-                const u32 q = lower ? to + rank : to - rank;
-                const u32 src = perm ? perm[at] : at;
-                solve_col[q] = position[c];
-                solve_src[q] = src;
-                val[q] = a_val[src];
+#pragma unroll
+            for (int k = 0; k < PLACE_BATCH; ++k) {
+                if (keep[k]) {
+                    src[k] = perm ? perm[at[k]] : at[k];
+                    pos[k] = position[pos[k]];
+                    v[k] = a_val[src[k]];
+                }
             }
-            __syncwarp();
-            if (item < run.total && (same >> lane) == 1u) placed[w][owner] += __popc(kept & same);  // the row's last lane
-            __syncwarp();
+#pragma unroll
+            for (int k = 0; k < PLACE_BATCH; ++k) {
+                const u32 item = batch + 32u * k + lane;
+                const u32 to = __shfl_sync(SPBLK_FULL_MASK, dest, owner[k]);
+                // Items past the total take owner 32: they share no row with a real one.
+                const u32 same = __match_any_sync(SPBLK_FULL_MASK, item < run.total ? owner[k] : 32);
+                const u32 kept = __ballot_sync(SPBLK_FULL_MASK, keep[k]);
+                if (keep[k]) {
+                    const u32 rank = placed[w][owner[k]] + __popc(kept & same & below);
+                    const u32 q = lower ? to + rank : to - rank;
+                    solve_col[q] = pos[k];
+                    solve_src[q] = src[k];
+                    val[q] = v[k];
+                }
+                __syncwarp();
+                if (item < run.total && (same >> lane) == 1u) placed[w][owner[k]] += __popc(kept & same);  // the row's last lane
+                __syncwarp();
+            }
         }
     }
 }

@@ -29,8 +29,9 @@ __device__ __forceinline__ void order_store(u32* p, u32 v) {
     asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-#define ORDER_PENDING 128  // polls a warp may leave outstanding while it walks on (4 per lane)
-#define ORDER_LONG 64       // rows with more stored entries are walked after the others
+#define ORDER_LONG 64           // rows with more stored entries are walked after the others
+#define ORDER_PAUSE_MIN 32      // ns between polls of a waiting warp, doubling up to
+#define ORDER_PAUSE_MAX 1024    // (session 34: 256 and 2048 were slower on Poisson 3-D and power-law)
 
 // One ticket's rows: the lane's row, its first stored entry (zero-based) and entry count.
 struct OrderRows {
@@ -38,8 +39,7 @@ struct OrderRows {
     u32 start, len;
 };
 
-// What a ticket's walk tallies per row of the ticket, and the polls it left outstanding, in
-// shared memory.
+// What a ticket's walk tallies per row of the ticket, in shared memory.
 struct OrderTally {
     u32 inner[32];  // the ticket's rows it waits on, a bit each
     u32 outer[32];  // the highest level among earlier tickets' rows it waits on
@@ -47,9 +47,23 @@ struct OrderTally {
     u32 level[32];  // its level once stored
     u32 kept[32];   // its kept entries
     u32 diag[32];   // its first diagonal entry (SPSV_NONE: none)
-    u32 poll_col[ORDER_PENDING];
-    unsigned char poll_row[ORDER_PENDING];
+    u32 target[32]; // its latest outstanding poll (order_target_key; 0: none)
 };
+
+// The polls a warp may leave outstanding while it walks on (the rows they wait on, the ticket's
+// rows waiting), `cap` of them, in dynamic shared memory. The launch sizes the list by the
+// entries per row: a full list makes the walk wait in place, holding its ticket (power-law
+// matrix: 13 ms with 128 polls, 1.05 ms with 1024; Poisson 3-D, whose tickets need fewer than
+// 128, lost 1.45 -> 2.03 ms to the blocks per SM that 1024 cost: session 34).
+struct OrderPolls {
+    u32* col;
+    unsigned char* row;
+    u32 cap;
+};
+
+// A poll's key for `target`: the row stored last in the pass' direction has the highest key.
+__device__ __forceinline__ u32 order_target_key(u32 c, int lower) { return lower ? c + 1 : ~c; }
+__device__ __forceinline__ u32 order_target_row(u32 key, int lower) { return lower ? key - 1 : ~key; }
 
 // Walks the stored entries of the lanes' rows with `take` set as one run: kept entries (column
 // below the row when `lower`, above otherwise) in the ticket set a bit of their row's `inner`
@@ -58,23 +72,31 @@ struct OrderTally {
 // the first diagonal entry are tallied.
 template <class I>
 __device__ void order_walk(const OrderRows& t, bool take, const I* col, i64 base, int lower, const u32* level,
-                           OrderTally& y, u32& polls, int lane) {
+                           OrderTally& y, const OrderPolls& list, u32& polls, int lane) {
     const RowRun run = row_run(t.start, take ? t.len : 0, lane);
     const u32 below = (1u << lane) - 1;
     for (u32 batch = 0; batch < run.total; batch += 32 * ORDER_BATCH) {
         u32 c[ORDER_BATCH], r[ORDER_BATCH], got[ORDER_BATCH];
         bool outside[ORDER_BATCH];
+        // The batch's column loads first, all in flight at once (the tallies' atomics between
+        // them kept the compiler from it: a long row took a load latency per step).
 #pragma unroll
         for (int k = 0; k < ORDER_BATCH; ++k) {
             const u32 item = batch + lane + 32u * k;
-            const int owner = row_run_owner(run, item);
-            const u32 at = row_run_entry(run, owner, item);
+            r[k] = (u32)row_run_owner(run, item);
+            got[k] = row_run_entry(run, (int)r[k], item);  // the entry, until the level is loaded
+            c[k] = item < run.total ? (u32)((i64)col[got[k]] - base) : 0;
+        }
+#pragma unroll
+        for (int k = 0; k < ORDER_BATCH; ++k) {
+            const u32 item = batch + lane + 32u * k;
+            const int owner = (int)r[k];
+            const u32 at = got[k];
             outside[k] = false;
             got[k] = 0;
-            r[k] = (u32)owner;
-            c[k] = 0;
             if (item < run.total) {
-                const i64 cc = (i64)col[at] - base, row = (i64)(t.lo + owner);
+                const i64 cc = (i64)c[k], row = (i64)(t.lo + owner);
+                c[k] = 0;
                 if (cc == row) {
                     atomicMin(&y.diag[owner], at);
                 } else if ((cc < row) == (lower != 0)) {
@@ -93,8 +115,8 @@ __device__ void order_walk(const OrderRows& t, bool take, const I* col, i64 base
         u32 left = 0;
 #pragma unroll
         for (int k = 0; k < ORDER_BATCH; ++k) left += __popc(__ballot_sync(SPBLK_FULL_MASK, outside[k] && !got[k]));
-        if (polls + left > ORDER_PENDING) {  // no room: wait here
-            for (;;) {
+        if (polls + left > list.cap) {  // no room: wait here
+            for (u32 pause = ORDER_PAUSE_MIN;; pause = min(2 * pause, ORDER_PAUSE_MAX)) {
                 bool waiting = false;
 #pragma unroll
                 for (int k = 0; k < ORDER_BATCH; ++k)
@@ -103,7 +125,7 @@ __device__ void order_walk(const OrderRows& t, bool take, const I* col, i64 base
                         waiting |= !got[k];
                     }
                 if (!__any_sync(SPBLK_FULL_MASK, waiting)) break;
-                __nanosleep(32);
+                __nanosleep(pause);
             }
         } else {
 #pragma unroll
@@ -112,9 +134,10 @@ __device__ void order_walk(const OrderRows& t, bool take, const I* col, i64 base
                 const u32 m = __ballot_sync(SPBLK_FULL_MASK, late);
                 if (late) {
                     const u32 i = polls + __popc(m & below);
-                    y.poll_col[i] = c[k];
-                    y.poll_row[i] = (unsigned char)r[k];
+                    list.col[i] = c[k];
+                    list.row[i] = (unsigned char)r[k];
                     atomicAdd(&y.waits[r[k]], 1u);
+                    atomicMax(&y.target[r[k]], order_target_key(c[k], lower));
                 }
                 polls += __popc(m);
             }
@@ -126,26 +149,40 @@ __device__ void order_walk(const OrderRows& t, bool take, const I* col, i64 base
 }
 
 // One pass over the outstanding polls (answered ones are marked SPSV_NONE): each answer folds
-// into its row's `outer` and lowers its `waits`. True if any was answered (warp-uniform).
-__device__ __forceinline__ bool order_poll(const u32* level, OrderTally& y, u32 polls, int lane) {
+// into its row's `outer` and lowers its `waits`; each row's `target` becomes its latest poll
+// still outstanding. True if any was answered (warp-uniform).
+__device__ __forceinline__ bool order_poll(const u32* level, OrderTally& y, const OrderPolls& list, u32 polls,
+                                          int lower, int lane) {
     bool moved = false;
-#pragma unroll
-    for (int m = 0; m < ORDER_PENDING / 32; ++m) {
+    y.target[lane] = 0;
+    __syncwarp();
+    for (u32 m = 0; m < (polls + 31) / 32; ++m) {
         const u32 i = lane + 32u * m;
-        const u32 c = i < polls ? y.poll_col[i] : SPSV_NONE;
+        const u32 c = i < polls ? list.col[i] : SPSV_NONE;
         if (c != SPSV_NONE) {
             const u32 v = order_load(&level[c]);
             if (v) {
-                const u32 r = y.poll_row[i];
+                const u32 r = list.row[i];
                 atomicMax(&y.outer[r], v);
                 atomicSub(&y.waits[r], 1u);
-                y.poll_col[i] = SPSV_NONE;
+                list.col[i] = SPSV_NONE;
                 moved = true;
+            } else {
+                atomicMax(&y.target[list.row[i]], order_target_key(c, lower));
             }
         }
     }
     __syncwarp();
     return __any_sync(SPBLK_FULL_MASK, moved);
+}
+
+// Whether any row's latest outstanding poll (its `target`) is answered (warp-uniform). Rows are
+// stored roughly in the pass' order, so a row's other polls are mostly answered by then: a
+// waiting warp loads one word per row instead of its whole list (on a power-law matrix, whose
+// rows wait on many rows far apart, the waiting warps' full lists kept L2 busy: session 34).
+__device__ __forceinline__ bool order_target_answered(const u32* level, const OrderTally& y, int lower, int lane) {
+    const u32 key = y.target[lane];
+    return __any_sync(SPBLK_FULL_MASK, key != 0 && order_load(&level[order_target_row(key, lower)]) != 0);
 }
 
 // Stores the levels of the rows that are ready: walked, polls answered, and every row of the
@@ -193,10 +230,13 @@ __device__ __forceinline__ void order_store_ready(const OrderRows& t, u32 walked
 // NULL: identity) of its first diagonal entry, or SPSV_NONE.
 template <class I>
 __device__ void order_levels(u32 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm, u32* level,
-                             u32* tickets, u32* kept, u32* diag_src) {
+                             u32* tickets, u32* kept, u32* diag_src, u32 poll_cap) {
     __shared__ OrderTally tally[ORDER_WARPS];
+    extern __shared__ u32 order_poll_space[];  // ORDER_WARPS * poll_cap columns, then as many rows
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     OrderTally& y = tally[w];
+    const OrderPolls list = {order_poll_space + w * poll_cap,
+                             (unsigned char*)(order_poll_space + ORDER_WARPS * poll_cap) + w * poll_cap, poll_cap};
     for (;;) {
         u32 t = 0;
         if (lane == 0) t = atomicAdd(tickets, 1u);
@@ -214,24 +254,33 @@ __device__ void order_levels(u32 n, const I* ptr, const I* col, i64 base, int lo
         }
         y.inner[lane] = y.outer[lane] = y.waits[lane] = y.level[lane] = y.kept[lane] = 0;
         y.diag[lane] = SPSV_NONE;
+        y.target[lane] = 0;
         __syncwarp();
         u32 polls = 0;
         const bool long_row = rows.len > ORDER_LONG;
         const u32 long_rows = __ballot_sync(SPBLK_FULL_MASK, long_row);
         u32 done = __ballot_sync(SPBLK_FULL_MASK, row >= rows.hi);  // rows stored or outside the ticket
-        order_walk<I>(rows, !long_row, col, base, lower, level, y, polls, lane);
+        order_walk<I>(rows, !long_row, col, base, lower, level, y, list, polls, lane);
         if (long_rows) {
             // The short rows whose polls are answered go out before the long rows are walked.
             __syncwarp();
-            order_poll(level, y, polls, lane);
+            order_poll(level, y, list, polls, lower, lane);
             order_store_ready(rows, ~long_rows, lower, level, y, done, lane);
-            order_walk<I>(rows, long_row, col, base, lower, level, y, polls, lane);
+            order_walk<I>(rows, long_row, col, base, lower, level, y, list, polls, lane);
         }
         __syncwarp();
+        // Waiting, the pause between polls doubles: the fewer loads of waiting warps leave L2
+        // to those that make progress.
+        u32 pause = ORDER_PAUSE_MIN;
         for (;;) {
             order_store_ready(rows, SPBLK_FULL_MASK, lower, level, y, done, lane);
             if (done == SPBLK_FULL_MASK) break;
-            if (!order_poll(level, y, polls, lane)) __nanosleep(32);
+            if (order_target_answered(level, y, lower, lane) && order_poll(level, y, list, polls, lower, lane)) {
+                pause = ORDER_PAUSE_MIN;
+            } else {
+                __nanosleep(pause);
+                pause = min(2 * pause, ORDER_PAUSE_MAX);
+            }
         }
         if (row < rows.hi) {
             if (kept) kept[row] = y.kept[lane];
@@ -264,8 +313,8 @@ extern "C" __global__ void __launch_bounds__(256) spblk_spsv_order_place(i64 n, 
 #define ORDER_ENTRY(I, tidx)                                                                                  \
     extern "C" __global__ void __launch_bounds__(ORDER_WARPS * 32, 16) spblk_spsv_order_levels_##tidx(         \
         u32 n, const I* ptr, const I* col, i64 base, int lower, const u32* perm, u32* level, u32* tickets,   \
-        u32* kept, u32* diag_src) {                                                                           \
-        order_levels<I>(n, ptr, col, base, lower, perm, level, tickets, kept, diag_src);                      \
+        u32* kept, u32* diag_src, u32 poll_cap) {                                                             \
+        order_levels<I>(n, ptr, col, base, lower, perm, level, tickets, kept, diag_src, poll_cap);            \
     }
 
 ORDER_ENTRY(int, i32)

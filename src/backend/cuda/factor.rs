@@ -82,7 +82,7 @@ pub fn analysis(l: &Launcher, args: &FactorArgs, buffer: *mut c_void) -> Result<
     l.launch("spblk_factor_pattern", rows, BLOCK, 0, pattern)?;
     // The rows sorted by level (A's strict lower triangle), the factorization's order.
     let (ptr, col) = (args.offsets as u64, args.columns as u64);
-    let a = Pattern { ptr, col, base, perm: 0, ity: IndexType::I32, lower: true };
+    let a = Pattern { ptr, col, nnz, base, perm: 0, ity: IndexType::I32, lower: true };
     at.levels.run(l, a, n, at.order, at.position, None)?;
     tickets(l, args, &at, n)?;
     Ok(DevicePattern { n, at })

@@ -16,13 +16,24 @@ use crate::types::IndexType;
 const ORDER_WARPS: u32 = 4;
 const ORDER_BLOCKS_PER_SM: u32 = 16;
 
-/// A stored CSR pattern (offsets and columns of the index type, `base`) whose strict lower
-/// triangle (`lower`) or strict upper one is the triangle whose rows are ordered; the other
-/// entries are skipped. `perm` (0: identity) maps its entries to A's stored ones.
+/// The polls a warp of the level pass may leave outstanding (order.cu, `OrderPolls`): twice a
+/// ticket's average stored entries, a power of two from 128 to 1024. A full list makes the
+/// walk wait in place holding its ticket; a longer one costs blocks per SM (docs/spsv.md,
+/// session 34).
+fn poll_cap(n: i64, nnz: i64) -> u32 {
+    let per_ticket = (64 * nnz.max(0) as u64).div_ceil(n.max(1) as u64);
+    per_ticket.next_power_of_two().clamp(128, 1024) as u32
+}
+
+/// A stored CSR pattern (offsets and columns of the index type, `base`; `nnz` stored entries)
+/// whose strict lower triangle (`lower`) or strict upper one is the triangle whose rows are
+/// ordered; the other entries are skipped. `perm` (0: identity) maps its entries to A's stored
+/// ones.
 #[derive(Clone, Copy)]
 pub struct Pattern {
     pub ptr: u64,
     pub col: u64,
+    pub nnz: i64,
     pub base: i64,
     pub perm: u64,
     pub ity: IndexType,
@@ -72,11 +83,12 @@ impl LevelOrder {
         let n64 = n as u64;
         let rows = l.grid(n64, BLOCK as u64);
         l.memset_u32(self.level, 0, n as usize + 1)?;
+        let cap = poll_cap(n, a.nnz);
         l.launch(
             &format!("spblk_spsv_order_levels_{}", index_tag(a.ity)),
             l.resident_grid(n64.div_ceil(32), ORDER_WARPS as u64, ORDER_BLOCKS_PER_SM),
             ORDER_WARPS * 32,
-            0,
+            ORDER_WARPS * cap * 5,
             Args::new()
                 .u32(n as u32)
                 .ptr(a.ptr)
@@ -87,7 +99,8 @@ impl LevelOrder {
                 .ptr(self.level)
                 .ptr(self.tickets)
                 .ptr(tally.kept)
-                .ptr(tally.diag_src),
+                .ptr(tally.diag_src)
+                .u32(cap),
         )?;
         // The rows sorted by level, stably (rows of a level in index order).
         let sort = &self.sort;

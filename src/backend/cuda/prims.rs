@@ -33,10 +33,17 @@ pub fn scan_tmp_bytes(n: u64, w: Width) -> usize {
     (n.div_ceil(SCAN_TILE).max(1) as usize) * w.bytes()
 }
 
+/// Up to this many elements, one block scans them all (`spblk_scan_sums`, a chunk of 1024 at a
+/// time) in one launch instead of three.
+const SCAN_ONE_BLOCK: u64 = 8192;
+
 /// Exclusive scan of `n` elements at `data`, in place; writes the total to `total` (0 = skip).
 pub fn scan(l: &Launcher, data: u64, n: u64, w: Width, tmp: u64, total: u64) -> Result<()> {
     let tiles = n.div_ceil(SCAN_TILE);
     let t = w.tag();
+    if n <= SCAN_ONE_BLOCK {
+        return l.launch(&format!("spblk_scan_sums_{t}"), 1, 1024, 0, Args::new().ptr(data).u64(n).ptr(total));
+    }
     if tiles > 0 {
         let g = l.grid(tiles, 1);
         l.launch(&format!("spblk_scan_reduce_{t}"), g, BLOCK, 0, Args::new().ptr(data).u64(n).ptr(tmp))?;

@@ -182,7 +182,7 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
 /// position; each row's kept entries and diagonal source on the way.
 fn solve_order(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
     let (at, p) = (&t.at, t.at.pattern);
-    let a = Pattern { ptr: p.ptr, col: p.col, base: p.base, perm: p.perm, ity: t.ity, lower: t.lower };
+    let a = Pattern { ptr: p.ptr, col: p.col, nnz: t.nnz, base: p.base, perm: p.perm, ity: t.ity, lower: t.lower };
     at.levels.run(l, a, t.n, at.order, at.position, Some(at.tally))
 }
 
