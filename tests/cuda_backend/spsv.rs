@@ -383,6 +383,14 @@ fn spsv_runs_in_one_block_or_on_the_grid() {
                     let once = super::launched(&records, "spblk_spsv_once_");
                     let grids = super::launched(&records, "spblk_spsv_rows_one_")
                         + super::launched(&records, "spblk_spsv_warp_one_");
+                    // Up to 8192 rows the sort by level, the offsets and the tickets are one
+                    // block each (kernels/spsv/small.cu); beyond, device-wide sorts and scans.
+                    let small = super::launched(&records, "spblk_spsv_order_small")
+                        + super::launched(&records, "spblk_spsv_arrange_small");
+                    let wide = super::launched(&records, "spblk_spsv_order_keys")
+                        + super::launched(&records, "spblk_spsv_ticket_place");
+                    let expected = if n <= 8192 { (2, 0) } else { (0, 2) };
+                    assert_eq!((small, wide), expected, "{what}: the analysis' sort and tickets");
                     match mode {
                         Some(m) => {
                             assert_eq!(chosen, m, "{what}: where the solve runs");

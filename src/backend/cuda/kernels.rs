@@ -210,7 +210,7 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_sell_to_csr_{w}_{i}"));
         }
     }
-    // kernels/spsv/analysis.cu, order.cu, sync_free.cu and one_block.cu.
+    // kernels/spsv/analysis.cu, order.cu, small.cu, sync_free.cu and one_block.cu.
     v.extend(
         [
             "spblk_spsv_order_keys",
@@ -219,6 +219,8 @@ pub fn all() -> Vec<String> {
             "spblk_spsv_ticket_flags",
             "spblk_spsv_ticket_place",
             "spblk_spsv_solve_mode",
+            "spblk_spsv_order_small",
+            "spblk_spsv_arrange_small",
         ]
         .map(String::from),
     );

@@ -16,6 +16,11 @@ use crate::types::IndexType;
 const ORDER_WARPS: u32 = 4;
 const ORDER_BLOCKS_PER_SM: u32 = 16;
 
+/// Triangles of up to this many rows are sorted by level in one block (kernels/spsv/small.cu,
+/// `SMALL_ROWS`), of `SMALL_THREADS` threads, as SpSV's offsets and tickets are.
+pub const SMALL_ROWS: i64 = 8192;
+pub const SMALL_THREADS: u32 = 1024;
+
 /// The polls a warp of the level pass may leave outstanding (order.cu, `OrderPolls`): twice a
 /// ticket's average stored entries, a power of two from 128 to 1024. A full list makes the
 /// walk wait in place holding its ticket; a longer one costs blocks per SM (docs/spsv.md,
@@ -103,6 +108,10 @@ impl LevelOrder {
                 .u32(cap),
         )?;
         // The rows sorted by level, stably (rows of a level in index order).
+        if n <= SMALL_ROWS {
+            let small = Args::new().i64(n).ptr(self.level).ptr(order).ptr(position);
+            return l.launch("spblk_spsv_order_small", 1, SMALL_THREADS, 0, small);
+        }
         let sort = &self.sort;
         l.launch(
             "spblk_spsv_order_keys",

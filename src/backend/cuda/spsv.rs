@@ -10,7 +10,7 @@ use std::ffi::c_void;
 use super::convert::{pattern_with_perm, OpPattern};
 use super::kernels::{index_tag, value_tag};
 use super::launch::{Args, Carve, Launcher, Scalar, BLOCK};
-use super::levels::{LevelOrder, Pattern, RowTally};
+use super::levels::{LevelOrder, Pattern, RowTally, SMALL_ROWS, SMALL_THREADS};
 use super::prims::{scan, scan_tmp_bytes, Width};
 use crate::backend::SpsvArgs;
 use crate::error::{Error, Result};
@@ -162,8 +162,8 @@ pub fn analysis(l: &Launcher, args: &SpsvArgs, buffer: *mut c_void) -> Result<De
         return Ok(t);
     }
     solve_order(l, &t)?;
-    arrange(l, &t, args.a.values as u64)?;
-    tickets(l, &t)?;
+    offsets_and_tickets(l, &t)?;
+    place(l, &t, args.a.values as u64)?;
     solve_mode(l, &t)?;
     // The entries' values are placed with them; the diagonal's. A single launch's solves
     // reset what they use for the next one; the first finds it set here (the published values;
@@ -206,18 +206,32 @@ fn solve_mode(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
     l.launch("spblk_spsv_solve_mode", 1, BLOCK, 0, args)
 }
 
-/// The triangle in solve order (kernels/spsv/analysis.cu): offsets by position, then each kept
-/// entry of op(A) moved to its row's place with its column as a position, its source in A's
-/// values and its value (from `values`).
-fn arrange(l: &Launcher, t: &DeviceTriangle, values: u64) -> Result<()> {
-    let (at, n, p) = (&t.at, t.n as u64, t.at.pattern);
-    let rows = l.grid(n, BLOCK as u64);
-    // Also where each level starts (kernels/spsv/one_block.cu), read from the levels before the
-    // values take their space.
+/// The solve copy's offsets by position (kernels/spsv/analysis.cu), each position's diagonal
+/// source, where each level starts (kernels/spsv/one_block.cu; read from the levels before the
+/// values take their space), and the solve's tickets over the positions (sync_free.cu): a start
+/// at every 32nd position and around every long row. Up to SMALL_ROWS rows, one launch
+/// (kernels/spsv/small.cu).
+fn offsets_and_tickets(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
+    let (at, n) = (&t.at, t.n as u64);
     let counts = Args::new().i64(t.n).ptr(at.order).ptr(at.tally.kept).ptr(at.tally.diag_src).ptr(at.ptr);
     let starts = counts.ptr(at.diag_src).ptr(at.levels.level()).ptr(at.level_start).ptr(at.tickets);
+    if t.n <= SMALL_ROWS {
+        return l.launch("spblk_spsv_arrange_small", 1, SMALL_THREADS, 0, starts.ptr(at.ticket_pos));
+    }
+    let rows = l.grid(n, BLOCK as u64);
     l.launch("spblk_spsv_arrange", rows, BLOCK, 0, starts)?;
     scan(l, at.ptr, n + 1, Width::U32, at.scan_tmp, 0)?;
+    l.launch("spblk_spsv_ticket_flags", rows, BLOCK, 0, Args::new().i64(t.n).ptr(at.ptr).ptr(at.ticket_flags))?;
+    scan(l, at.ticket_flags, n + 1, Width::U32, at.scan_tmp, 0)?;
+    let place = Args::new().i64(t.n).ptr(at.ptr).ptr(at.ticket_flags).ptr(at.ticket_pos).ptr(at.tickets);
+    l.launch("spblk_spsv_ticket_place", rows, BLOCK, 0, place)
+}
+
+/// The triangle in solve order (kernels/spsv/analysis.cu): each kept entry of op(A) moved to
+/// its row's place with its column as a position, its source in A's values and its value (from
+/// `values`).
+fn place(l: &Launcher, t: &DeviceTriangle, values: u64) -> Result<()> {
+    let (at, n, p) = (&t.at, t.n as u64, t.at.pattern);
     let place = Args::new()
         .u32(t.n as u32)
         .ptr(p.ptr)
@@ -233,17 +247,6 @@ fn arrange(l: &Launcher, t: &DeviceTriangle, values: u64) -> Result<()> {
         .ptr(at.val);
     let kernel = format!("spblk_spsv_place_{}_{}", index_tag(t.ity), value_tag(t.vty));
     l.launch(&kernel, l.grid(n.div_ceil(32), (BLOCK / 32) as u64), BLOCK, 0, place)
-}
-
-/// The solve's tickets over the positions (kernels/spsv/sync_free.cu): a start at every 32nd
-/// position and around every long row, scanned, then each start placed.
-fn tickets(l: &Launcher, t: &DeviceTriangle) -> Result<()> {
-    let (at, n) = (&t.at, t.n as u64);
-    let rows = l.grid(n, BLOCK as u64);
-    l.launch("spblk_spsv_ticket_flags", rows, BLOCK, 0, Args::new().i64(t.n).ptr(at.ptr).ptr(at.ticket_flags))?;
-    scan(l, at.ticket_flags, n + 1, Width::U32, at.scan_tmp, 0)?;
-    let place = Args::new().i64(t.n).ptr(at.ptr).ptr(at.ticket_flags).ptr(at.ticket_pos).ptr(at.tickets);
-    l.launch("spblk_spsv_ticket_place", rows, BLOCK, 0, place)
 }
 
 /// The analysis' copy of the kept entries' values (from their sources `src`; 0: the diagonal
