@@ -18,8 +18,8 @@ const ORDER_BLOCKS_PER_SM: u32 = 16;
 
 /// Triangles of up to this many rows are sorted by level in one block (kernels/spsv/small.cu,
 /// `SMALL_ROWS`), of `SMALL_THREADS` threads, as SpSV's offsets and tickets are.
-pub const SMALL_ROWS: i64 = 8192;
-pub const SMALL_THREADS: u32 = 1024;
+pub(super) const SMALL_ROWS: i64 = 8192;
+pub(super) const SMALL_THREADS: u32 = 1024;
 
 /// The polls a warp of the level pass may leave outstanding (order.cu, `OrderPolls`): twice a
 /// ticket's average stored entries, a power of two from 128 to 1024. A full list makes the
