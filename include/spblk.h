@@ -533,7 +533,7 @@ typedef uint32_t spblkSpSVUpdate_t;
  * sums those entries, then its others, each part by column (deterministic). Needs a plan on
  * matA, built by `spblkSpMM_preprocess` with this value or by `spblkAnalyze` with
  * `SPBLK_ANALYSIS_ASPT` (without one the call returns `INVALID_VALUE`); the plan holds about
- * 8 bytes per entry and 12 per row besides the ASpT plan SDDMM uses (8 per entry, 4 per row).
+ * 8 bytes per entry and 12 per row besides the ASpT plan SDDMM uses (12 per entry, 4 per row).
  * Fast where rows share columns (block-structured matrices); on patterns whose rows share
  * almost nothing it is the row method without its long-row handling. With such a plan,
  * `SPBLK_SPMM_ALG_DEFAULT` runs it where the plan predicts a gain (N >= 64 and rows that share
@@ -576,12 +576,17 @@ typedef uint32_t spblkSpSVUpdate_t;
  * spblk addition: ASpT tiling (after Hong et al., PPoPP'19): C's rows ordered so that rows
  * with the same column blocks are neighbours, cut into panels of 32 rows whose entries are
  * taken column by column, with the panel's rows of op(A) staged in shared memory: each
- * column of op(B) is read about once per panel. Each entry's dot product is summed as the
- * default sums it (deterministic). Needs a plan on matC, built by `spblkSDDMM_preprocess`
- * with this value or by `spblkAnalyze` with `SPBLK_ANALYSIS_ASPT` (without one the call
- * returns `INVALID_VALUE`); the plan holds 8 bytes per entry and 4 per row. CUDA: k at most
- * 256 (128 for f64), else `NOT_SUPPORTED`. `SPBLK_SDDMM_ALG_DEFAULT` does not run it: on
- * the H100 it measured slower than the default's streaming kernel on the benchmark sets.
+ * column of op(B) is read about once per panel. CUDA, f32: the panel's rows times 64 or 128
+ * of its columns at a time on tensor cores (split TF32, three products: about f32 accuracy,
+ * not the streaming kernel's bits), each entry picking its product; other types: each
+ * entry's dot product summed as the streaming default sums it. Deterministic. Needs a plan on matC, built by
+ * `spblkSDDMM_preprocess` with this value or by `spblkAnalyze` with `SPBLK_ANALYSIS_ASPT`
+ * (without one the call returns `INVALID_VALUE`); the plan holds 12 bytes per entry, 4 per
+ * row and 4 per distinct (panel, column) pair. CUDA: k at most 256 (128 for f64), else
+ * `NOT_SUPPORTED`; the tiles need every row of C sorted by column (else the dot products).
+ * `SPBLK_SDDMM_ALG_DEFAULT` runs the tiles (f32, CUDA) where its preprocess estimates 6 or
+ * more entries per panel column in a C of 2^20 entries or more (it then builds the plan):
+ * slower than streaming below that on the H200.
  */
 #define SPBLK_SDDMM_ALG_ASPT 101
 

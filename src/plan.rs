@@ -17,7 +17,7 @@ use std::any::Any;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::analysis::OneSaPlan;
-use crate::types::{DataType, IndexType, Operation};
+use crate::types::{DataType, IndexType, Operation, Precision};
 
 /// Memory a backend allocated for a plan: its address (device or host) and the owner that
 /// frees it on drop.
@@ -190,20 +190,29 @@ pub struct AsptPlan {
     pub panels: u64,
     /// Distinct (panel, column) pairs: `nnz / runs` entries of a panel share a column on average.
     pub runs: u64,
+    /// Whether every row's columns are in nondecreasing order (a row's entries then meet the
+    /// panel's runs in order: the CUDA f32 product's tiles need it).
+    pub sorted: bool,
     /// Seconds the build took (the analysis cost the benchmark reports).
     pub build_seconds: f64,
     pub arrays: AsptArrays,
 }
 
 /// The plan's arrays (u32): `order` (rows: the rows in panel order), `panel_ptr` (panels + 1:
-/// each panel's first entry), `ent_pos` (nnz: each listed entry's position in C's arrays) and
-/// `ent_key` (nnz: its column << 5 | its row's slot in the panel).
+/// each panel's first entry), `ent_pos` (nnz: each listed entry's position in C's arrays),
+/// `ent_key` (nnz: its column << 5 | its row's slot in the panel), and the runs (a panel's
+/// entries of one column; numbered over all panels in list order): `run_ptr` (panels + 1: each
+/// panel's first run), `run_col` (runs: each run's column) and `ent_run` (nnz: the run of the
+/// entry at each position of C).
 #[derive(Debug)]
 pub struct AsptArrays {
     pub order: Buffer,
     pub panel_ptr: Buffer,
     pub ent_pos: Buffer,
     pub ent_key: Buffer,
+    pub run_ptr: Buffer,
+    pub run_col: Buffer,
+    pub ent_run: Buffer,
 }
 
 impl AsptPlan {
@@ -226,6 +235,11 @@ impl AsptPlan {
         } else {
             256
         }
+    }
+    /// Whether the CUDA product takes the tensor-core tiles (kernels/sddmm/aspt_tiles.cu): f32
+    /// values, rows sorted by column; else each entry's dot product as the default sums it.
+    pub fn tiles(precision: Precision, sorted: bool) -> bool {
+        precision.input == DataType::F32 && precision.output == DataType::F32 && sorted
     }
     /// Entries per (panel, column) pair: how often a staged column of op(B) is used.
     pub fn reuse(&self) -> f64 {

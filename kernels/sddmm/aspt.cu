@@ -70,12 +70,14 @@ extern "C" __global__ void spblk_aspt_ranks(u64 m, const u32* __restrict__ order
         rank[order[i]] = (u32)i;
 }
 
-// For every entry p of row r: keys[p] = its column, vals[p] = p, ent_rank[p] = rank[r].
+// For every entry p of row r: keys[p] = its column, vals[p] = p, ent_rank[p] = rank[r]; a row
+// whose columns decrease somewhere sets *unsorted.
 template <class I>
 __device__ void aspt_entry_keys(i64 m, const I* __restrict__ ptr, const I* __restrict__ col, i64 base,
-                                const u32* __restrict__ rank, u32* keys, u32* vals, u32* ent_rank) {
+                                const u32* __restrict__ rank, u32* keys, u32* vals, u32* ent_rank, u32* unsorted) {
     const int lane = threadIdx.x & 31;
     const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    bool down = false;
     for (i64 r = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; r < m; r += warps) {
         const u32 rk = rank[r];
         const i64 p1 = (i64)ptr[r + 1] - base;
@@ -83,8 +85,10 @@ __device__ void aspt_entry_keys(i64 m, const I* __restrict__ ptr, const I* __res
             keys[p] = (u32)((i64)col[p] - base);
             vals[p] = (u32)p;
             ent_rank[p] = rk;
+            down |= p + 1 < p1 && col[p + 1] < col[p];
         }
     }
+    if (down) atomicOr(unsorted, 1u);
 }
 
 // After the sort by column: keys[i] = the panel of entry vals[i].
@@ -95,12 +99,13 @@ extern "C" __global__ void spblk_aspt_panel_keys(u64 nnz, const u32* __restrict_
 }
 
 // After the stable sort by panel (entries of a panel by column, then position): the plan's
-// entry arrays, the panels' first entries (panel_ptr, panels + 1), and the count of distinct
-// (panel, column) pairs added to *runs.
+// entry arrays, the panels' first entries (panel_ptr, panels + 1), whether each entry starts a
+// run (a distinct (panel, column) pair: run_flag, nnz words) and the count of runs added to
+// *runs.
 template <class I>
 __device__ void aspt_entries(u64 nnz, u64 panels, const u32* __restrict__ panel, const u32* __restrict__ vals,
                              const I* __restrict__ col, i64 base, const u32* __restrict__ ent_rank, u32* ent_pos,
-                             u32* ent_key, u32* panel_ptr, unsigned long long* runs) {
+                             u32* ent_key, u32* panel_ptr, u32* run_flag, unsigned long long* runs) {
     u32 local = 0;
     for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < nnz; i += (u64)gridDim.x * blockDim.x) {
         const u32 p = vals[i], q = panel[i];
@@ -115,10 +120,29 @@ __device__ void aspt_entries(u64 nnz, u64 panels, const u32* __restrict__ panel,
         }
         if (i + 1 == nnz)
             for (u64 t = (u64)q + 1; t <= panels; ++t) panel_ptr[t] = (u32)nnz;
-        local += (i == 0 || q_prev != q || (u32)((i64)col[vals[i - 1]] - base) != c) ? 1u : 0u;
+        const u32 starts = (i == 0 || q_prev != q || (u32)((i64)col[vals[i - 1]] - base) != c) ? 1u : 0u;
+        run_flag[i] = starts;
+        local += starts;
     }
     local = warp_sum(local);
     if ((threadIdx.x & 31) == 0 && local) atomicAdd(runs, (unsigned long long)local);
+}
+
+// After the exclusive scan of the run flags (run_index, nnz + 1 words, the last = the runs):
+// each run's column, each entry's run by its position in C (ent_run), and each panel's first
+// run (run_ptr, panels + 1; a panel starts a run, or is empty).
+extern "C" __global__ void spblk_aspt_runs(u64 nnz, u64 panels, const u32* __restrict__ run_index,
+                                           const u32* __restrict__ ent_key, const u32* __restrict__ ent_pos,
+                                           const u32* __restrict__ panel_ptr, u32* run_col, u32* ent_run,
+                                           u32* run_ptr) {
+    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i <= max(nnz, panels); i += (u64)gridDim.x * blockDim.x) {
+        if (i < nnz) {
+            const u32 run = run_index[i + 1] - 1;  // runs begun at or before i, less one
+            if (run_index[i] == run) run_col[run] = ent_key[i] >> ASPT_SLOT_BITS;  // i begins it
+            ent_run[ent_pos[i]] = run;
+        }
+        if (i <= panels) run_ptr[i] = run_index[panel_ptr[i]];
+    }
 }
 
 #define ASPT_PLAN_ENTRY(I, tidx)                                                                                  \
@@ -128,14 +152,15 @@ __device__ void aspt_entries(u64 nnz, u64 panels, const u32* __restrict__ panel,
     }                                                                                                             \
     extern "C" __global__ void spblk_aspt_entry_keys_##tidx(i64 m, const I* ptr, const I* col, i64 base,         \
                                                             const u32* rank, u32* keys, u32* vals,                \
-                                                            u32* ent_rank) {                                      \
-        aspt_entry_keys<I>(m, ptr, col, base, rank, keys, vals, ent_rank);                                        \
+                                                            u32* ent_rank, u32* unsorted) {                       \
+        aspt_entry_keys<I>(m, ptr, col, base, rank, keys, vals, ent_rank, unsorted);                              \
     }                                                                                                             \
     extern "C" __global__ void spblk_aspt_entries_##tidx(u64 nnz, u64 panels, const u32* panel, const u32* vals,  \
                                                          const I* col, i64 base, const u32* ent_rank,             \
                                                          u32* ent_pos, u32* ent_key, u32* panel_ptr,              \
-                                                         unsigned long long* runs) {                              \
-        aspt_entries<I>(nnz, panels, panel, vals, col, base, ent_rank, ent_pos, ent_key, panel_ptr, runs);        \
+                                                         u32* run_flag, unsigned long long* runs) {               \
+        aspt_entries<I>(nnz, panels, panel, vals, col, base, ent_rank, ent_pos, ent_key, panel_ptr, run_flag,     \
+                        runs);                                                                                    \
     }
 ASPT_PLAN_ENTRY(int, i32)
 ASPT_PLAN_ENTRY(long long, i64)

@@ -157,6 +157,17 @@ pub struct SddmmArgs<'a> {
     pub method: SddmmMethod,
 }
 
+impl SddmmArgs<'_> {
+    /// k: the columns of op(A).
+    pub fn inner_dim(&self) -> i64 {
+        if self.op_a == Operation::Transpose {
+            self.a.rows
+        } else {
+            self.a.cols
+        }
+    }
+}
+
 /// `C = alpha A B + beta C`, all CSR (opA = opB = N).
 pub struct SpgemmArgs<'a> {
     pub alpha: ScalarArg,

@@ -265,7 +265,7 @@ fn sddmm(
             Stage::Preprocess(buffer) => {
                 ops::require_buffer(needed, buffer, "externalBuffer")?;
                 if !batched {
-                    h.backend.sddmm_preprocess(&h.exec(), &args, buffer)?;
+                    ops::sddmm_preprocess(h.backend.as_ref(), &h.exec(), &args, alg, buffer)?;
                 }
                 return Ok(());
             }

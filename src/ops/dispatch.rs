@@ -10,9 +10,9 @@
 use crate::backend::{SddmmMethod, SpgemmMethod, SpmmMethod, SpmvMethod};
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
-use crate::plan::{AsptSpmmShape, RodePlan};
+use crate::plan::{AsptPlan, AsptSpmmShape, RodePlan};
 use crate::trace;
-use crate::types::{DataType, Format, Operation, SddmmAlg, SpgemmAlg, SpmmAlg, SpmvAlg};
+use crate::types::{DataType, Format, Operation, Precision, SddmmAlg, SpgemmAlg, SpmmAlg, SpmvAlg};
 
 /// An algorithm of a format family must meet a matrix of that family.
 fn family<A: std::fmt::Debug>(alg: A, a: &SpMat, formats: &[Format]) -> Result<()> {
@@ -342,13 +342,46 @@ pub fn spmm(alg: SpmmAlg, a: &SpMat, op_a: Operation, n: i64) -> Result<SpmmMeth
     Ok(method)
 }
 
-/// The method of an SDDMM algorithm. The default streams: ASpT (`SPBLK_SDDMM_ALG_ASPT`) measured
-/// slower than streaming on every matrix of the benchmark sets where its panels share columns
-/// (docs/sddmm.md), so the default never takes it.
-pub fn sddmm(alg: SddmmAlg) -> SddmmMethod {
+/// The default runs ASpT's tensor-core tiles (`SPBLK_SDDMM_ALG_ASPT` in f32 over a plan whose rows
+/// are sorted) where a panel's column holds `SDDMM_TILES_MIN_REUSE` entries or more on average:
+/// measured on the H200 (docs/sddmm.md, session 35) 1.4-3.3x faster than streaming on scrambled
+/// block matrices with 7.9-25 entries per panel column, slower at 2.3-3.2 (there a tile's
+/// products serve too few entries). From `SDDMM_TILES_MIN_NNZ` entries: a panel per block, so
+/// smaller matrices leave SMs idle, and the plan costs several calls.
+const SDDMM_TILES_MIN_REUSE: f64 = 6.0;
+const SDDMM_TILES_MIN_NNZ: i64 = 1 << 20;
+
+/// Whether the default's preprocess should estimate ASpT's plan for the tiles at all.
+pub fn sddmm_tiles_candidate(c: &SpMat, precision: Precision, k: i64) -> bool {
+    AsptPlan::tiles(precision, true)
+        && c.format() == Format::Csr
+        && c.nnz >= SDDMM_TILES_MIN_NNZ
+        && k <= AsptPlan::max_k(precision.compute)
+}
+
+/// The default's cost model for ASpT's tiles, from a plan's counts or an estimate of them
+/// (`entries` in `runs` distinct (panel, column) pairs): whether they are predicted faster than
+/// streaming, and why.
+pub fn sddmm_tiles_predicted(c: &SpMat, precision: Precision, k: i64, entries: u64, runs: u64) -> (bool, String) {
+    let reuse = entries as f64 / runs.max(1) as f64;
+    let why = format!("{reuse:.1} entries per panel column, k {k}, {} entries", c.nnz);
+    (sddmm_tiles_candidate(c, precision, k) && reuse >= SDDMM_TILES_MIN_REUSE, why)
+}
+
+/// The method of an SDDMM algorithm: the default streams, unless C has an ASpT plan (its
+/// preprocess builds one where predicted) on which the tiles are predicted faster.
+pub fn sddmm(alg: SddmmAlg, c: &SpMat, precision: Precision, k: i64) -> SddmmMethod {
     match alg {
         SddmmAlg::Default => {
-            trace::choice("CsrEntries", "the default streams (ASpT measured slower: docs/sddmm.md)");
+            let plan = c.plans.lock().aspt();
+            if let Some(plan) = plan.filter(|p| p.sorted) {
+                let (wins, why) = sddmm_tiles_predicted(c, precision, k, plan.nnz as u64, plan.runs);
+                if wins {
+                    trace::choice("Aspt", format_args!("ASpT's tiles: {why}"));
+                    return SddmmMethod::Aspt;
+                }
+            }
+            trace::choice("CsrEntries", "the default streams (no ASpT plan on which the tiles pay: docs/sddmm.md)");
             SddmmMethod::CsrEntries
         }
         SddmmAlg::Aspt => {

@@ -6,12 +6,13 @@ use std::ffi::c_void;
 
 use crate::abi::*;
 use crate::backend::{
-    Backend, Csr2CscArgs, Exec, ScalarArg, SddmmArgs, SpgemmArgs, SpgemmMethod, SpmmArgs, SpmmMethod, SpmvArgs,
-    SpmvMethod,
+    Backend, Csr2CscArgs, Exec, ScalarArg, SddmmArgs, SddmmMethod, SpgemmArgs, SpgemmMethod, SpmmArgs, SpmmMethod,
+    SpmvArgs, SpmvMethod,
 };
 use crate::descr::{DnMat, DnVec, SpMat, SparsePattern};
 use crate::ensure;
 use crate::error::{Error, Result};
+use crate::plan::AsptSpmmShape;
 use crate::trace;
 use crate::types::{
     Action, Csr2CscAlg, DataType, Format, IndexBase, Operation, PointerMode, Precision, SddmmAlg, SpgemmAlg, SpmmAlg,
@@ -345,17 +346,10 @@ fn aspt_for_default(backend: &dyn Backend, exec: &Exec, args: &SpmmArgs) -> Resu
         }
         r => r,
     };
-    let known = a.plans.lock().aspt_estimate();
-    let shape = match known {
-        Some(shape) => shape,
-        None => match backend.estimate_aspt_spmm(exec, a) {
-            Ok(Some(shape)) => {
-                a.plans.lock().set_aspt_estimate(shape);
-                shape
-            }
-            Ok(None) => return Ok(false),
-            Err(e) => return optional(Err(e)),
-        },
+    let shape = match aspt_estimate(backend, exec, a) {
+        Ok(Some(shape)) => shape,
+        Ok(None) => return Ok(false),
+        Err(e) => return optional(Err(e)),
     };
     let (wins, why) = dispatch::aspt_predicted(a, &shape, n);
     trace::note(format_args!("ASpT {}predicted from sampled panels: {why}", if wins { "" } else { "not " }));
@@ -363,6 +357,63 @@ fn aspt_for_default(backend: &dyn Backend, exec: &Exec, args: &SpmmArgs) -> Resu
         return Ok(false);
     }
     optional(backend.analyze_aspt(exec, a, true).map(|()| true))
+}
+
+/// ASpT's counts for `m` estimated from sampled panels (`Backend::estimate_aspt_spmm`), made once
+/// per matrix and kept on it (SpMM's and SDDMM's defaults both read them); `None` where the
+/// backend makes no estimate.
+fn aspt_estimate(backend: &dyn Backend, exec: &Exec, m: &SpMat) -> Result<Option<AsptSpmmShape>> {
+    let known = m.plans.lock().aspt_estimate();
+    if known.is_some() {
+        return Ok(known);
+    }
+    let shape = backend.estimate_aspt_spmm(exec, m)?;
+    if let Some(shape) = shape {
+        m.plans.lock().set_aspt_estimate(shape);
+    }
+    Ok(shape)
+}
+
+/// SDDMM's preprocess: the method's plan, and with `SPBLK_SDDMM_ALG_DEFAULT` ASpT's plan where an
+/// estimate from sampled panels (`Backend::estimate_aspt_spmm`, made once per matrix: the same
+/// counts) predicts the tensor-core tiles faster (`dispatch::sddmm_tiles_predicted`). The plan
+/// is an optimisation the caller did not ask for: without the memory for it the default streams.
+pub fn sddmm_preprocess(
+    backend: &dyn Backend,
+    exec: &Exec,
+    args: &SddmmArgs,
+    alg: spblkSDDMMAlg_t,
+    buffer: *mut c_void,
+) -> Result<()> {
+    backend.sddmm_preprocess(exec, args, buffer)?;
+    let (c, k) = (args.c, args.inner_dim());
+    if alg != SPBLK_SDDMM_ALG_DEFAULT
+        || args.method != SddmmMethod::CsrEntries
+        || !dispatch::sddmm_tiles_candidate(c, args.precision, k)
+        || c.plans.lock().aspt().is_some()
+    {
+        return Ok(());
+    }
+    let optional = |r: Result<()>| match r {
+        Err(e) if e.status == SPBLK_STATUS_ALLOC_FAILED => {
+            trace::note(format_args!("ASpT plan not built, the default streams: {e}"));
+            Ok(())
+        }
+        r => r,
+    };
+    let shape = match aspt_estimate(backend, exec, c) {
+        Ok(Some(shape)) => shape,
+        Ok(None) => return Ok(()),
+        Err(e) => return optional(Err(e)),
+    };
+    // A sparse column (one entry in its panel) is a run of its own.
+    let runs = shape.dense_columns + (shape.entries - shape.dense_entries);
+    let (wins, why) = dispatch::sddmm_tiles_predicted(c, args.precision, k, shape.entries, runs);
+    trace::note(format_args!("ASpT tiles {}predicted from sampled panels: {why}", if wins { "" } else { "not " }));
+    if wins {
+        return optional(backend.analyze_aspt(exec, c, false));
+    }
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -383,7 +434,7 @@ pub fn sddmm_args<'a>(
     let alpha = scalar(alpha, mode, "alpha")?;
     let beta = scalar(beta, mode, "beta")?;
     let compute = DataType::decode(compute, "computeType")?;
-    let method = dispatch::sddmm(SddmmAlg::decode(alg, "alg")?);
+    let alg = SddmmAlg::decode(alg, "alg")?;
     a.validate()?;
     b.validate()?;
     sparse_operand(c, "matC", &[Format::Csr])?;
@@ -400,6 +451,7 @@ pub fn sddmm_args<'a>(
     );
     let precision = Precision::check(a.value_type, c.value_type, compute)?;
     trace::sizes(format_args!("C={}x{} nnz={} k={k} op={op_a:?}/{op_b:?} {precision}", c.rows, c.cols, c.nnz));
+    let method = dispatch::sddmm(alg, c, precision, k);
     Ok(SddmmArgs { op_a, op_b, alpha, a, b, beta, c, precision, method })
 }
 

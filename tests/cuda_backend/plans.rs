@@ -679,10 +679,11 @@ fn default_takes_the_sweep_where_predicted_cuda() {
     }
 }
 
-/// `SPBLK_SDDMM_ALG_DEFAULT` streams on rows that share column blocks (where ASpT has the most
-/// reuse), whether or not C has an ASpT plan: its preprocess builds none (no kernel runs), and
-/// after `spblkAnalyze(SPBLK_ANALYSIS_ASPT)` it still streams, exactly, with the same
-/// bufferSize; `SPBLK_SDDMM_ALG_ASPT` then runs on that plan with the same results.
+/// `SPBLK_SDDMM_ALG_DEFAULT` in f64 streams on rows that share column blocks (where ASpT has the
+/// most reuse), whether or not C has an ASpT plan (the tensor-core tiles are f32 only): its
+/// preprocess builds none (no kernel runs), and after `spblkAnalyze(SPBLK_ANALYSIS_ASPT)` it
+/// still streams, exactly, with the same bufferSize; `SPBLK_SDDMM_ALG_ASPT` then runs on that
+/// plan with the same results.
 fn default_streams_with_an_aspt_plan(kind: Kind) {
     let what = format!("{kind:?} default SDDMM");
     let (m, n, kk) = (512usize, 512usize, 16usize);
@@ -790,5 +791,96 @@ fn every_algorithm_runs_its_method_cuda() {
     if gpu("every_algorithm_runs_its_method_cuda") {
         every_algorithm_runs_its_method(Kind::Cuda);
         sddmm_and_spgemm_algorithms(Kind::Cuda);
+    }
+}
+
+/// `SPBLK_SDDMM_ALG_DEFAULT` in f32, k = 32, on scrambled 32-row blocks of more than 2^20 entries
+/// (about 19 entries per panel column) and on as many random entries (about 1): the CUDA
+/// default's preprocess estimates ASpT's plan once (a second preprocess launches nothing) and
+/// builds it for the blocks only, whose product then runs the tensor-core tiles; the host's
+/// builds none. After `spblkAnalyze(SPBLK_ANALYSIS_ASPT)` both backends run ASpT on the blocks
+/// and stream the random entries. Small integers: every path's sums are exact.
+fn default_takes_aspt_tiles_where_predicted(kind: Kind) {
+    const F32: spblkDataType_t = SPBLK_R_32F;
+    for blocks in [true, false] {
+        let what = format!("{kind:?} default SDDMM f32, blocks {blocks}");
+        let (m, n, kk) = (16384usize, 16384usize, 32usize);
+        let mut r = rng(95);
+        let entries = if blocks {
+            crate::sddmm::scrambled_blocks(&mut r, (m, n), 32, 4, 0.6, 0)
+        } else {
+            let mut e: Vec<(usize, usize)> = (0..m)
+                .flat_map(|i| (0..80).map(|_| (i, rand::Rng::gen_range(&mut r, 0..n))).collect::<Vec<_>>())
+                .collect();
+            e.sort_unstable();
+            e.dedup();
+            e
+        };
+        assert!(entries.len() >= 1 << 20, "{what}: {} entries", entries.len());
+        let p = Problem { m, k: n, vals: vec![0.0; entries.len()], entries };
+        let mut side = Side::new(kind);
+        let h = side.handle;
+        let c = p.sp_of(96, SPBLK_FORMAT_CSR, F32).descr(&mut side);
+        let (av, bv) = (ints(&mut rng(97), m * kk), ints(&mut rng(98), kk * n));
+        let (ap, bp) = (side.put(&encode(&av, F32)), side.put(&encode(&bv, F32)));
+        let (mut a, mut b) = (std::ptr::null_mut(), std::ptr::null_mut());
+        ok(spblkCreateDnMat(&mut a, m as i64, kk as i64, kk as i64, ap, F32, SPBLK_ORDER_ROW), "A");
+        ok(spblkCreateDnMat(&mut b, kk as i64, n as i64, kk as i64, bp, F32, SPBLK_ORDER_COL), "B");
+        let alpha = side.scalar(false, &scalar_bytes(1.0, F32));
+        let beta = side.scalar(false, &scalar_bytes(0.0, F32));
+        let alg = SPBLK_SDDMM_ALG_DEFAULT;
+        let size = || {
+            let mut size = 0usize;
+            ok(spblkSDDMM_bufferSize(h, N, N, alpha, a, b, beta, c, F32, alg, &mut size), "bufferSize");
+            size
+        };
+        let before = size();
+        let buf = side.buffer(before);
+        let want: Vec<f64> =
+            p.entries.iter().map(|&(i, j)| (0..kk).map(|l| av[i * kk + l] * bv[j * kk + l]).sum()).collect();
+        let run = |side: &mut Side, stage: &str| {
+            let (st, records) = trace::capture(|| spblkSDDMM(h, N, N, alpha, a, b, beta, c, F32, alg, buf));
+            ok(st, &what);
+            side.sync();
+            assert_eq!(decode(&side.get(values_ptr(c), p.entries.len() * 4), F32), want, "{what} {stage}");
+            let record = &records[0];
+            let tiles = record.launches("spblk_sddmm_aspt_tiles_f32_k32_");
+            let cuda = matches!(kind, Kind::Cuda) && !harness_on_host();
+            assert_eq!(tiles, u32::from(cuda && record.method == "Aspt"), "{what} {stage}: {record:?}");
+            record.method.clone()
+        };
+        let preprocess = || {
+            let (st, records) = trace::capture(|| spblkSDDMM_preprocess(h, N, N, alpha, a, b, beta, c, F32, alg, buf));
+            ok(st, &what);
+            records.into_iter().next().expect("a record")
+        };
+        assert_eq!(run(&mut side, "before the preprocess"), "CsrEntries", "{what}: no plan");
+        let cuda = matches!(kind, Kind::Cuda) && !harness_on_host();
+        let record = preprocess();
+        let (estimated, built) = (record.launches("spblk_aspt_spmm_estimate_"), record.launches("spblk_aspt_entries_"));
+        assert_eq!(estimated, u32::from(cuda), "{what}: estimates in the preprocess: {record:?}");
+        assert_eq!(built, u32::from(cuda && blocks), "{what}: plans built by the preprocess: {record:?}");
+        assert_eq!(preprocess().launches("spblk_aspt_"), 0, "{what}: a second preprocess launched");
+        let after = if cuda && blocks { "Aspt" } else { "CsrEntries" };
+        assert_eq!(run(&mut side, "after the preprocess"), after, "{what}");
+        ok(spblk::capi::analyze::spblkAnalyze(h, c, SPBLK_ANALYSIS_ASPT, std::ptr::null()), "spblkAnalyze");
+        assert_eq!(size(), before, "{what}: bufferSize must not depend on the plan");
+        let analysed = if blocks { "Aspt" } else { "CsrEntries" };
+        assert_eq!(run(&mut side, "after the analysis"), analysed, "{what}");
+        spblkDestroySpMat(c);
+        spblkDestroyDnMat(a);
+        spblkDestroyDnMat(b);
+    }
+}
+
+#[test]
+fn default_takes_aspt_tiles_where_predicted_host() {
+    default_takes_aspt_tiles_where_predicted(Kind::Host);
+}
+
+#[test]
+fn default_takes_aspt_tiles_where_predicted_cuda() {
+    if gpu("default_takes_aspt_tiles_where_predicted_cuda") {
+        default_takes_aspt_tiles_where_predicted(Kind::Cuda);
     }
 }

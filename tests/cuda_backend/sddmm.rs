@@ -1,6 +1,6 @@
 //! SDDMM on the CUDA backend against the host: every precision, layout and pattern shape
 //! with the default; the streaming kernel's fast path; ASpT (`SPBLK_SDDMM_ALG_ASPT`) against
-//! the host's ASpT and bit for bit against the default.
+//! the host's ASpT, and outside f32 (no tensor-core tiles) bit for bit against the default.
 
 use super::*;
 
@@ -256,9 +256,12 @@ pub fn scrambled_blocks(
 }
 
 /// SPBLK_SDDMM_ALG_ASPT in every precision and layout, on scrambled block patterns and the
-/// generic shapes, k up to the CUDA limit: matches the host's ASpT, gives bit for bit what
-/// the default gives on the GPU (the same dot products in the same order), runs its own
-/// kernel (once, nothing of the streaming kernel), and gives the same bits when run again.
+/// generic shapes, k up to the CUDA limit: matches the host's ASpT, runs its own kernel (once,
+/// nothing of the streaming kernel: in f32 with rows sorted by column the tensor-core tiles, k
+/// <= 32 or not, else the column-ordered dot products), and gives the same bits when run again.
+/// Without the tiles it gives bit for bit what the default gives (the same dot products in the
+/// same order); the tiles' split TF32 sums differ from those in the last bits, within the
+/// tolerance.
 #[test]
 fn sddmm_aspt_matches_host_and_the_default() {
     if !gpu("sddmm_aspt_matches_host_and_the_default") {
@@ -281,7 +284,8 @@ fn sddmm_aspt_matches_host_and_the_default() {
                 let entries = if k % 3 == 0 {
                     pattern(&mut r, m, n, shapes(k))
                 } else {
-                    scrambled_blocks(&mut r, (m, n), [8, 16, 32][k % 3], 3, 0.5, 2)
+                    // Full blocks too: a row's entries in one chunk of the tiles then exceed 32.
+                    scrambled_blocks(&mut r, (m, n), [8, 16, 32][k % 3], 3, [0.5, 1.0][k % 2], 2)
                 };
                 let dims = (m, n, depth);
                 let case = random_case(&mut r, k, dims, &entries, (op_a, op_b, oa, ob), (vin, out, compute), 1);
@@ -295,11 +299,19 @@ fn sddmm_aspt_matches_host_and_the_default() {
                 let scale = sddmm_scale(&mut host, &case, out);
                 compare(&what, &decode(&first, out), &want, &scale, depth, out, compute, exact);
                 assert!(run_sddmm(&mut gpu, &case) == first, "{what}: a second run gave other bits");
-                // Without a preprocess the default streams (no plan).
-                let streamed = SddmmCase { alg: SPBLK_SDDMM_ALG_DEFAULT, preprocess: false, ..case.clone() };
-                assert!(run_sddmm(&mut gpu, &streamed) == first, "{what}: ASpT and the streaming default differ");
+                // f32 with every row sorted by column: the tensor-core tiles.
+                let sorted = entries.windows(2).all(|w| w[0].0 != w[1].0 || w[0].1 <= w[1].1);
+                let tiles = (vin, out) == (SPBLK_R_32F, SPBLK_R_32F) && sorted;
+                if !tiles {
+                    // Without a preprocess the default streams (no plan).
+                    let streamed = SddmmCase { alg: SPBLK_SDDMM_ALG_DEFAULT, preprocess: false, ..case.clone() };
+                    assert!(run_sddmm(&mut gpu, &streamed) == first, "{what}: ASpT and the streaming default differ");
+                }
                 if !harness_on_host() && !entries.is_empty() {
-                    assert_eq!(launched(&records, "spblk_sddmm_aspt_"), 1, "{what}: ASpT kernel");
+                    let tile_kernel =
+                        if depth <= 32 { "spblk_sddmm_aspt_tiles_f32_k32" } else { "spblk_sddmm_aspt_tiles_f32_k256" };
+                    assert_eq!(launched(&records, "spblk_sddmm_aspt_"), 1, "{what}: ASpT kernels");
+                    assert_eq!(launched(&records, tile_kernel), u32::from(tiles), "{what}: the tiles' kernel");
                     assert_eq!(launched(&records, "spblk_sddmm_csr_"), 0, "{what}: the streaming kernel ran");
                 }
             }

@@ -11,8 +11,9 @@ pub const PRECISIONS: [(&str, &str); 6] =
 pub const VALUES: [&str; 4] = ["f32", "f64", "f16", "bf16"];
 pub const INDICES: [&str; 2] = ["i32", "i64"];
 /// Name prefixes of the kernels that take more than 48 KB of dynamic shared memory.
-pub const LARGE_SHARED: [&str; 7] = [
+pub const LARGE_SHARED: [&str; 8] = [
     "spblk_spmm_vbr_",
+    "spblk_sddmm_aspt_tiles_",
     "spblk_spsv_once_",
     "spblk_spmm_aspt_",
     "spblk_aspt_spmm_estimate_",
@@ -70,7 +71,14 @@ pub fn all() -> Vec<String> {
         ]
         .map(String::from),
     );
-    v.extend(["spblk_aspt_ranks", "spblk_aspt_first_keys", "spblk_aspt_panel_keys"].map(String::from));
+    v.extend(
+        ["spblk_aspt_ranks", "spblk_aspt_first_keys", "spblk_aspt_panel_keys", "spblk_aspt_runs"].map(String::from),
+    );
+    // kernels/sddmm/aspt_tiles.cu: f32 only, k <= 32 and k <= 256.
+    for i in INDICES {
+        v.push(format!("spblk_sddmm_aspt_tiles_f32_k32_{i}"));
+        v.push(format!("spblk_sddmm_aspt_tiles_f32_k256_{i}"));
+    }
     v.extend(
         ["spblk_aspt_spmm_marks", "spblk_aspt_spmm_columns", "spblk_aspt_spmm_entries", "spblk_aspt_spmm_half_ptr"]
             .map(String::from),

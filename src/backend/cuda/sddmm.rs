@@ -21,15 +21,6 @@ pub struct Operand {
     copy: Option<(i64, i64, u64)>,
 }
 
-/// k: the columns of op(A).
-pub fn inner_dim(args: &SddmmArgs) -> i64 {
-    if args.op_a == Operation::Transpose {
-        args.a.rows
-    } else {
-        args.a.cols
-    }
-}
-
 /// Leading dimension of a copy: K rounded up to 4 elements (aligned vector loads).
 fn copy_ld(k: i64) -> i64 {
     (k + 3) / 4 * 4
@@ -39,7 +30,7 @@ fn copy_ld(k: i64) -> i64 {
 /// or as a copy carved from the workspace.
 fn operands(c: &mut Carve, args: &SddmmArgs) -> (Operand, Operand) {
     let (m, n) = (args.c.rows, args.c.cols);
-    let k = inner_dim(args);
+    let k = args.inner_dim();
     let esize = args.precision.input.size() as u64;
     let a_row = (args.a.order == Order::Row) != (args.op_a == Operation::Transpose);
     let b_row = (args.b.order == Order::Row) != (args.op_b == Operation::Transpose);
@@ -91,7 +82,7 @@ pub fn run(l: &Launcher, args: &SddmmArgs, buffer: *mut std::ffi::c_void) -> Res
     if c.nnz == 0 {
         return Ok(());
     }
-    let k = inner_dim(args);
+    let k = args.inner_dim();
     let esize = args.precision.input.size() as u64;
     let (a, b) = stage_operands(l, args, buffer)?;
     let (a_row, b_row) = (a.row, b.row);

@@ -46,27 +46,42 @@ pub unsafe fn build_plan<I: Index>(c: &SpMat) -> Result<AsptPlan> {
         .collect();
     let mut panel_ptr = Vec::with_capacity(lists.len() + 1);
     let (mut ent_pos, mut ent_key) = (Vec::with_capacity(c.nnz as usize), Vec::with_capacity(c.nnz as usize));
-    let mut runs = 0u64;
+    let (mut run_ptr, mut run_col) = (Vec::with_capacity(lists.len() + 1), Vec::new());
+    let mut ent_run = vec![0u32; c.nnz as usize];
     panel_ptr.push(0u32);
     for list in &lists {
+        run_ptr.push(run_col.len() as u32);
         for (i, &(cl, p, slot)) in list.iter().enumerate() {
-            runs += u64::from(i == 0 || list[i - 1].0 != cl);
+            if i == 0 || list[i - 1].0 != cl {
+                run_col.push(cl);
+            }
+            ent_run[p as usize] = run_col.len() as u32 - 1;
             ent_pos.push(p);
             ent_key.push((cl << AsptPlan::SLOT_BITS) | slot);
         }
         panel_ptr.push(ent_pos.len() as u32);
     }
+    let runs = run_col.len() as u64;
+    run_ptr.push(runs as u32);
+    let sorted = (0..m).into_par_iter().all(|r| {
+        let e = entries(r);
+        e.clone().zip(e.skip(1)).all(|(p, q)| col(p) <= col(q))
+    });
     Ok(AsptPlan {
         rows: c.rows,
         nnz: c.nnz,
         panels: lists.len() as u64,
         runs,
+        sorted,
         build_seconds: start.elapsed().as_secs_f64(),
         arrays: AsptArrays {
             order: Buffer::from_vec(order),
             panel_ptr: Buffer::from_vec(panel_ptr),
             ent_pos: Buffer::from_vec(ent_pos),
             ent_key: Buffer::from_vec(ent_key),
+            run_ptr: Buffer::from_vec(run_ptr),
+            run_col: Buffer::from_vec(run_col),
+            ent_run: Buffer::from_vec(ent_run),
         },
     })
 }
