@@ -45,51 +45,69 @@ __device__ __forceinline__ float4 aspt_tile_b4(const float* __restrict__ col, i6
     return v;
 }
 
-// One warp's products: acc[mt][nt] += rows 16mt .. 16mt+15 times the columns of its tiles nt (8
-// runs each; bcol[nt]: lane 4g+t's column), k in chunks of CH 16-element pairs of steps (CH
-// 16-byte loads of B per lane and tile in flight). Each A fragment serves the NT tiles.
+// Tile nt's B elements for step pairs c0 .. c0+CH-1 of lane 4g+t (column bcol[nt]; zero past k,
+// or for a tile column past the panel's runs).
 template <int CH, int NT, bool BVEC>
-__device__ __forceinline__ void aspt_tile_mma(float (&acc)[2][NT][4], const u32* __restrict__ panel, int s2n,
-                                              const float* const (&bcol)[NT], const bool (&has_col)[NT], i64 k,
-                                              int lane) {
-    const int t = lane & 3;
-    for (int c0 = 0; c0 < s2n; c0 += CH) {
-        float4 bv[NT][CH];
+__device__ __forceinline__ void aspt_tile_loads(float4 (&bv)[NT][CH], const float* const (&bcol)[NT],
+                                                const bool (&has_col)[NT], i64 k, int lane, int c0, int s2n) {
 #pragma unroll
-        for (int nt = 0; nt < NT; ++nt)
+    for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
-            for (int i = 0; i < CH; ++i)
-                bv[nt][i] = has_col[nt] && c0 + i < s2n
-                                ? aspt_tile_b4<BVEC>(bcol[nt], 16 * (i64)(c0 + i) + 4 * t, k)
-                                : make_float4(0.f, 0.f, 0.f, 0.f);
+        for (int i = 0; i < CH; ++i)
+            bv[nt][i] = has_col[nt] && c0 + i < s2n ? aspt_tile_b4<BVEC>(bcol[nt], 16 * (i64)(c0 + i) + 4 * (lane & 3), k)
+                                                    : make_float4(0.f, 0.f, 0.f, 0.f);
+}
+
+// acc[mt][nt] += rows 16mt .. 16mt+15 times the columns of tile nt (8 runs each) over step pairs
+// c0 .. c0+CH-1 (B's elements in bv). Each A fragment serves the NT tiles.
+template <int CH, int NT>
+__device__ __forceinline__ void aspt_tile_products(float (&acc)[2][NT][4], const u32* __restrict__ panel,
+                                                   const float4 (&bv)[NT][CH], int c0, int s2n, int lane) {
 #pragma unroll
-        for (int i = 0; i < CH; ++i) {
-            if (c0 + i >= s2n) break;
+    for (int i = 0; i < CH; ++i) {
+        if (c0 + i >= s2n) break;
 #pragma unroll
-            for (int half = 0; half < 2; ++half) {
-                unsigned bh[NT][2], bl[NT][2];
+        for (int half = 0; half < 2; ++half) {
+            unsigned bh[NT][2], bl[NT][2];
+#pragma unroll
+            for (int nt = 0; nt < NT; ++nt) {
+                tc::split_tf32x3(half ? bv[nt][i].z : bv[nt][i].x, bh[nt][0], bl[nt][0]);
+                tc::split_tf32x3(half ? bv[nt][i].w : bv[nt][i].y, bh[nt][1], bl[nt][1]);
+            }
+            const int s = 2 * (c0 + i) + half;
+#pragma unroll
+            for (int mt = 0; mt < 2; ++mt) {
+                const u32* f = panel + ((s * 2 + mt) * 2) * 128 + lane * 4;
+                const uint4 h = *reinterpret_cast<const uint4*>(f);
+                const uint4 o = *reinterpret_cast<const uint4*>(f + 128);
+                const unsigned ah[4] = {h.x, h.y, h.z, h.w}, al[4] = {o.x, o.y, o.z, o.w};
 #pragma unroll
                 for (int nt = 0; nt < NT; ++nt) {
-                    tc::split_tf32x3(half ? bv[nt][i].z : bv[nt][i].x, bh[nt][0], bl[nt][0]);
-                    tc::split_tf32x3(half ? bv[nt][i].w : bv[nt][i].y, bh[nt][1], bl[nt][1]);
-                }
-                const int s = 2 * (c0 + i) + half;
-#pragma unroll
-                for (int mt = 0; mt < 2; ++mt) {
-                    const u32* f = panel + ((s * 2 + mt) * 2) * 128 + lane * 4;
-                    const uint4 h = *reinterpret_cast<const uint4*>(f);
-                    const uint4 o = *reinterpret_cast<const uint4*>(f + 128);
-                    const unsigned ah[4] = {h.x, h.y, h.z, h.w}, al[4] = {o.x, o.y, o.z, o.w};
-#pragma unroll
-                    for (int nt = 0; nt < NT; ++nt) {
-                        tc::mma_tf32(acc[mt][nt], al, bh[nt]);
-                        tc::mma_tf32(acc[mt][nt], ah, bl[nt]);
-                        tc::mma_tf32(acc[mt][nt], ah, bh[nt]);
-                    }
+                    tc::mma_tf32(acc[mt][nt], al, bh[nt]);
+                    tc::mma_tf32(acc[mt][nt], ah, bl[nt]);
+                    tc::mma_tf32(acc[mt][nt], ah, bh[nt]);
                 }
             }
         }
     }
+}
+
+// B staged a chunk ahead (the k <= 32 kernel with 16-byte aligned columns: all of k is one set
+// of CH loads): lane 4g+t's elements 16i + 4t .. +3 of its column, copied asynchronously into
+// the warp's slot (buffer b, i, lane), 16 bytes each, zero-filled past k. A lane reads back only
+// its own slots, so waiting for its own copies suffices.
+template <int CH>
+__device__ __forceinline__ void aspt_tile_stage(float4* slots, const float* __restrict__ bcol, bool has_col, i64 k,
+                                                int lane) {
+    if (has_col) {
+#pragma unroll
+        for (int i = 0; i < CH; ++i) {
+            const i64 l = 16 * i + 4 * (lane & 3);
+            const int bytes = (int)max((i64)0, min((i64)4, k - l)) * 4;
+            tc::cp_async16(slots + i * 32 + lane, bytes > 0 ? bcol + l : bcol, bytes);
+        }
+    }
+    tc::cp_async_commit();
 }
 
 #define ASPT_ROWS_PER_WARP (ASPT_TILE_ROWS / ASPT_TILE_WARPS)
@@ -105,7 +123,8 @@ __device__ __forceinline__ void aspt_next_runs(const u32* __restrict__ ent_run, 
 // Panels q = blockIdx.x, += gridDim.x; WT tiles of 8 runs per warp and chunk (a chunk: 64 WT
 // runs). Shared: the staged panel (2 * 32 * 16*s2n words), then two chunks of 32 x 64 WT
 // products (row stride 64 WT + 8: conflict-free fragment stores): a warp computes chunk c + 1
-// while others still write chunk c, one barrier per chunk.
+// while others still write chunk c, one barrier per chunk; then, k <= 32 (WT = 1), each warp's
+// two sets of B slots (2 * CH * 32 float4).
 template <int CH, int WT, bool BVEC, class I>
 __device__ void sddmm_aspt_tiles(i64 k, u64 panels, u64 m, const u32* __restrict__ order, const I* __restrict__ ptr,
                                  i64 base, const u32* __restrict__ run_ptr, const u32* __restrict__ run_col,
@@ -118,6 +137,9 @@ __device__ void sddmm_aspt_tiles(i64 k, u64 panels, u64 m, const u32* __restrict
     const int s2n = (int)((k + 15) >> 4), kpad = 16 * s2n;
     u32* panel = reinterpret_cast<u32*>(aspt_tile_shared);
     float* chunks = reinterpret_cast<float*>(panel + 2 * ASPT_TILE_ROWS * kpad);
+    // k <= 32 with aligned columns: B staged a chunk ahead, the warps' slots after the chunks.
+    constexpr bool STAGED = WT == 1 && BVEC;
+    float4* slots = reinterpret_cast<float4*>(chunks + 2 * CHUNK_WORDS) + (threadIdx.x >> 5) * 2 * CH * 32;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2;
     const float alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
     for (u64 q = blockIdx.x; q < panels; q += gridDim.x) {
@@ -143,28 +165,50 @@ __device__ void sddmm_aspt_tiles(i64 k, u64 panels, u64 m, const u32* __restrict
         }
         aspt_next_runs(ent_run, cur, end, lane, run);
         const u32 r0 = run_ptr[q], r1 = run_ptr[q + 1];
-        // The columns of this warp's tiles' runs g (lane 4g .. 4g+3), a chunk ahead.
-        u32 j[WT], col[WT];
+        // The columns of this warp's tiles' runs g (lane 4g .. 4g+3) for this chunk and the next
+        // (and, staging B, the one after: its copy is issued a chunk ahead).
+        u32 j[WT], col[WT], col_next[WT];
 #pragma unroll
         for (int nt = 0; nt < WT; ++nt) {
             j[nt] = r0 + (u32)(warp * WARP_RUNS + nt * ASPT_TILE_RUNS + g);
             col[nt] = j[nt] < r1 ? run_col[j[nt]] : 0u;
+            col_next[nt] = j[nt] + CHUNK_RUNS < r1 ? run_col[j[nt] + CHUNK_RUNS] : 0u;
         }
+        if (STAGED) aspt_tile_stage<CH>(slots, B + (i64)col[0] * ldb, j[0] < r1, k, lane);
         __syncthreads();  // the panel is staged
         int buf = 0;
         for (u32 cb = r0; cb < r1; cb += CHUNK_RUNS, buf ^= 1) {
             float* chunk = chunks + buf * CHUNK_WORDS;
-            u32 col_next[WT];
+            u32 col_after[WT];
 #pragma unroll
             for (int nt = 0; nt < WT; ++nt)
-                col_next[nt] = j[nt] + CHUNK_RUNS < r1 ? run_col[j[nt] + CHUNK_RUNS] : 0u;
+                col_after[nt] = j[nt] + 2 * CHUNK_RUNS < r1 ? run_col[j[nt] + 2 * CHUNK_RUNS] : 0u;
+            if (STAGED) {
+                aspt_tile_stage<CH>(slots + (buf ^ 1) * CH * 32, B + (i64)col_next[0] * ldb, j[0] + CHUNK_RUNS < r1,
+                                    k, lane);
+                tc::cp_async_wait<1>();  // this chunk's copies (all but the newest group)
+            }
             if (cb + (u32)warp * WARP_RUNS < r1) {
                 float acc[2][WT][4] = {};
-                const float* bcol[WT];
                 bool has[WT];
 #pragma unroll
-                for (int nt = 0; nt < WT; ++nt) bcol[nt] = B + (i64)col[nt] * ldb, has[nt] = j[nt] < r1;
-                aspt_tile_mma<CH, WT, BVEC>(acc, panel, s2n, bcol, has, k, lane);
+                for (int nt = 0; nt < WT; ++nt) has[nt] = j[nt] < r1;
+                if (STAGED) {
+                    float4 bv[WT][CH];
+#pragma unroll
+                    for (int i = 0; i < CH; ++i)
+                        bv[0][i] = has[0] ? slots[(buf * CH + i) * 32 + lane] : make_float4(0.f, 0.f, 0.f, 0.f);
+                    aspt_tile_products<CH, WT>(acc, panel, bv, 0, s2n, lane);
+                } else {
+                    const float* bcol[WT];
+#pragma unroll
+                    for (int nt = 0; nt < WT; ++nt) bcol[nt] = B + (i64)col[nt] * ldb;
+                    for (int c0 = 0; c0 < s2n; c0 += CH) {
+                        float4 bv[WT][CH];
+                        aspt_tile_loads<CH, WT, BVEC>(bv, bcol, has, k, lane, c0, s2n);
+                        aspt_tile_products<CH, WT>(acc, panel, bv, c0, s2n, lane);
+                    }
+                }
 #pragma unroll
                 for (int mt = 0; mt < 2; ++mt)
 #pragma unroll
@@ -196,8 +240,9 @@ __device__ void sddmm_aspt_tiles(i64 k, u64 panels, u64 m, const u32* __restrict
             }
             aspt_next_runs(ent_run, cur, end, lane, run);
 #pragma unroll
-            for (int nt = 0; nt < WT; ++nt) j[nt] += CHUNK_RUNS, col[nt] = col_next[nt];
+            for (int nt = 0; nt < WT; ++nt) j[nt] += CHUNK_RUNS, col[nt] = col_next[nt], col_next[nt] = col_after[nt];
         }
+        if (STAGED) tc::cp_async_wait<0>();  // no copy into the slots outlives the panel
     }
 }
 

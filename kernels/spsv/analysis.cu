@@ -18,16 +18,8 @@ extern "C" __global__ void __launch_bounds__(256)
     spblk_spsv_arrange(i64 n, const u32* order, const u32* kept, const u32* diag_src, u32* counts,
                        u32* solve_diag_src, const u32* level, u32* level_start, u32* tickets) {
     GRID_STRIDE(s, n) {
-        const u32 r = order[s];
-        counts[s] = kept[r];
-        solve_diag_src[s] = diag_src[r];
-        const u32 l = level[r];
-        if (s == 0 || level[order[s - 1]] != l) level_start[l - 1] = (u32)s;
-        if (s == n - 1) {
-            level_start[l] = (u32)n;
-            tickets[3] = l;
-            counts[n] = 0;
-        }
+        counts[s] = spsv_arrange_row(n, s, order, kept, diag_src, solve_diag_src, level, level_start, tickets);
+        if (s == n - 1) counts[n] = 0;
     }
 }
 

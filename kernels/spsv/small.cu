@@ -59,17 +59,7 @@ extern "C" __global__ void __launch_bounds__(SMALL_THREADS)
     for (i64 at = 0; at <= n; at += blockDim.x) {
         const i64 s = at + threadIdx.x;
         u32 count = 0;
-        if (s < n) {
-            const u32 r = order[s];
-            count = kept[r];
-            solve_diag_src[s] = diag_src[r];
-            const u32 l = level[r];
-            if (s == 0 || level[order[s - 1]] != l) level_start[l - 1] = (u32)s;
-            if (s == n - 1) {
-                level_start[l] = (u32)n;
-                tickets[3] = l;
-            }
-        }
+        if (s < n) count = spsv_arrange_row(n, s, order, kept, diag_src, solve_diag_src, level, level_start, tickets);
         u32 chunk;
         const u32 ex = block_exclusive_scan(count, chunk);
         if (s <= n) ptr[s] = carry + ex;

@@ -320,10 +320,11 @@ fn run_tiles(
     let arrays = &plan.arrays;
     let k = args.inner_dim();
     // The staged panel: high and low TF32 parts of 32 rows, k rounded up to 16; then two
-    // chunks of 32 x 64 products (k <= 32; 128 above), row stride 8 more.
+    // chunks of 32 x 64 products (k <= 32; 128 above), row stride 8 more; for k <= 32, each
+    // warp's two sets of B's slots (two 16-byte copies per lane).
     let kpad = (k as u64).div_ceil(16) * 16;
-    let chunk_runs: u64 = if k <= 32 { 64 } else { 128 };
-    let shared = 2 * AsptPlan::PANEL as u64 * kpad * 4 + 2 * AsptPlan::PANEL as u64 * (chunk_runs + 8) * 4;
+    let (chunk_runs, slots): (u64, u64) = if k <= 32 { (64, (BLOCK as u64 / 32) * 2 * 2 * 32 * 16) } else { (128, 0) };
+    let shared = 2 * AsptPlan::PANEL as u64 * kpad * 4 + 2 * AsptPlan::PANEL as u64 * (chunk_runs + 8) * 4 + slots;
     let name = format!("spblk_sddmm_aspt_tiles_f32_k{}_{}", if k <= 32 { 32 } else { 256 }, index_tag(c.indices_type));
     trace::note(format_args!(
         "ASpT tiles on tensor cores (split TF32): {} panels, {} runs ({:.1} entries each), {name}",
