@@ -579,11 +579,12 @@ typedef uint32_t spblkSpSVUpdate_t;
  * column of op(B) is read about once per panel. CUDA, f32: the panel's rows times 64 or 128
  * of its columns at a time on tensor cores (split TF32, three products: about f32 accuracy,
  * not the streaming kernel's bits), each entry picking its product; other types: each
- * entry's dot product summed as the streaming default sums it. Deterministic. Needs a plan on matC, built by
- * `spblkSDDMM_preprocess` with this value or by `spblkAnalyze` with `SPBLK_ANALYSIS_ASPT`
- * (without one the call returns `INVALID_VALUE`); the plan holds 12 bytes per entry, 4 per
- * row and 4 per distinct (panel, column) pair. CUDA: k at most 256 (128 for f64), else
- * `NOT_SUPPORTED`; the tiles need every row of C sorted by column (else the dot products).
+ * entry's dot product summed as the streaming default sums it. Deterministic. Needs a plan
+ * on matC, built by `spblkSDDMM_preprocess` with this value or by `spblkAnalyze` with
+ * `SPBLK_ANALYSIS_ASPT` (without one the call returns `INVALID_VALUE`); the plan holds 12
+ * bytes per entry, 4 per row and 4 per distinct (panel, column) pair. CUDA: k at most 256
+ * (128 for f64), else `NOT_SUPPORTED`; the tiles need every row of C sorted by column (else
+ * the dot products).
  * `SPBLK_SDDMM_ALG_DEFAULT` runs the tiles (f32, CUDA) where its preprocess estimates 6 or
  * more entries per panel column in a C of 2^20 entries or more (it then builds the plan):
  * slower than streaming below that on the H200.
