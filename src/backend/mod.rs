@@ -649,9 +649,16 @@ pub trait Backend: Send + Sync {
         Ok(None)
     }
 
+    /// Whether `upload_one_sa` fills the values of a 1-SA plan of the layout alone
+    /// (`VbrValues::InBackend`) from the matrix in the backend's memory, for this value type.
+    fn fills_vbr_values(&self, _value_type: DataType) -> bool {
+        false
+    }
+
     /// Copies a 1-SA plan's VBR arrays into memory the backend's kernels read, laid out as
-    /// they read them (freed with the plan). `None`: the backend computes from the host plan.
-    fn upload_one_sa(&self, _exec: &Exec, _plan: &OneSaPlan) -> Result<Option<VbrArrays>> {
+    /// they read them (freed with the plan); a plan of the layout alone gets its values from
+    /// `a`, the matrix it was made for. `None`: the backend computes from the host plan.
+    fn upload_one_sa(&self, _exec: &Exec, _plan: &OneSaPlan, _a: &SpMat) -> Result<Option<VbrArrays>> {
         Ok(None)
     }
 }

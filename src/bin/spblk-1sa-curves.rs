@@ -392,6 +392,17 @@ fn big(args: &Args) {
                 if args.big_fingerprint {
                     println!("fingerprint tau {tau:.1}: {}", fingerprint(&v));
                 }
+                drop(v);
+                // `analyze_layout` (what `spblkAnalyze` runs on the host for the CUDA backend,
+                // which fills the values on the device).
+                let (tl, l) = times_of(rep, || analyze_layout(&p, &aprm));
+                println!(
+                    "tau {tau:.1}: analyze_layout median {:.3} s, worst {:.3} s of {rep}; groups {}, blocks {}",
+                    tl[tl.len() / 2],
+                    tl[tl.len() - 1],
+                    l.groups(),
+                    l.stats.nonzero_blocks
+                );
             }
         }
     }

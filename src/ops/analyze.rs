@@ -1,6 +1,7 @@
-//! `spblkAnalyze`: for 1-SA, reads a CSR matrix's pattern and values through the backend
-//! (host or device memory alike), runs the analysis on the host, and stores the plan (with its
-//! arrays uploaded where the backend computes from its own memory) in the descriptor. RoDe's
+//! `spblkAnalyze`: for 1-SA, reads a CSR matrix's pattern through the backend (host or device
+//! memory alike), runs the analysis on the host, and stores the plan in the descriptor: with
+//! its values built on the host, or, where the backend computes from its own memory, its
+//! layout uploaded and the values filled there from the matrix. RoDe's
 //! decomposition and ASpT's tiling are built by the backend itself (on the device for CUDA).
 
 use std::time::Instant;
@@ -112,22 +113,36 @@ pub fn analyze(backend: &dyn Backend, exec: &Exec, a: &SpMat, request: Request) 
             let start = Instant::now();
             let (row_ptr, col_idx) = host_pattern(backend, exec, a)?;
             let p = CsrPattern { rows: a.rows as usize, cols: a.cols as usize, row_ptr: &row_ptr, col_idx: &col_idx };
-            let vbr = match a.value_type {
-                DataType::F32 => VbrValues::F32(one_sa::analyze(&p, &read_values::<f32>(backend, exec, a)?, &params)),
-                DataType::F64 => VbrValues::F64(one_sa::analyze(&p, &read_values::<f64>(backend, exec, a)?, &params)),
-                DataType::F16 => VbrValues::F16(one_sa::analyze(&p, &read_values::<f16>(backend, exec, a)?, &params)),
-                DataType::BF16 => {
-                    VbrValues::BF16(one_sa::analyze(&p, &read_values::<bf16>(backend, exec, a)?, &params))
+            if !matches!(a.value_type, DataType::F32 | DataType::F64 | DataType::F16 | DataType::BF16) {
+                return Err(Error::not_supported(format!("spblkAnalyze with value type {:?}", a.value_type)));
+            }
+            // A backend that fills the values from the matrix in its own memory gets the layout
+            // alone, unless half copies need the values here: on sparse plans the values are most
+            // of the analysis (docs/vbr.md, "Values filled on the device").
+            let vbr = if backend.fills_vbr_values(a.value_type) && !f16_copy && !bf16_copy {
+                VbrValues::InBackend(one_sa::analyze_layout(&p, &params))
+            } else {
+                match a.value_type {
+                    DataType::F32 => {
+                        VbrValues::F32(one_sa::analyze(&p, &read_values::<f32>(backend, exec, a)?, &params))
+                    }
+                    DataType::F64 => {
+                        VbrValues::F64(one_sa::analyze(&p, &read_values::<f64>(backend, exec, a)?, &params))
+                    }
+                    DataType::F16 => {
+                        VbrValues::F16(one_sa::analyze(&p, &read_values::<f16>(backend, exec, a)?, &params))
+                    }
+                    _ => VbrValues::BF16(one_sa::analyze(&p, &read_values::<bf16>(backend, exec, a)?, &params)),
                 }
-                other => return Err(Error::not_supported(format!("spblkAnalyze with value type {other:?}"))),
             };
+            // Host values exist whenever a copy is asked for (above).
             let mut plan = OneSaPlan {
                 params,
-                f16_copy: f16_copy.then(|| vbr.to_f16()),
-                bf16_copy: bf16_copy.then(|| vbr.to_bf16()),
+                f16_copy: if f16_copy { vbr.to_f16() } else { None },
+                bf16_copy: if bf16_copy { vbr.to_bf16() } else { None },
                 vbr,
             };
-            let arrays = backend.upload_one_sa(exec, &plan)?;
+            let arrays = backend.upload_one_sa(exec, &plan, a)?;
             // Report the whole call (reading and uploading included), not only the grouping.
             plan.vbr.stats_mut().analysis_seconds = start.elapsed().as_secs_f64();
             let s = plan.vbr.stats();

@@ -329,6 +329,76 @@ fn vbr_matches_host_and_csr_for_every_plan_shape() {
     }
 }
 
+/// On CUDA, `spblkAnalyze` builds the 1-SA layout on the host and fills the values on the
+/// device from A (kernels/spmm/vbr_fill.cu). Rows here have unsorted columns and duplicate
+/// entries (summed, as the host build sums them) beside sorted ones, in both index types and
+/// bases, for every stored type the kernel multiplies. Values and B are quarters, so every
+/// product and sum is exact: the CUDA VBR product must equal the exact one and the host's bit
+/// for bit, and a lost, doubled or misplaced value shows.
+#[test]
+fn vbr_values_filled_on_the_device_equal_the_host_build() {
+    if !gpu("vbr_values_filled_on_the_device_equal_the_host_build") {
+        return;
+    }
+    let mut r = rng(93);
+    let mut k = 0usize;
+    for vin in [SPBLK_R_16F, SPBLK_R_16BF, SPBLK_R_32F] {
+        for (ity, base) in [(SPBLK_INDEX_32I, 0u32), (SPBLK_INDEX_64I, 1), (SPBLK_INDEX_32I, 1), (SPBLK_INDEX_64I, 0)] {
+            k += 1;
+            let bw = [64usize, 16, 40][k % 3];
+            let cols = r.gen_range(2..6) * bw + r.gen_range(0..bw);
+            let (rows, sorted) = family_pattern(&mut r, cols, bw, &[2, 1, 3, 7, 16, 33, 5]);
+            // Every other row: some entries twice, then the row's entries shuffled.
+            let mut entries = Vec::new();
+            let mut unsorted_rows = 0;
+            for row in 0..rows {
+                let mut e: Vec<(usize, usize)> = sorted.iter().copied().filter(|x| x.0 == row).collect();
+                if row % 2 == 1 && !e.is_empty() {
+                    let twice: Vec<(usize, usize)> = e.iter().copied().filter(|_| r.gen_bool(0.3)).collect();
+                    e.extend(twice);
+                    e.shuffle(&mut r);
+                    unsorted_rows += usize::from(e.windows(2).any(|w| w[1].1 <= w[0].1));
+                }
+                entries.extend(e);
+            }
+            assert!(unsorted_rows > 0);
+            let vals = exact_values(&mut r, entries.len());
+            let n = [8usize, 33, 128][k % 3];
+            let case = VbrCase {
+                a: Sp::new(&mut r, SPBLK_FORMAT_CSR, rows, cols, &entries, &vals, ity, base, vin),
+                b: Dn::random(&mut r, cols, n, SPBLK_ORDER_ROW, vin, true),
+                c: Dn::random(&mut r, rows, n, SPBLK_ORDER_ROW, SPBLK_R_32F, true).nan_like(),
+                op_b: N,
+                alpha: 1.0,
+                beta: 0.0,
+                block_width: bw as i64,
+                max_height: 0,
+                device_scalars: false,
+            };
+            let what = format!("case {k}: {vin} index {ity} base {base} bw {bw} {rows}x{cols} nnz {}", entries.len());
+            let host = run(&mut Side::new(Kind::Host), &case, SPBLK_SPMM_ALG_VBR).unwrap();
+            let (got, records) = spblk::trace::capture(|| run(&mut Side::new(Kind::Cuda), &case, SPBLK_SPMM_ALG_VBR));
+            let got = got.unwrap_or_else(|s| panic!("{what}: CUDA status {s}: {}", last_message()));
+            if !harness_on_host() {
+                let vtag = match vin {
+                    SPBLK_R_16F => "f16",
+                    SPBLK_R_16BF => "bf16",
+                    _ => "f32",
+                };
+                let fill = format!("spblk_vbr_fill_{vtag}_{}", if ity == SPBLK_INDEX_32I { "i32" } else { "i64" });
+                assert!(
+                    records.iter().flat_map(|x| &x.kernels).any(|(name, _)| *name == fill),
+                    "{what}: spblkAnalyze did not fill the values on the device ({fill})"
+                );
+            }
+            let (exact, scale) = reference(&case, &entries);
+            assert_eq!(worst(&what, &logical_c(&case.c, &host), &exact, &scale), 0.0, "{what}: host");
+            assert_eq!(worst(&what, &logical_c(&case.c, &got), &exact, &scale), 0.0, "{what}: CUDA");
+            assert!(got == host, "{what}: CUDA and host C differ");
+        }
+    }
+}
+
 /// The wgmma kernels (compute capability 9.0; f16/bf16 with 64-wide blocks and op(B) whose
 /// leading dimension is a whole number of 16 bytes): both op(B) layouts through B's order and
 /// op, C in both orders, N inside, on and across the 128- and 256-column tiles, K off the

@@ -647,7 +647,8 @@ fn result_does_not_depend_on_the_thread_count() {
 
 /// `analyze` builds into a values buffer faulted in beside the grouping, sized from the lower
 /// bound Σ|Q(row)|·ΔW (plus 1/8): its plan equals `build_vbr` of the same grouping, both when
-/// the plan fits that buffer and when it has to grow.
+/// the plan fits that buffer and when it has to grow. `analyze_layout` is that plan without
+/// its values (rows unsorted, with duplicates: `fill_values` of it is the same values).
 #[test]
 fn analyze_equals_build_vbr_of_its_grouping() {
     let mut rng = StdRng::seed_from_u64(31);
@@ -661,6 +662,11 @@ fn analyze_equals_build_vbr_of_its_grouping() {
         got.stats.analysis_seconds = 0.0;
         want.stats.analysis_seconds = 0.0;
         assert!(got == want);
+        let mut layout = analyze_layout(&c.pat(), &prm);
+        layout.stats.analysis_seconds = 0.0;
+        assert!(layout == want.layout);
+        assert_eq!(layout.values_len, want.values.len());
+        assert!(fill_values(&layout, &c.pat(), &vals, Vec::new()) == want.values);
         let lower: usize = (0..c.rows)
             .map(|i| {
                 let mut b: Vec<usize> = c.pat().row(i).iter().map(|&x| x / prm.block_width).collect();

@@ -23,9 +23,12 @@ pub struct OneSaStats {
     pub analysis_seconds: f64,
 }
 
-/// Variable Block Row storage: row groups of variable height × column blocks of width ΔW.
+/// The structure of a VBR matrix without its values: row groups of variable height × column
+/// blocks of width ΔW, and where every block's values go. What [`analyze_layout`]
+/// (super::analyze_layout) builds when the values are filled elsewhere (on the device, from
+/// the matrix in device memory: src/backend/cuda/vbr.rs).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Vbr<V> {
+pub struct VbrLayout {
     pub rows: usize,
     pub cols: usize,
     pub block_width: usize,
@@ -37,20 +40,45 @@ pub struct Vbr<V> {
     pub block_ptr: Vec<usize>,
     /// Column-block index of every nonzero block, ascending within a group.
     pub block_col: Vec<usize>,
-    /// Start in `values` of every nonzero block; the block is (group height × ΔW)
-    /// row-major, zero-padded past `cols` in the last column block.
+    /// Start in the values of every nonzero block; the block is (group height × ΔW)
+    /// row-major, zero-padded past `cols` in the last column block. A group's blocks are
+    /// consecutive, the groups in order.
     pub value_offset: Vec<usize>,
-    pub values: Vec<V>,
+    /// Number of stored values, padding included.
+    pub values_len: usize,
     pub stats: OneSaStats,
 }
 
+/// Variable Block Row storage: a [`VbrLayout`] and its `values_len` values (reached through
+/// `Deref` as `vbr.perm`, `vbr.stats`, ...).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Vbr<V> {
+    pub layout: VbrLayout,
+    pub values: Vec<V>,
+}
+
+impl<V> std::ops::Deref for Vbr<V> {
+    type Target = VbrLayout;
+    fn deref(&self) -> &VbrLayout {
+        &self.layout
+    }
+}
+
+impl<V> std::ops::DerefMut for Vbr<V> {
+    fn deref_mut(&mut self) -> &mut VbrLayout {
+        &mut self.layout
+    }
+}
+
 /// Build the VBR matrix of `p` (with `values[k]` the value of entry `k` of the CSR) for a
-/// grouping. Duplicate (row, col) entries are summed. Parallel over groups.
+/// grouping: [`build_layout`], then [`fill_values`]. Duplicate (row, col) entries are summed.
 pub fn build_vbr<V>(p: &CsrPattern, values: &[V], grouping: &Grouping, params: &OneSaParams) -> Vbr<V>
 where
     V: Copy + Default + Send + Sync + std::ops::Add<Output = V>,
 {
-    build_vbr_owned(p, values, grouping.clone(), params, Vec::new())
+    let layout = build_layout(p, grouping.clone(), params);
+    let values = fill_values(&layout, p, values, Vec::new());
+    Vbr { layout, values }
 }
 
 /// Values buffers smaller than this are not faulted in ahead ([`prefault`]); the tests take
@@ -98,31 +126,12 @@ fn touch_pages<V: Copy + Default>(out: &mut [V]) {
     }
 }
 
-/// [`build_vbr`] taking the grouping by value (no copy of `perm`, used by
-/// [`analyze`](super::analyze)).
-///
-/// Two passes over the entries, both parallel over the same chunks of groups: (1) the
-/// sorted block list of every group (flat per chunk); then prefix sums give every group's
-/// blocks and values range, so `block_col`, `value_offset` and `values` are allocated once
-/// at their exact sizes and (2) every chunk fills its own disjoint ranges of all three.
-/// `values` comes from `vec![V::default(); n]` (for f32/f64 a lazily zeroed mapping) and
-/// every group writes one element per page of its range ([`touch_pages`]) before scattering
-/// its entries into it, so every page is faulted in once, by a write: faulting in gigabytes
-/// of mostly padding is most of the build on the 2^20-row matrices, and read-first faults
-/// took twice as long. `pre`, if not empty, is such a buffer from [`prefault`] (at most the
-/// plan's size in its first pages, already faulted in), used instead of a new one.
-pub(super) fn build_vbr_owned<V>(
-    p: &CsrPattern,
-    values: &[V],
-    grouping: Grouping,
-    params: &OneSaParams,
-    pre: Vec<V>,
-) -> Vbr<V>
-where
-    V: Copy + Default + Send + Sync + std::ops::Add<Output = V>,
-{
+/// The layout of [`build_vbr`] for a grouping (taken by value: no copy of `perm`): the
+/// sorted block list of every group, per chunk of groups in parallel; then prefix sums give
+/// every group's blocks and values range, and every chunk writes its own ranges of
+/// `block_col` and `value_offset`.
+pub fn build_layout(p: &CsrPattern, grouping: Grouping, params: &OneSaParams) -> VbrLayout {
     params.validate().expect("invalid OneSaParams");
-    assert_eq!(values.len(), p.col_idx.len(), "values must match col_idx");
     assert_eq!(grouping.perm.len(), p.rows, "grouping must cover every row");
     let bw = params.block_width;
     let div = BlockDiv::new(bw);
@@ -203,35 +212,17 @@ where
         }
     }
 
-    // Pass 2: every chunk of groups writes its own ranges of `block_col`, `value_offset` and
-    // `values`.
+    // Pass 2: every chunk of groups writes its own ranges of `block_col` and `value_offset`.
     let mut block_col = vec![0usize; nb_total];
     let mut value_offset = vec![0usize; nb_total];
     crate::os::advise_huge_pages(&mut block_col);
     crate::os::advise_huge_pages(&mut value_offset);
-    let mut vals = if pre.is_empty() {
-        let mut v = vec![V::default(); off];
-        crate::os::advise_huge_pages(&mut v);
-        v
-    } else {
-        // A buffer from `prefault`: all `V::default()`, its first pages already faulted in.
-        let mut v = pre;
-        if off <= v.len() {
-            v.truncate(off);
-        } else {
-            v.resize(off, V::default());
-        }
-        v.shrink_to_fit();
-        v
-    };
     {
         let bcs = split_by(&mut block_col, parts.iter().map(|x| x.blocks.len()));
         let vos = split_by(&mut value_offset, parts.iter().map(|x| x.blocks.len()));
-        let vps = split_by(&mut vals, bounds.windows(2).map(|w| group_val_ptr[w[1]] - group_val_ptr[w[0]]));
-        let jobs: Vec<_> = parts.iter().zip(bounds.windows(2)).zip(bcs.into_iter().zip(vos).zip(vps)).collect();
-        jobs.into_par_iter().with_max_len(1).for_each(|((part, w), ((bc, vo), chunk))| {
+        let jobs: Vec<_> = parts.iter().zip(bounds.windows(2)).zip(bcs.into_iter().zip(vos)).collect();
+        jobs.into_par_iter().with_max_len(1).for_each(|((part, w), (bc, vo))| {
             bc.copy_from_slice(&part.blocks);
-            let base = group_val_ptr[w[0]];
             let mut k = 0; // first block of the group in this chunk
             for (i, &n) in part.counts.iter().enumerate() {
                 let g = w[0] + i;
@@ -239,23 +230,7 @@ where
                 for j in 0..n {
                     vo[k + j] = group_val_ptr[g] + j * step;
                 }
-                let bl = &part.blocks[k..k + n];
                 k += n;
-                let out = &mut chunk[group_val_ptr[g] - base..group_val_ptr[g + 1] - base];
-                touch_pages(out);
-                for (lr, &r) in perm[gp[g]..gp[g + 1]].iter().enumerate() {
-                    let range = p.row_ptr[r]..p.row_ptr[r + 1];
-                    let mut bi = 0;
-                    for (&c, &v) in p.col_idx[range.clone()].iter().zip(&values[range]) {
-                        let b = div.block(c);
-                        if bl[bi] != b {
-                            // Sorted columns walk the block list forward; others search it.
-                            bi = if bl[bi] < b && bl[bi + 1] == b { bi + 1 } else { bl.partition_point(|&x| x < b) };
-                        }
-                        let slot = bi * step + lr * bw + div.offset(c);
-                        out[slot] = out[slot] + v;
-                    }
-                }
             }
         });
     }
@@ -271,7 +246,7 @@ where
         fill_in_ratio: if nnz > 0 { off as f64 / nnz as f64 } else { 0.0 },
         analysis_seconds: 0.0,
     };
-    Vbr {
+    VbrLayout {
         rows: p.rows,
         cols: p.cols,
         block_width: bw,
@@ -280,9 +255,82 @@ where
         block_ptr,
         block_col,
         value_offset,
-        values: vals,
+        values_len: off,
         stats,
     }
+}
+
+impl VbrLayout {
+    pub fn groups(&self) -> usize {
+        self.group_ptr.len() - 1
+    }
+
+    /// Where group `g`'s values start (a group's blocks are stored together, groups in order).
+    fn group_values(&self, g: usize) -> usize {
+        self.value_offset.get(self.block_ptr[g]).copied().unwrap_or(self.values_len)
+    }
+}
+
+/// The values of `layout` from the CSR `p` (`values[k]` the value of its entry `k`): every
+/// entry added into its slot in entry order (duplicates summed), the padding zero. Parallel
+/// over the same chunks of groups as [`build_layout`], each filling its own range.
+/// `vec![V::default(); n]` is, for f32/f64, a lazily zeroed mapping, and every group writes
+/// one element per page of its range ([`touch_pages`]) before scattering its entries into it,
+/// so every page is faulted in once, by a write: faulting in gigabytes of mostly padding is
+/// most of the fill on the 2^20-row matrices, and read-first faults took twice as long.
+/// `pre`, if not empty, is such a buffer from [`prefault`] (at most the plan's size in its
+/// first pages, already faulted in), used instead of a new one.
+pub fn fill_values<V>(layout: &VbrLayout, p: &CsrPattern, values: &[V], pre: Vec<V>) -> Vec<V>
+where
+    V: Copy + Default + Send + Sync + std::ops::Add<Output = V>,
+{
+    assert_eq!(values.len(), p.col_idx.len(), "values must match col_idx");
+    assert_eq!(layout.rows, p.rows, "the layout must be of this pattern");
+    let bw = layout.block_width;
+    let div = BlockDiv::new(bw);
+    let (gp, perm, off) = (&layout.group_ptr, &layout.perm, layout.values_len);
+    let mut vals = if pre.is_empty() {
+        let mut v = vec![V::default(); off];
+        crate::os::advise_huge_pages(&mut v);
+        v
+    } else {
+        // A buffer from `prefault`: all `V::default()`, its first pages already faulted in.
+        let mut v = pre;
+        if off <= v.len() {
+            v.truncate(off);
+        } else {
+            v.resize(off, V::default());
+        }
+        v.shrink_to_fit();
+        v
+    };
+    let bounds = chunk_bounds(layout.groups(), |g| gp[g]);
+    let chunks = split_by(&mut vals, bounds.windows(2).map(|w| layout.group_values(w[1]) - layout.group_values(w[0])));
+    let jobs: Vec<_> = bounds.windows(2).zip(chunks).collect();
+    jobs.into_par_iter().with_max_len(1).for_each(|(w, chunk)| {
+        let base = layout.group_values(w[0]);
+        for g in w[0]..w[1] {
+            let (k0, k1) = (layout.block_ptr[g], layout.block_ptr[g + 1]);
+            let bl = &layout.block_col[k0..k1];
+            let step = (gp[g + 1] - gp[g]) * bw;
+            let out = &mut chunk[layout.group_values(g) - base..layout.group_values(g + 1) - base];
+            touch_pages(out);
+            for (lr, &r) in perm[gp[g]..gp[g + 1]].iter().enumerate() {
+                let range = p.row_ptr[r]..p.row_ptr[r + 1];
+                let mut bi = 0;
+                for (&c, &v) in p.col_idx[range.clone()].iter().zip(&values[range]) {
+                    let b = div.block(c);
+                    if bl[bi] != b {
+                        // Sorted columns walk the block list forward; others search it.
+                        bi = if bl[bi] < b && bl[bi + 1] == b { bi + 1 } else { bl.partition_point(|&x| x < b) };
+                    }
+                    let slot = bi * step + lr * bw + div.offset(c);
+                    out[slot] = out[slot] + v;
+                }
+            }
+        }
+    });
+    vals
 }
 
 /// Minimal arithmetic for the host VBR product.
@@ -310,27 +358,12 @@ macro_rules! float_scalar {
 float_scalar!(f32, f64);
 
 impl<V: Copy> Vbr<V> {
-    pub fn groups(&self) -> usize {
-        self.group_ptr.len() - 1
-    }
-
     /// Convert the stored values (e.g. to `half::f16` / `half::bf16`); structure unchanged.
     pub fn map_values<W: Send>(&self, f: impl Fn(V) -> W + Sync) -> Vbr<W>
     where
         V: Sync,
     {
-        Vbr {
-            rows: self.rows,
-            cols: self.cols,
-            block_width: self.block_width,
-            perm: self.perm.clone(),
-            group_ptr: self.group_ptr.clone(),
-            block_ptr: self.block_ptr.clone(),
-            block_col: self.block_col.clone(),
-            value_offset: self.value_offset.clone(),
-            values: self.values.par_iter().map(|&v| f(v)).collect(),
-            stats: self.stats,
-        }
+        Vbr { layout: self.layout.clone(), values: self.values.par_iter().map(|&v| f(v)).collect() }
     }
 
     /// Host reference product `C = A · B` with `A` this matrix (`rows × cols`) and `B` a

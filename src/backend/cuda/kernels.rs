@@ -133,6 +133,7 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spgemm_numeric_warp_{t}_{i}"));
             v.push(format!("spblk_spgemm_numeric_big_{t}_{i}"));
             v.push(format!("spblk_spgemm_place_{t}_{i}"));
+            v.push(format!("spblk_vbr_fill_{t}_{i}"));
         }
     }
     v.push("spblk_spgemm_reuse_long_list".to_string());

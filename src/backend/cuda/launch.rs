@@ -241,6 +241,15 @@ impl<'a> Launcher<'a> {
         check(unsafe { sys::cuMemsetD32Async(dst, value, count, self.stream) }, "cuMemsetD32Async")
     }
 
+    /// Sets `count` bytes at `dst` to zero, ordered on the stream (capturable).
+    pub fn zero_bytes(&self, dst: u64, count: usize) -> Result<()> {
+        if count == 0 {
+            return Ok(());
+        }
+        // SAFETY: dst is a device allocation of at least `count` bytes.
+        check(unsafe { sys::cuMemsetD8Async(dst, 0, count, self.stream) }, "cuMemsetD8Async")
+    }
+
     /// Copies device memory to the host and waits for it (and all earlier work on the stream).
     pub fn read(&self, src: u64, dst: &mut [u8]) -> Result<()> {
         if dst.is_empty() {

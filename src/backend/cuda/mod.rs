@@ -23,7 +23,7 @@ use crate::analysis::OneSaPlan;
 use crate::descr::SpMat;
 use crate::error::{Error, Result};
 use crate::plan::{AsptPlan, AsptSpmmPlan, AsptSpmmShape, RodePlan, SweepPlan, VbrArrays};
-use crate::types::{BackendKind, Operation};
+use crate::types::{BackendKind, DataType, Operation};
 
 mod aspt;
 mod aspt_spmm;
@@ -523,9 +523,13 @@ impl Backend for CudaBackend {
         Ok(())
     }
 
-    fn upload_one_sa(&self, exec: &Exec, plan: &OneSaPlan) -> Result<Option<VbrArrays>> {
+    fn fills_vbr_values(&self, value_type: DataType) -> bool {
+        vbr::fills_values(value_type)
+    }
+
+    fn upload_one_sa(&self, exec: &Exec, plan: &OneSaPlan, a: &SpMat) -> Result<Option<VbrArrays>> {
         let l = Launcher::new(&self.dev, exec)?;
-        vbr::upload(&l, &self.dev, plan).map(Some)
+        vbr::upload(&l, &self.dev, plan, a).map(Some)
     }
 }
 

@@ -4,13 +4,14 @@
 use std::sync::Arc;
 
 use super::context::Device;
-use super::kernels::value_tag;
-use super::launch::{Args, Launcher, Scalar};
+use super::kernels::{index_tag, value_tag};
+use super::launch::{Args, Launcher, Scalar, BLOCK};
 use super::memory::DeviceAlloc;
 use super::tensor_map;
-use crate::analysis::one_sa::Vbr;
+use crate::analysis::one_sa::VbrLayout;
 use crate::analysis::{OneSaPlan, VbrValues};
 use crate::backend::{SpmmArgs, SpmmMethod};
+use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
 use crate::plan::{Buffer, VbrArrays};
 use crate::trace;
@@ -59,7 +60,7 @@ const TILE_RECORD: usize = 8;
 /// its block count, the group's height and the tile's rows (then padding to 64 bytes). After
 /// the L2 is cold, locating a tile through `tiles`, `group_ptr`/`block_ptr` and `value_offset`
 /// took three dependent DRAM round trips before the first load could be issued.
-fn tile_records<V: Copy>(v: &Vbr<V>, tiles: &[usize]) -> Vec<usize> {
+fn tile_records(v: &VbrLayout, tiles: &[usize]) -> Vec<usize> {
     let mut out = Vec::with_capacity(tiles.len() / 2 * TILE_RECORD);
     for t in tiles.chunks(2) {
         let (g, row0) = (t[0], t[1]);
@@ -75,7 +76,7 @@ fn tile_records<V: Copy>(v: &Vbr<V>, tiles: &[usize]) -> Vec<usize> {
 /// value_offset[first] + j · height · ΔW` for its j-th block), as the 1-SA build lays them out;
 /// a plan that does not is refused rather than multiplied wrongly. Returns the most blocks of
 /// one group (the kernel counts a tile's steps in 32 bits).
-fn check_layout<V: Copy>(v: &Vbr<V>) -> Result<usize> {
+fn check_layout(v: &VbrLayout) -> Result<usize> {
     let mut most = 0;
     for g in 0..v.groups() {
         let (b0, b1) = (v.block_ptr[g], v.block_ptr[g + 1]);
@@ -88,18 +89,34 @@ fn check_layout<V: Copy>(v: &Vbr<V>) -> Result<usize> {
     Ok(most)
 }
 
-fn upload_vbr<V: Copy>(l: &Launcher, dev: &Arc<Device>, v: &Vbr<V>) -> Result<VbrArrays> {
+/// Where the plan's values come from: the host's build, or A itself, scattered on the device.
+enum ValuesFrom<'a> {
+    Host(&'a [u8]),
+    Matrix(&'a SpMat),
+}
+
+fn upload_vbr(l: &Launcher, dev: &Arc<Device>, v: &VbrLayout, from: ValuesFrom) -> Result<VbrArrays> {
     let up = |bytes: &[u8]| -> Result<Buffer> { Ok(DeviceAlloc::upload(l, dev, bytes)?.into_buffer()) };
     let most_group_blocks = check_layout(v)?;
     let tiles = row_tiles(&v.group_ptr, &v.block_ptr);
     let blocks_per_tile: usize = tiles.chunks(2).map(|t| v.block_ptr[t[0] + 1] - v.block_ptr[t[0]]).sum();
+    let (group_ptr, block_ptr) = (up(bytes_of(&v.group_ptr))?, up(bytes_of(&v.block_ptr))?);
+    let (block_col, value_offset) = (up(bytes_of(&v.block_col))?, up(bytes_of(&v.value_offset))?);
+    let perm = up(bytes_of(&v.perm))?;
+    let values = match from {
+        ValuesFrom::Host(bytes) => up(bytes)?,
+        ValuesFrom::Matrix(a) => {
+            let structure = [&perm, &group_ptr, &block_ptr, &block_col, &value_offset].map(|b| b.addr);
+            fill_values(l, dev, v, structure, a)?
+        }
+    };
     Ok(VbrArrays {
-        group_ptr: up(bytes_of(&v.group_ptr))?,
-        block_ptr: up(bytes_of(&v.block_ptr))?,
-        block_col: up(bytes_of(&v.block_col))?,
-        value_offset: up(bytes_of(&v.value_offset))?,
-        perm: up(bytes_of(&v.perm))?,
-        values: up(bytes_of(&v.values))?,
+        group_ptr,
+        block_ptr,
+        block_col,
+        value_offset,
+        perm,
+        values,
         tile_records: up(bytes_of(&tile_records(v, &tiles)))?,
         tiles: up(bytes_of(&tiles))?,
         tile_count: tiles.len() / 2,
@@ -112,15 +129,61 @@ fn upload_vbr<V: Copy>(l: &Launcher, dev: &Arc<Device>, v: &Vbr<V>) -> Result<Vb
     })
 }
 
-/// The plan's arrays in device memory. The half copies (`SPBLK_VBR_COPY_*`) stay on the
-/// host: the kernel multiplies A in its own type, the type of B.
-pub fn upload(l: &Launcher, dev: &Arc<Device>, plan: &OneSaPlan) -> Result<VbrArrays> {
-    match &plan.vbr {
-        VbrValues::F32(v) => upload_vbr(l, dev, v),
-        VbrValues::F64(v) => upload_vbr(l, dev, v),
-        VbrValues::F16(v) => upload_vbr(l, dev, v),
-        VbrValues::BF16(v) => upload_vbr(l, dev, v),
+/// The layout's values scattered from CSR matrix `a` in device memory into a zeroed buffer
+/// (kernels/spmm/vbr_fill.cu), bitwise what the host build makes, and complete on return (a
+/// later product may run on another stream). `structure`: the device copies of `perm`,
+/// `group_ptr`, `block_ptr`, `block_col` and `value_offset`.
+fn fill_values(l: &Launcher, dev: &Arc<Device>, v: &VbrLayout, structure: [u64; 5], a: &SpMat) -> Result<Buffer> {
+    let SparsePattern::Csr { row_offsets, col_ind } = a.pattern else {
+        return Err(Error::internal("1-SA plan: values filled from a matrix that is not CSR"));
+    };
+    let bytes = v.values_len * a.value_type.size();
+    let values = DeviceAlloc::new(dev, bytes, "spblkAnalyze (the 1-SA plan's values)")?;
+    l.zero_bytes(values.ptr, bytes)?;
+    if v.rows > 0 {
+        let [perm, group_ptr, block_ptr, block_col, value_offset] = structure;
+        let name = format!("spblk_vbr_fill_{}_{}", value_tag(a.value_type), index_tag(a.indices_type));
+        l.launch(
+            &name,
+            l.grid(v.rows as u64 * 32, BLOCK as u64),
+            BLOCK,
+            0,
+            Args::new()
+                .u64(v.rows as u64)
+                .ptr(perm)
+                .ptr(group_ptr)
+                .u64(v.groups() as u64)
+                .ptr(block_ptr)
+                .ptr(block_col)
+                .ptr(value_offset)
+                .u64(v.block_width as u64)
+                .ptr(row_offsets as u64)
+                .ptr(col_ind as u64)
+                .i64(a.base.offset())
+                .ptr(a.values as u64)
+                .ptr(values.ptr),
+        )?;
     }
+    l.sync()?;
+    Ok(values.into_buffer())
+}
+
+/// The plan's arrays in device memory, the values from the host's build or, for a plan of
+/// the layout alone, from `a`. The half copies (`SPBLK_VBR_COPY_*`) stay on the host: the
+/// kernel multiplies A in its own type, the type of B.
+pub fn upload(l: &Launcher, dev: &Arc<Device>, plan: &OneSaPlan, a: &SpMat) -> Result<VbrArrays> {
+    match &plan.vbr {
+        VbrValues::F32(v) => upload_vbr(l, dev, v, ValuesFrom::Host(bytes_of(&v.values))),
+        VbrValues::F64(v) => upload_vbr(l, dev, v, ValuesFrom::Host(bytes_of(&v.values))),
+        VbrValues::F16(v) => upload_vbr(l, dev, v, ValuesFrom::Host(bytes_of(&v.values))),
+        VbrValues::BF16(v) => upload_vbr(l, dev, v, ValuesFrom::Host(bytes_of(&v.values))),
+        VbrValues::InBackend(layout) => upload_vbr(l, dev, layout, ValuesFrom::Matrix(a)),
+    }
+}
+
+/// Value types whose plans `upload` fills from the matrix (every type a 1-SA plan holds).
+pub fn fills_values(t: DataType) -> bool {
+    matches!(t, DataType::F32 | DataType::F64 | DataType::F16 | DataType::BF16)
 }
 
 /// The kernel's product flavour for the call's input type and method, or why there is none.
@@ -389,9 +452,9 @@ fn smem_bytes(esize: usize, b_row: bool, bn: usize) -> usize {
 mod tests {
     use super::*;
 
-    fn vbr_with_offsets(value_offset: Vec<usize>) -> Vbr<f32> {
+    fn vbr_with_offsets(value_offset: Vec<usize>) -> VbrLayout {
         // Groups of heights 2 and 1, with 2 and 3 blocks of width 4.
-        Vbr {
+        VbrLayout {
             rows: 3,
             cols: 20,
             block_width: 4,
@@ -400,7 +463,7 @@ mod tests {
             block_ptr: vec![0, 2, 5],
             block_col: vec![0, 3, 1, 2, 4],
             value_offset,
-            values: vec![0.0; 28],
+            values_len: 28,
             stats: Default::default(),
         }
     }
@@ -422,7 +485,7 @@ mod tests {
         assert_eq!(tile_records(&v, &tiles), want);
         // A slice of a tall group starts TILE_ROWS rows into the group's values; an empty
         // group has no values row.
-        let tall = Vbr {
+        let tall = VbrLayout {
             rows: 103,
             cols: 4,
             block_width: 4,
@@ -431,7 +494,7 @@ mod tests {
             block_ptr: vec![0, 1, 1],
             block_col: vec![0],
             value_offset: vec![0],
-            values: vec![0.0f32; 400],
+            values_len: 400,
             stats: Default::default(),
         };
         let tiles = row_tiles(&tall.group_ptr, &tall.block_ptr);
