@@ -73,6 +73,8 @@ OPTIONS:
                        + stream synchronize (median of 1000), libraries alternating in blocks of
                        64 calls. Writes overhead.txt with --out. Takes no matrix set or --ops;
                        --repeat and --warmup do not apply. With --dry-run: the matrices only
+  --overhead-op OP     the call --overhead times: spmv (default) or sddmm (f32, K = 32, A row-major,
+                       B column-major, the same matrices as C's pattern)
   --seed N             seed of the random values (default 1; generators have their own seed= key)
   --tol-f32 X          relative tolerance for f32 results (default 1e-4), scaled by sum length / 1024
   --tol-f64 X          same for f64 (default 1e-10)
@@ -199,6 +201,7 @@ struct Opts {
     dump_mtx: Option<String>,
     baseline_only: bool,
     overhead: bool,
+    overhead_call: overhead::Call,
     device: i32,
     cusparse_lib: Option<String>,
     l2_mb: Option<f64>,
@@ -259,6 +262,7 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
         dump_mtx: None,
         baseline_only: false,
         overhead: false,
+        overhead_call: overhead::Call::Spmv,
         device: 0,
         cusparse_lib: None,
         l2_mb: None,
@@ -307,6 +311,13 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
             "--dry-run" => o.dry_run = true,
             "--baseline-only" => o.baseline_only = true,
             "--overhead" => o.overhead = true,
+            "--overhead-op" => {
+                o.overhead_call = match value()?.as_str() {
+                    "spmv" => overhead::Call::Spmv,
+                    "sddmm" => overhead::Call::Sddmm,
+                    v => return Err(format!("--overhead-op: '{v}' is not one of spmv, sddmm")),
+                }
+            }
             "--no-preprocess" => o.set.preprocess = false,
             "--mtx" | "--gen" => {
                 let mut n = 0;
@@ -839,9 +850,10 @@ fn real_main() -> i32 {
     let device = format!("{} (cc {}.{})", gpu.name, gpu.cc.0, gpu.cc.1);
     if o.overhead {
         let head = format!(
-            "spblk-bench --overhead: host cost of one SpMV call (f32, CSR, 32-bit indices, op N, alpha 1, beta 0, \
+            "spblk-bench --overhead: host cost of one {} call (f32, CSR, 32-bit indices, op N, alpha 1, beta 0, \
              default algorithm, preprocessed once)\ncommand: {command}\ndevice: {device}; driver {}\nhost CPU: {}\n\
              spblk: {}\ncuSPARSE: {}\n",
+            o.overhead_call.name(),
             gpu.driver_version,
             overhead::cpu_model(),
             spblk_desc(&spblk, o.baseline_only),
@@ -849,7 +861,7 @@ fn real_main() -> i32 {
         );
         print!("{head}");
         let libs = lib_list(&spblk, &cusparse);
-        return match overhead::run(&gpu, &libs, &head, o.set.seed, o.set.tol_f32, o.out.as_deref()) {
+        return match overhead::run(&gpu, &libs, &head, o.set.seed, o.set.tol_f32, o.out.as_deref(), o.overhead_call) {
             0 if any_error => 3,
             code => code,
         };

@@ -1,4 +1,5 @@
-//! `--overhead`: what one SpMV call costs the host in each library, apart from the GPU work.
+//! `--overhead`: what one SpMV (or, with `--overhead-op sddmm`, SDDMM) call costs the host in
+//! each library, apart from the GPU work.
 //!
 //! The event-timed cases (`cases.rs`) see GPU time plus whatever gap a library's host code
 //! leaves between kernels, and for small matrices that gap can be most of a call. Here the
@@ -9,14 +10,16 @@
 //!
 //! Fixed case: y = A·x, f32, CSR with 32-bit indices, op = N, α = 1, β = 0 in host memory,
 //! the default algorithm, `*_preprocess` called once per library; `uniform:n=N,deg=8` for
-//! N = 10³ … 10⁶. Both libraries get the same descriptor arguments, the same device arrays
-//! and the same stream, and their timed calls are interleaved in blocks.
+//! N = 10³ … 10⁶. SDDMM: C = A·B ∘ spy(C) on the same patterns, f32, K = 32, A row-major and
+//! B column-major (the benchmark's default layout), α = 1, β = 0, the default algorithm. Both
+//! libraries get the same descriptor arguments, the same device arrays and the same stream,
+//! and their timed calls are interleaved in blocks.
 
 use std::io::Write as _;
 use std::time::Instant;
 
 use crate::cases::{self, Op};
-use crate::check::Verdict;
+use crate::check::{self, Ref, Verdict};
 use crate::gen::{values_f64, Spec};
 use crate::gpu::{Gpu, Res};
 use crate::libs::{self, Api, DevCsr, Dt, Plan};
@@ -38,6 +41,25 @@ const WHOLE_CALLS: usize = 1000;
 /// (about a thousand entries), so a call never waits for room in it and the host time stays
 /// the library's own.
 const BLOCK: usize = 64;
+
+/// The call the study times.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Call {
+    Spmv,
+    Sddmm,
+}
+
+impl Call {
+    pub fn name(self) -> &'static str {
+        match self {
+            Call::Spmv => "SpMV",
+            Call::Sddmm => "SDDMM (K = 32)",
+        }
+    }
+}
+
+/// SDDMM's inner dimension in the study (the benchmark's smaller K).
+const SDDMM_K: usize = 32;
 
 /// The study's matrices.
 pub fn specs() -> Vec<Spec> {
@@ -124,14 +146,15 @@ fn interleaved(gpu: &Gpu, sides: &mut [Side], calls: usize, mode: Mode) {
     }
 }
 
-/// One call of each library on a NaN-poisoned y, read back for the check: a call that
-/// returned without computing would make its timings meaningless.
-fn checked_outputs(gpu: &Gpu, sides: &mut [Side], y: u64, rows: usize) -> Vec<Option<Vec<f64>>> {
+/// One call of each library on a NaN-poisoned output of `len` f32 at `out`, read back for
+/// the check: a call that returned without computing would make its timings meaningless.
+fn checked_outputs(gpu: &Gpu, sides: &mut [Side], out: u64, len: usize) -> Vec<Option<Vec<f64>>> {
     sides
         .iter_mut()
         .map(|s| {
             let plan = s.plan.as_mut()?;
-            let r = gpu.fill_u32(y, u32::MAX, rows).and_then(|_| plan.run()).and_then(|_| gpu.download::<f32>(y, rows));
+            let r =
+                gpu.fill_u32(out, u32::MAX, len).and_then(|_| plan.run()).and_then(|_| gpu.download::<f32>(out, len));
             match r {
                 Ok(v) => Some(v.into_iter().map(f64::from).collect()),
                 Err(e) => {
@@ -195,21 +218,23 @@ impl Row {
     }
 }
 
+/// A library's side with its prepared call, or the error that prevented it.
+fn side<'a>(name: &'static str, plan: Res<Box<dyn Plan + 'a>>) -> Side<'a> {
+    let (plan, err) = match plan {
+        Ok(p) => (Some(p), None),
+        Err(e) => (None, Some(e)),
+    };
+    Side { name, plan, err, host_us: Vec::new(), whole_us: Vec::new() }
+}
+
 /// Uploads the matrix, prepares both libraries' calls on the same arrays, checks one call
 /// of each, then warms up and times them.
-fn measure(gpu: &Gpu, libs: &[&dyn Api], spec: &Spec, seed: u64, tol: f64) -> Res<Row> {
+fn measure(gpu: &Gpu, libs: &[&dyn Api], spec: &Spec, seed: u64, tol: f64, call: Call) -> Res<Row> {
     let p = spec.build()?;
     let (rows, cols, nnz) = (p.rows, p.cols, p.nnz());
-    let a = cases::rounded(values_f64(nnz, seed, cases::stream(Op::Spmv, 0)), Dt::F32);
-    let x = cases::rounded(values_f64(cols, seed, cases::stream(Op::Spmv, 1)), Dt::F32);
     let f32s = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<f32>>();
-    let (ptr, col, val, xd, yd) = (
-        gpu.upload(&p.ptr)?,
-        gpu.upload(&p.col)?,
-        gpu.upload(&f32s(&a))?,
-        gpu.upload(&f32s(&x))?,
-        gpu.alloc(4 * rows)?,
-    );
+    let a = cases::rounded(values_f64(nnz, seed, cases::stream(Op::Spmv, 0)), Dt::F32);
+    let (ptr, col, val) = (gpu.upload(&p.ptr)?, gpu.upload(&p.col)?, gpu.upload(&f32s(&a))?);
     let csr = DevCsr {
         rows: rows as i64,
         cols: cols as i64,
@@ -219,23 +244,60 @@ fn measure(gpu: &Gpu, libs: &[&dyn Api], spec: &Spec, seed: u64, tol: f64) -> Re
         val: val.ptr,
         dt: Dt::F32,
     };
-    let mut sides: Vec<Side> = libs
-        .iter()
-        .map(|&api| {
-            let (plan, err) = match libs::spmv(api, gpu, csr, xd.ptr, yd.ptr, true) {
-                Ok(p) => (Some(p), None),
-                Err(e) => (None, Some(e)),
+    let named = |sides: &[Side], outs: &[Option<Vec<f64>>]| -> Vec<(&'static str, Vec<f64>)> {
+        sides.iter().zip(outs).filter_map(|(s, o)| o.clone().map(|v| (s.name, v))).collect()
+    };
+    let (mut sides, verdict, _keep) = match call {
+        Call::Spmv => {
+            let x = cases::rounded(values_f64(cols, seed, cases::stream(Op::Spmv, 1)), Dt::F32);
+            let (xd, yd) = (gpu.upload(&f32s(&x))?, gpu.alloc(4 * rows)?);
+            let mut sides: Vec<Side> =
+                libs.iter().map(|&api| side(api.name(), libs::spmv(api, gpu, csr, xd.ptr, yd.ptr, true))).collect();
+            let outs = checked_outputs(gpu, &mut sides, yd.ptr, rows);
+            let named = named(&sides, &outs);
+            let refs: Vec<(&str, &[f64])> = named.iter().map(|(n, v)| (*n, v.as_slice())).collect();
+            let verdict = if refs.is_empty() {
+                Verdict::skipped("no library ran")
+            } else {
+                cases::spmv_verdict(&p, &a, &x, &refs, tol, seed)
             };
-            Side { name: api.name(), plan, err, host_us: Vec::new(), whole_us: Vec::new() }
-        })
-        .collect();
-    let outs = checked_outputs(gpu, &mut sides, yd.ptr, rows);
-    let named: Vec<(&str, &[f64])> =
-        sides.iter().zip(&outs).filter_map(|(s, o)| o.as_ref().map(|v| (s.name, v.as_slice()))).collect();
-    let verdict = if named.is_empty() {
-        Verdict::skipped("no library ran")
-    } else {
-        cases::spmv_verdict(&p, &a, &x, &named, tol, seed)
+            (sides, verdict, [xd, yd])
+        }
+        Call::Sddmm => {
+            let k = SDDMM_K;
+            // A (rows × K) row by row, B (K × cols) column by column: row j of `bt` is B's column j.
+            let da = cases::rounded(values_f64(rows * k, seed, cases::stream(Op::Sddmm, 0)), Dt::F32);
+            let bt = cases::rounded(values_f64(cols * k, seed, cases::stream(Op::Sddmm, 1)), Dt::F32);
+            let (ad, bd) = (gpu.upload(&f32s(&da))?, gpu.upload(&f32s(&bt))?);
+            let layout = cases::DEFAULT_SDDMM_LAYOUT;
+            let mut sides: Vec<Side> = libs
+                .iter()
+                .map(|&api| side(api.name(), libs::sddmm(api, gpu, ad.ptr, bd.ptr, k as i64, csr, layout, true)))
+                .collect();
+            let outs = checked_outputs(gpu, &mut sides, val.ptr, nnz);
+            let named = named(&sides, &outs);
+            let outs: Vec<(&str, &[f64])> = named.iter().map(|(n, v)| (*n, v.as_slice())).collect();
+            let dot = |i: usize, j: usize| -> f64 { (0..k).map(|l| da[i * k + l] * bt[j * k + l]).sum() };
+            let mag = |i: usize, j: usize| -> f64 { (0..k).map(|l| (da[i * k + l] * bt[j * k + l]).abs()).sum() };
+            let mut refs: Vec<Ref> = Vec::new();
+            for i in check::sample_rows(rows, |i| p.row_len(i), 64, seed) {
+                for e in p.ptr[i] as usize..p.ptr[i + 1] as usize {
+                    refs.push((i, e, dot(i, p.col[e] as usize)));
+                }
+            }
+            let verdict = if outs.is_empty() {
+                Verdict::skipped("no library ran")
+            } else {
+                check::compare(
+                    &outs,
+                    rows,
+                    &|i| p.ptr[i] as usize..p.ptr[i + 1] as usize,
+                    &|i, e| tol * check::len_factor(k) * mag(i, p.col[e] as usize),
+                    &refs,
+                )
+            };
+            (sides, verdict, [ad, bd])
+        }
     };
     interleaved(gpu, &mut sides, WARMUP, Mode::Warm);
     interleaved(gpu, &mut sides, HOST_CALLS, Mode::Host);
@@ -335,11 +397,11 @@ pub fn cpu_model() -> String {
 /// Runs the study on `libs` (spblk first when present) and prints the table (also to
 /// `out`/overhead.txt). `head`: lines naming the run, device and libraries. Returns the exit
 /// status: 0 all ran and agreed, 1 an output disagreed, 3 something failed.
-pub fn run(gpu: &Gpu, libs: &[&dyn Api], head: &str, seed: u64, tol: f64, out: Option<&str>) -> i32 {
+pub fn run(gpu: &Gpu, libs: &[&dyn Api], head: &str, seed: u64, tol: f64, out: Option<&str>, call: Call) -> i32 {
     let mut rows = Vec::new();
     print!("\n{}", column_names());
     for spec in specs() {
-        let row = measure(gpu, libs, &spec, seed, tol).unwrap_or_else(|e| Row {
+        let row = measure(gpu, libs, &spec, seed, tol, call).unwrap_or_else(|e| Row {
             matrix: spec.name(),
             rows: 0,
             nnz: 0,

@@ -80,19 +80,20 @@ pub fn sddmm<'a>(a: &'a DnMat, b: &'a DnMat, c: &'a SpMat) -> Result<impl Iterat
 pub fn spmm_alg(alg: spblkSpMMAlg_t, a: &SpMat) -> Result<()> {
     let alg = SpmmAlg::decode(alg, "alg")?;
     let planned = matches!(alg, SpmmAlg::Rode | SpmmAlg::Aspt | SpmmAlg::Vbr | SpmmAlg::VbrTf32 | SpmmAlg::CsrSweep);
-    planned_on_batch(planned, &format!("{alg:?}"), "matA", a.batch.count)
+    planned_on_batch(planned, alg, "matA", a.batch.count)
 }
 
 /// As [`spmm_alg`] for SDDMM's matC.
 pub fn sddmm_alg(alg: spblkSDDMMAlg_t, c: &SpMat) -> Result<()> {
     let alg = SddmmAlg::decode(alg, "alg")?;
-    planned_on_batch(alg == SddmmAlg::Aspt, &format!("{alg:?}"), "matC", c.batch.count)
+    planned_on_batch(alg == SddmmAlg::Aspt, alg, "matC", c.batch.count)
 }
 
-fn planned_on_batch(planned: bool, alg: &str, arg: &str, count: i32) -> Result<()> {
+/// `alg` is formatted only for the error: these checks run on every product call.
+fn planned_on_batch(planned: bool, alg: impl std::fmt::Debug, arg: &str, count: i32) -> Result<()> {
     if planned && count > 1 {
         return Err(Error::not_supported(format!(
-            "algorithm {alg} runs on a plan of {arg}, and a batched {arg} ({count} matrices) runs without plans"
+            "algorithm {alg:?} runs on a plan of {arg}, and a batched {arg} ({count} matrices) runs without plans"
         )));
     }
     Ok(())

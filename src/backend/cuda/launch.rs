@@ -142,6 +142,10 @@ impl<'a> Launcher<'a> {
                 std::ptr::null_mut(),
             )
         };
+        // The message is formatted only on failure (a launch is a few µs of host time).
+        if r == sys::CUresult::CUDA_SUCCESS {
+            return Ok(());
+        }
         check(r, &format!("launch of {name}"))
     }
 
@@ -166,6 +170,9 @@ impl<'a> Launcher<'a> {
         let config = self.config(grid, block, shared, &mut attr);
         // SAFETY: as in `launch`; `config` and `attr` outlive the call.
         let r = unsafe { sys::cuLaunchKernelEx(&config, f, params.as_mut_ptr(), std::ptr::null_mut()) };
+        if r == sys::CUresult::CUDA_SUCCESS {
+            return Ok(());
+        }
         check(r, &format!("launch of {name} (clusters of {cluster})"))
     }
 
