@@ -93,11 +93,23 @@ pub fn run(l: &Launcher, args: &SddmmArgs, buffer: *mut std::ffi::c_void) -> Res
     // both contiguous with 4-element-aligned starts; otherwise element loads with strides.
     let aligned = |ptr: u64, ld: i64| ld % 4 == 0 && ptr % (4 * esize).min(16) == 0;
     let vec = a_row && !b_row && aligned(a.ptr, a.ld) && aligned(b.ptr, b.ld);
+    // Entries per warp: up to 32 per group, so one row search serves 32 dot products per group.
+    // Each group's entries form a chain of dependent loads, so small matrices get shorter runs
+    // (down to one entry per group) until there are 32 warps per SM (the launch bounds'
+    // occupancy): at 32 per group a 4000-entry matrix ran as 16 warps and took 40 us against
+    // cuSPARSE's 6; 32 rather than 16 warps per SM made the real matrices' calls 1.14x shorter
+    // (docs/sddmm.md).
+    let groups = 32 / g as u64;
+    let warps_wanted = 32 * l.dev.sm_count as u64;
+    let per_group = (c.nnz as u64).div_ceil(warps_wanted * groups).next_power_of_two().clamp(1, 32);
+    let per_warp = per_group * groups;
     // The fast path walks each group's entries row by row. With 8 groups per warp (g = 4) and
     // fewer than about four entries per group and row, the groups diverge and the general
     // path's per-entry stepping is faster; with 2 groups (g >= 16) the fast path wins even on
-    // rows of 5 (measured: docs/sddmm.md).
-    let rows_long = g >= 16 || c.nnz as u64 >= 4 * (32 / g as u64) * c.rows.max(1) as u64;
+    // rows of 5 (measured: docs/sddmm.md). With one entry per group (small calls) there is
+    // nothing to diverge, and the fast path's leaner code took 0.2-0.4 us off 6 us kernels
+    // (docs/sddmm.md, session 36).
+    let rows_long = g >= 16 || per_group == 1 || c.nnz as u64 >= 4 * (32 / g as u64) * c.rows.max(1) as u64;
     let path = match (vec, vec && k as u64 <= 8 * g as u64 && rows_long) {
         (_, true) => 2,
         (true, false) => 1,
@@ -110,16 +122,6 @@ pub fn run(l: &Launcher, args: &SddmmArgs, buffer: *mut std::ffi::c_void) -> Res
         if a.copy.is_some() { "; op(A) copied row-major first" } else { "" },
         if b.copy.is_some() { "; op(B) copied column-major first" } else { "" },
     ));
-    // Entries per warp: up to 32 per group, so one row search serves 32 dot products per group.
-    // Each group's entries form a chain of dependent loads, so small matrices get shorter runs
-    // (down to one entry per group) until there are 32 warps per SM (the launch bounds'
-    // occupancy): at 32 per group a 4000-entry matrix ran as 16 warps and took 40 us against
-    // cuSPARSE's 6; 32 rather than 16 warps per SM made the real matrices' calls 1.14x shorter
-    // (docs/sddmm.md).
-    let groups = 32 / g as u64;
-    let warps_wanted = 32 * l.dev.sm_count as u64;
-    let per_group = (c.nnz as u64).div_ceil(warps_wanted * groups).next_power_of_two().clamp(1, 32);
-    let per_warp = per_group * groups;
     let name = format!("spblk_sddmm_csr_{}_{}", precision_tag(&args.precision), index_tag(c.indices_type));
     l.launch(
         &name,
