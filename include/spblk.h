@@ -34,6 +34,13 @@
 #define MAX_BATCHES 65535
 
 /**
+ * The most entries a matrix gets the plan for (512 KB of rows): above, a call's groups
+ * take many entries each, the search is a small part of a warp's work, and the fast path
+ * keeps each row's slice of op(A) for all of its entries.
+ */
+#define EntryRows_MAX_NNZ (1 << 17)
+
+/**
  * CUDA's stream type, declared by tag so that a `cudaStream_t` or `CUstream` passes as is
  * and no CUDA header is needed.
  */
@@ -1717,8 +1724,11 @@ spblkStatus_t spblkSDDMM_bufferSize(spblkHandle_t handle,
 
 /**
  * Analysis for repeated `spblkSDDMM` calls with the same pattern: with
- * `SPBLK_SDDMM_ALG_ASPT` it builds the ASpT plan the product needs; the default (streaming) needs
- * none, and this call validates and returns.
+ * `SPBLK_SDDMM_ALG_ASPT` it builds the ASpT plan the product needs. With the default, on CUDA,
+ * it builds what makes later calls faster: ASpT's plan where an estimate predicts its
+ * tensor-core tiles faster (f32), and for matrices of up to 131 072 entries each entry's row
+ * (small calls read it instead of searching the offsets). The default needs neither: without
+ * this call it streams.
  */
 spblkStatus_t spblkSDDMM_preprocess(spblkHandle_t handle,
                                     spblkOperation_t opA,

@@ -381,6 +381,21 @@ pub struct VbrArrays {
     pub most_group_blocks: usize,
 }
 
+/// Each stored entry's row (u32, zero-based) of a small CSR matrix, for SDDMM's small calls:
+/// a lane group reads its entries' rows instead of searching and stepping along the offsets
+/// (kernels/sddmm/csr.cu, `sddmm_csr_entries`). Built by SDDMM's preprocess on CUDA.
+#[derive(Debug)]
+pub struct EntryRows {
+    pub rows: Buffer,
+}
+
+impl EntryRows {
+    /// The most entries a matrix gets the plan for (512 KB of rows): above, a call's groups
+    /// take many entries each, the search is a small part of a warp's work, and the fast path
+    /// keeps each row's slice of op(A) for all of its entries.
+    pub const MAX_NNZ: i64 = 1 << 17;
+}
+
 /// A 1-SA analysis and, on backends that compute from their own memory, its arrays there.
 #[derive(Debug)]
 pub struct OneSa {
@@ -401,6 +416,7 @@ pub struct Plans {
     aspt_spmm: Option<Arc<AsptSpmmPlan>>,
     /// The default preprocess's estimate of the ASpT SpMM plan, kept so that it is made once.
     aspt_estimate: Option<AsptSpmmShape>,
+    entry_rows: Option<Arc<EntryRows>>,
 }
 
 fn op_index(op: Operation) -> usize {
@@ -460,6 +476,12 @@ impl Plans {
     pub fn set_aspt_estimate(&mut self, shape: AsptSpmmShape) {
         self.aspt_estimate = Some(shape);
     }
+    pub fn entry_rows(&self) -> Option<Arc<EntryRows>> {
+        self.entry_rows.clone()
+    }
+    pub fn set_entry_rows(&mut self, plan: EntryRows) {
+        self.entry_rows = Some(Arc::new(plan));
+    }
     /// How many plans are held (tests and logs).
     pub fn count(&self) -> usize {
         self.operand.iter().flatten().count()
@@ -469,6 +491,7 @@ impl Plans {
             + self.sweep.iter().flatten().count()
             + usize::from(self.aspt.is_some())
             + usize::from(self.aspt_spmm.is_some())
+            + usize::from(self.entry_rows.is_some())
     }
 }
 

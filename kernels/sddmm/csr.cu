@@ -126,10 +126,37 @@ __device__ void sddmm_csr_fast(i64 m, i64 k, i64 nnz, const I* __restrict__ ptr,
     }
 }
 
+// Small calls with every entry's row at hand (the preprocess's entry rows, src/plan.rs
+// `EntryRows`) and one entry per group: no row search and no stepping along the offsets. A
+// group loads its entry's row and column together, then the A and B slices: two dependent
+// round trips before the store instead of four or five. The fast path's layout and
+// conditions, and its products and sums (the same bits).
+template <int G, class In, class Out, class I>
+__device__ void sddmm_csr_entries(i64 k, i64 nnz, const u32* __restrict__ rows, const I* __restrict__ col, i64 base,
+                                  const In* __restrict__ A, i64 lda, const In* __restrict__ B, i64 ldb,
+                                  Out* __restrict__ C, const typename ComputeOf<In>::type* alpha_dev,
+                                  typename ComputeOf<In>::type alpha_h, const typename ComputeOf<In>::type* beta_dev,
+                                  typename ComputeOf<In>::type beta_h) {
+    typedef typename ComputeOf<In>::type T;
+    const T alpha = scalar_arg(alpha_dev, alpha_h), beta = scalar_arg(beta_dev, beta_h);
+    const int glane = threadIdx.x & (G - 1);
+    const unsigned gmask = group_mask(G);
+    const i64 l0 = (i64)glane * SDDMM_E;
+    const i64 groups = (i64)gridDim.x * blockDim.x / G;
+    for (i64 p = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; p < nnz; p += groups) {
+        const i64 row = rows[p], j = (i64)col[p] - base;
+        T a[SDDMM_E], b[SDDMM_E];
+        sddmm_load8<true, In, T>(A + row * lda, 1, l0, k, a);
+        sddmm_load8<true, In, T>(B + j * ldb, 1, l0, k, b);
+        const T d = group_sum(dot8(a, b, T(0)), G, gmask);
+        if (glane == 0) sddmm_store(&C[p], d, alpha, beta);
+    }
+}
+
 // `path`: 0 the general path with element loads; 1 the general path with vector loads (op(A)'s
 // rows and op(B)'s columns both contiguous with 4-element-aligned starts); 2 the fast path
 // (vector loads, k <= 8G, and rows long enough that the groups of a warp seldom diverge: the
-// host decides, src/backend/cuda/sddmm.rs).
+// host decides, src/backend/cuda/sddmm.rs). The entries path is a kernel of its own (below).
 #define SDDMM_ENTRY(In, Out, tin, tout, I, tidx)                                                            \
     extern "C" __global__ void __launch_bounds__(256, SDDMM_MIN_BLOCKS(In))                                 \
         spblk_sddmm_csr_##tin##_##tout##_##tidx(i64 m, i64 k, i64 nnz, const I* ptr, const I* col, i64 base, \
@@ -159,3 +186,25 @@ __device__ void sddmm_csr_fast(i64 m, i64 k, i64 nnz, const I* __restrict__ ptr,
 
 SPBLK_FOR_PRECISIONS(SDDMM_ENTRY, int, i32)
 SPBLK_FOR_PRECISIONS(SDDMM_ENTRY, long long, i64)
+
+// The entries path (`sddmm_csr_entries`): G lanes per entry, G = 4 .. 32.
+#define SDDMM_ENTRIES_ENTRY(In, Out, tin, tout, I, tidx)                                                      \
+    extern "C" __global__ void __launch_bounds__(256)                                                         \
+        spblk_sddmm_csr_entries_##tin##_##tout##_##tidx(i64 k, i64 nnz, const u32* rows, const I* col,       \
+                                                        i64 base, const In* A, i64 lda, const In* B, i64 ldb, \
+                                                        Out* C, const ComputeOf<In>::type* alpha_dev,         \
+                                                        ComputeOf<In>::type alpha,                            \
+                                                        const ComputeOf<In>::type* beta_dev,                  \
+                                                        ComputeOf<In>::type beta, int G) {                    \
+        switch (G) {                                                                                          \
+            case 4: SDDMM_ENTRIES(4, In, Out, I); break;                                                                  \
+            case 8: SDDMM_ENTRIES(8, In, Out, I); break;                                                                  \
+            case 16: SDDMM_ENTRIES(16, In, Out, I); break;                                                                \
+            default: SDDMM_ENTRIES(32, In, Out, I); break;                                                                \
+        }                                                                                                     \
+    }
+#define SDDMM_ENTRIES(GT, In, Out, I) \
+    sddmm_csr_entries<GT, In, Out, I>(k, nnz, rows, col, base, A, lda, B, ldb, C, alpha_dev, alpha, beta_dev, beta)
+
+SPBLK_FOR_PRECISIONS(SDDMM_ENTRIES_ENTRY, int, i32)
+SPBLK_FOR_PRECISIONS(SDDMM_ENTRIES_ENTRY, long long, i64)

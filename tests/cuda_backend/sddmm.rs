@@ -223,6 +223,75 @@ fn sddmm_long_rows_take_the_fast_path() {
     }
 }
 
+/// Small calls after the default's preprocess (up to `EntryRows::MAX_NNZ` entries): each
+/// entry's row comes from the plan (the entries kernel), bit for bit what the call without the
+/// preprocess computes by searching the offsets, against the host; rows in any column order,
+/// both index types and bases, four precisions, widths of 4, 8 and 16 lanes, one entry per
+/// group and (k <= 32, the larger matrices) several; with several entries per group and wider
+/// k, the fast path keeps running (it reuses each row's op(A)).
+#[test]
+fn sddmm_small_calls_read_entry_rows_after_the_preprocess() {
+    if !gpu("sddmm_small_calls_read_entry_rows_after_the_preprocess") || harness_on_host() {
+        return;
+    }
+    let mut r = rng(16);
+    let mut case_no = 0usize;
+    for (vin, out, compute) in [PRECISIONS[0], PRECISIONS[1], PRECISIONS[2], PRECISIONS[3]] {
+        for depth in [16usize, 33, 100] {
+            case_no += 1;
+            let exact = case_no % 3 == 0;
+            let ity = if case_no % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
+            // Half the cases have ~75 K entries: several per group.
+            let several = case_no % 4 >= 2;
+            let (m, n, most) = if several { (1500 + case_no, 300, 100) } else { (700 + 37 * case_no, 300, 12) };
+            let entries: Vec<(usize, usize)> = (0..m)
+                .flat_map(|i| {
+                    let mut cols: Vec<usize> = (0..n).collect();
+                    cols.shuffle(&mut r);
+                    let len = r.gen_range(0..most);
+                    cols[..len].iter().map(move |&j| (i, j)).collect::<Vec<_>>()
+                })
+                .collect();
+            let cvals = some_values(&mut r, entries.len(), exact);
+            let c = Sp::new(&mut r, SPBLK_FORMAT_CSR, m, n, &entries, &cvals, ity, (case_no % 2) as u32, out);
+            // Rows of A and columns of B 16-byte aligned (the fast path's layout).
+            let ld = depth.next_multiple_of(4) + 4 * (case_no % 2);
+            let dense = |r: &mut StdRng, rows: usize, cols: usize, order| {
+                let outer = if order == SPBLK_ORDER_ROW { rows } else { cols };
+                let data = encode(&some_values(r, ld * outer, exact), vin);
+                Dn { rows: rows as i64, cols: cols as i64, ld: ld as i64, order, vt: vin, data }
+            };
+            let case = SddmmCase {
+                op_a: N,
+                op_b: N,
+                a: dense(&mut r, m, depth, SPBLK_ORDER_ROW),
+                b: dense(&mut r, depth, n, SPBLK_ORDER_COL),
+                c,
+                alpha: some_scalar(&mut r, 0.5, 2.0, exact),
+                beta: some_scalar(&mut r, -1.0, 1.0, exact),
+                compute,
+                device_scalars: case_no % 4 >= 2,
+                alg: SPBLK_SDDMM_ALG_DEFAULT,
+                preprocess: true,
+            };
+            let what = format!("sddmm small case {case_no} ({vin},{out}) {m}x{n} nnz {} k {depth}", entries.len());
+            let mut host = Side::new(Kind::Host);
+            let mut gpu = Side::new(Kind::Cuda);
+            let want = decode(&run_sddmm(&mut host, &case), out);
+            let (first, records) = spblk::trace::capture(|| run_sddmm(&mut gpu, &case));
+            let entries_path = u32::from(!several || depth <= 32);
+            assert_eq!(launched(&records, "spblk_sddmm_csr_entries_"), entries_path, "{what}: the entries kernel");
+            assert_eq!(launched(&records, "spblk_convert_rows_"), 1, "{what}: the preprocess's entry rows");
+            let searched = SddmmCase { preprocess: false, ..case.clone() };
+            let (plain, records) = spblk::trace::capture(|| run_sddmm(&mut gpu, &searched));
+            assert_eq!(launched(&records, "spblk_sddmm_csr_entries_"), 0, "{what}: entries kernel without a plan");
+            assert!(first == plain, "{what}: the entries path and the searching path differ");
+            let scale = sddmm_scale(&mut host, &case, out);
+            compare(&what, &decode(&first, out), &want, &scale, depth, out, compute, exact);
+        }
+    }
+}
+
 /// Rows in groups of `delta` that share `blocks` column blocks of width `delta` (each entry
 /// of a shared block present with probability `rho`), the groups' rows scrambled: the
 /// structure ASpT's row keys must find again. Every row also gets `extra` scattered entries.

@@ -55,7 +55,7 @@ fn limits(nnz: u64, new_rows: u64, what: &str) -> Result<()> {
 }
 
 /// Entries per block of `spblk_convert_rows_*` and `spblk_convert_mirror_*` (kernels/convert/rows.cuh).
-const ROWS_TILE: u64 = 2048;
+pub(super) const ROWS_TILE: u64 = 2048;
 /// `__launch_bounds__` of `spblk_convert_mirror_*`, whose blocks loop over the tiles.
 const MIRROR_BLOCKS_PER_SM: u32 = 4;
 

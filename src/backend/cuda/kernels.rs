@@ -123,6 +123,7 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spmm_rode_rows_v4_{a}_{b}_{i}"));
             v.push(format!("spblk_spmm_sweep_{a}_{b}_{i}"));
             v.push(format!("spblk_sddmm_csr_{a}_{b}_{i}"));
+            v.push(format!("spblk_sddmm_csr_entries_{a}_{b}_{i}"));
         }
         for t in VALUES {
             v.push(format!("spblk_spmv_csr_long_partial_{t}_{i}"));

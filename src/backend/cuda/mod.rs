@@ -252,8 +252,9 @@ impl Backend for CudaBackend {
 
     fn sddmm_preprocess(&self, exec: &Exec, args: &SddmmArgs, _buffer: *mut c_void) -> Result<()> {
         match args.method {
-            // Each warp finds its entries' rows in C's offsets as stored: nothing to precompute.
-            SddmmMethod::CsrEntries => Ok(()),
+            // Each warp finds its entries' rows in C's offsets as stored; small matrices get
+            // each entry's row, which their calls read instead.
+            SddmmMethod::CsrEntries => sddmm::build_entry_rows(&Launcher::new(&self.dev, exec)?, &self.dev, args.c),
             SddmmMethod::Aspt => self.analyze_aspt(exec, args.c, false),
         }
     }

@@ -3,12 +3,17 @@
 //! (copied row-major) and op(B) effectively row-major (copied column-major). Strided reads
 //! were 3-20x slower than the default layout on the H100 (docs/sddmm.md, layouts).
 
+use std::sync::Arc;
+
+use super::context::Device;
 use super::dense;
 use super::kernels::{index_tag, precision_tag};
 use super::launch::{pow2_clamp, Args, Carve, Launcher, Scalar, BLOCK};
+use super::memory::DeviceAlloc;
 use crate::backend::SddmmArgs;
 use crate::descr::SparsePattern;
 use crate::error::{Error, Result};
+use crate::plan::EntryRows;
 use crate::trace;
 use crate::types::{Operation, Order};
 
@@ -72,6 +77,26 @@ pub fn stage_operands(l: &Launcher, args: &SddmmArgs, buffer: *mut std::ffi::c_v
     Ok((a, b))
 }
 
+/// The preprocess of a small CSR C (up to `EntryRows::MAX_NNZ` entries): each entry's row, kept
+/// on the matrix, so that calls with one entry per group read rows instead of searching.
+pub fn build_entry_rows(l: &Launcher, dev: &Arc<Device>, c: &crate::descr::SpMat) -> Result<()> {
+    let SparsePattern::Csr { row_offsets, .. } = c.pattern else { return Ok(()) };
+    if c.nnz <= 0 || c.nnz > EntryRows::MAX_NNZ || c.plans.lock().entry_rows().is_some() {
+        return Ok(());
+    }
+    let nnz = c.nnz as u64;
+    let rows = DeviceAlloc::new(dev, nnz as usize * 4, "spblkSDDMM_preprocess (entry rows)")?;
+    l.launch(
+        &format!("spblk_convert_rows_{}", index_tag(c.offsets_type)),
+        l.grid(nnz, super::convert::ROWS_TILE),
+        BLOCK,
+        0,
+        Args::new().ptr(row_offsets as u64).i64(c.rows).i64(c.base.offset()).u64(nnz).ptr(rows.ptr).ptr(0),
+    )?;
+    c.plans.lock().set_entry_rows(EntryRows { rows: rows.into_buffer() });
+    Ok(())
+}
+
 pub fn run(l: &Launcher, args: &SddmmArgs, buffer: *mut std::ffi::c_void) -> Result<()> {
     let alpha = Scalar::new(&args.alpha, args.precision.compute, "alpha")?;
     let beta = Scalar::new(&args.beta, args.precision.compute, "beta")?;
@@ -122,7 +147,41 @@ pub fn run(l: &Launcher, args: &SddmmArgs, buffer: *mut std::ffi::c_void) -> Res
         if a.copy.is_some() { "; op(A) copied row-major first" } else { "" },
         if b.copy.is_some() { "; op(B) copied column-major first" } else { "" },
     ));
-    let name = format!("spblk_sddmm_csr_{}_{}", precision_tag(&args.precision), index_tag(c.indices_type));
+    let tags = format!("{}_{}", precision_tag(&args.precision), index_tag(c.indices_type));
+    // The fast path's layout with each entry's row from the preprocess (small matrices): the
+    // groups read their entries' rows instead of searching and stepping along the offsets
+    // (kernels/sddmm/csr.cu, entries path), as many groups as the runs above would have. Each
+    // entry reads its row's slice of op(A) again, which the fast path keeps for the row's
+    // entries: with several entries per group that cost 0.2x on 42-entry rows at k = 128
+    // (bcsstk13), and gained at k <= 32 (docs/sddmm.md, session 36).
+    let entries = path == 2 && (per_group == 1 || g == 4);
+    let entry_rows = if entries { c.plans.lock().entry_rows() } else { None };
+    {
+        if let Some(plan) = entry_rows {
+            trace::note("entries path: each entry's row from the preprocess");
+            return l.launch(
+                &format!("spblk_sddmm_csr_entries_{tags}"),
+                l.grid((c.nnz as u64).div_ceil(per_group) * g as u64, BLOCK as u64),
+                BLOCK,
+                0,
+                Args::new()
+                    .i64(k)
+                    .i64(c.nnz)
+                    .ptr(plan.rows.addr)
+                    .ptr(col_ind as u64)
+                    .i64(c.base.offset())
+                    .ptr(a.ptr)
+                    .i64(a.ld)
+                    .ptr(b.ptr)
+                    .i64(b.ld)
+                    .ptr(c.values as u64)
+                    .scalar(alpha)
+                    .scalar(beta)
+                    .i32(g as i32),
+            );
+        }
+    }
+    let name = format!("spblk_sddmm_csr_{tags}");
     l.launch(
         &name,
         l.grid((c.nnz as u64).div_ceil(per_warp) * 32, BLOCK as u64),
