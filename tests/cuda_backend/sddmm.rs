@@ -149,6 +149,40 @@ fn sddmm_matches_host() {
     }
 }
 
+/// A default-algorithm case on the fast path's layout: op(A) (m x depth) row-major and op(B)
+/// (depth x n) column-major, with leading dimensions that keep every row of A and column of B
+/// 16-byte aligned (4 elements more on odd cases); beta = 0 where `beta_zero`, no preprocess.
+fn fast_layout_case(
+    r: &mut StdRng,
+    c: Sp,
+    (m, n, depth): (usize, usize, usize),
+    (vin, compute): (spblkDataType_t, spblkDataType_t),
+    exact: bool,
+    case_no: usize,
+    beta_zero: bool,
+) -> SddmmCase {
+    let ld = depth.next_multiple_of(4) + 4 * (case_no % 2);
+    let mut dense = |rows: usize, cols: usize, order| {
+        let outer = if order == SPBLK_ORDER_ROW { rows } else { cols };
+        let data = encode(&some_values(r, ld * outer, exact), vin);
+        Dn { rows: rows as i64, cols: cols as i64, ld: ld as i64, order, vt: vin, data }
+    };
+    let (a, b) = (dense(m, depth, SPBLK_ORDER_ROW), dense(depth, n, SPBLK_ORDER_COL));
+    SddmmCase {
+        op_a: N,
+        op_b: N,
+        a,
+        b,
+        c,
+        alpha: some_scalar(r, 0.5, 2.0, exact),
+        beta: if beta_zero { 0.0 } else { some_scalar(r, -1.0, 1.0, exact) },
+        compute,
+        device_scalars: case_no % 4 >= 2,
+        alg: SPBLK_SDDMM_ALG_DEFAULT,
+        preprocess: false,
+    }
+}
+
 /// Rows long enough for SDDMM's fast path (row by row, two entries per step; the trace note
 /// says which path ran), with op(A) row-major and op(B) column-major, aligned leading
 /// dimensions, k from one slice's tail to a full 8G slice: correct, and the same bits when run
@@ -183,27 +217,8 @@ fn sddmm_long_rows_take_the_fast_path() {
             let cvals =
                 if beta_zero { vec![f64::NAN; entries.len()] } else { some_values(&mut r, entries.len(), exact) };
             let c = Sp::new(&mut r, SPBLK_FORMAT_CSR, m, n, &entries, &cvals, ity, (case_no % 2) as u32, out);
-            // Leading dimensions that keep every row of A and column of B 16-byte aligned.
-            let ld = depth.next_multiple_of(4) + 4 * (case_no % 2);
-            let dense = |r: &mut StdRng, rows: usize, cols: usize, order| {
-                let outer = if order == SPBLK_ORDER_ROW { rows } else { cols };
-                let data = encode(&some_values(r, ld * outer, exact), vin);
-                Dn { rows: rows as i64, cols: cols as i64, ld: ld as i64, order, vt: vin, data }
-            };
-            let case = SddmmCase {
-                op_a: N,
-                op_b: N,
-                a: dense(&mut r, m, depth, SPBLK_ORDER_ROW),
-                b: dense(&mut r, depth, n, SPBLK_ORDER_COL),
-                c,
-                alpha: some_scalar(&mut r, 0.5, 2.0, exact),
-                beta: if beta_zero { 0.0 } else { some_scalar(&mut r, -1.0, 1.0, exact) },
-                compute,
-                device_scalars: case_no % 4 >= 2,
-                alg: SPBLK_SDDMM_ALG_DEFAULT,
-                // The default's preprocess would find these rows' reuse and pick ASpT.
-                preprocess: false,
-            };
+            // No preprocess: the default's would find these rows' reuse and pick ASpT.
+            let case = fast_layout_case(&mut r, c, (m, n, depth), (vin, compute), exact, case_no, beta_zero);
             let what = format!("sddmm long rows case {case_no} ({vin},{out}) {m}x{n} k {depth}");
             let mut host = Side::new(Kind::Host);
             let mut gpu = Side::new(Kind::Cuda);
@@ -254,25 +269,9 @@ fn sddmm_small_calls_read_entry_rows_after_the_preprocess() {
                 .collect();
             let cvals = some_values(&mut r, entries.len(), exact);
             let c = Sp::new(&mut r, SPBLK_FORMAT_CSR, m, n, &entries, &cvals, ity, (case_no % 2) as u32, out);
-            // Rows of A and columns of B 16-byte aligned (the fast path's layout).
-            let ld = depth.next_multiple_of(4) + 4 * (case_no % 2);
-            let dense = |r: &mut StdRng, rows: usize, cols: usize, order| {
-                let outer = if order == SPBLK_ORDER_ROW { rows } else { cols };
-                let data = encode(&some_values(r, ld * outer, exact), vin);
-                Dn { rows: rows as i64, cols: cols as i64, ld: ld as i64, order, vt: vin, data }
-            };
             let case = SddmmCase {
-                op_a: N,
-                op_b: N,
-                a: dense(&mut r, m, depth, SPBLK_ORDER_ROW),
-                b: dense(&mut r, depth, n, SPBLK_ORDER_COL),
-                c,
-                alpha: some_scalar(&mut r, 0.5, 2.0, exact),
-                beta: some_scalar(&mut r, -1.0, 1.0, exact),
-                compute,
-                device_scalars: case_no % 4 >= 2,
-                alg: SPBLK_SDDMM_ALG_DEFAULT,
                 preprocess: true,
+                ..fast_layout_case(&mut r, c, (m, n, depth), (vin, compute), exact, case_no, false)
             };
             let what = format!("sddmm small case {case_no} ({vin},{out}) {m}x{n} nnz {} k {depth}", entries.len());
             let mut host = Side::new(Kind::Host);
