@@ -77,11 +77,13 @@ pub fn stage_operands(l: &Launcher, args: &SddmmArgs, buffer: *mut std::ffi::c_v
     Ok((a, b))
 }
 
-/// The preprocess of a small CSR C (up to `EntryRows::MAX_NNZ` entries): each entry's row, kept
-/// on the matrix, so that calls with one entry per group read rows instead of searching.
+/// The preprocess of a small CSR C (up to `EntryRows::MAX_NNZ` entries, rows numbered in 32
+/// bits): each entry's row, kept on the matrix, so that calls on the fast path's layout read
+/// rows instead of searching (`run`, the entries path).
 pub fn build_entry_rows(l: &Launcher, dev: &Arc<Device>, c: &crate::descr::SpMat) -> Result<()> {
     let SparsePattern::Csr { row_offsets, .. } = c.pattern else { return Ok(()) };
-    if c.nnz <= 0 || c.nnz > EntryRows::MAX_NNZ || c.plans.lock().entry_rows().is_some() {
+    let small = c.nnz > 0 && c.nnz <= EntryRows::MAX_NNZ && c.rows <= u32::MAX as i64;
+    if !small || c.plans.lock().entry_rows().is_some() {
         return Ok(());
     }
     let nnz = c.nnz as u64;
@@ -156,30 +158,28 @@ pub fn run(l: &Launcher, args: &SddmmArgs, buffer: *mut std::ffi::c_void) -> Res
     // (bcsstk13), and gained at k <= 32 (docs/sddmm.md, session 36).
     let entries = path == 2 && (per_group == 1 || g == 4);
     let entry_rows = if entries { c.plans.lock().entry_rows() } else { None };
-    {
-        if let Some(plan) = entry_rows {
-            trace::note("entries path: each entry's row from the preprocess");
-            return l.launch(
-                &format!("spblk_sddmm_csr_entries_{tags}"),
-                l.grid((c.nnz as u64).div_ceil(per_group) * g as u64, BLOCK as u64),
-                BLOCK,
-                0,
-                Args::new()
-                    .i64(k)
-                    .i64(c.nnz)
-                    .ptr(plan.rows.addr)
-                    .ptr(col_ind as u64)
-                    .i64(c.base.offset())
-                    .ptr(a.ptr)
-                    .i64(a.ld)
-                    .ptr(b.ptr)
-                    .i64(b.ld)
-                    .ptr(c.values as u64)
-                    .scalar(alpha)
-                    .scalar(beta)
-                    .i32(g as i32),
-            );
-        }
+    if let Some(plan) = entry_rows {
+        trace::note("entries path: each entry's row from the preprocess");
+        return l.launch(
+            &format!("spblk_sddmm_csr_entries_{tags}"),
+            l.grid((c.nnz as u64).div_ceil(per_group) * g as u64, BLOCK as u64),
+            BLOCK,
+            0,
+            Args::new()
+                .i64(k)
+                .i64(c.nnz)
+                .ptr(plan.rows.addr)
+                .ptr(col_ind as u64)
+                .i64(c.base.offset())
+                .ptr(a.ptr)
+                .i64(a.ld)
+                .ptr(b.ptr)
+                .i64(b.ld)
+                .ptr(c.values as u64)
+                .scalar(alpha)
+                .scalar(beta)
+                .i32(g as i32),
+        );
     }
     let name = format!("spblk_sddmm_csr_{tags}");
     l.launch(
