@@ -437,7 +437,7 @@ __device__ void spmm_vbr(const u64* __restrict__ tiles, i64 ntiles, i64 band, in
 
     if (SPLIT) {
         write_partial<WARPS_N>(smem_raw, wm, wn, lane, acc);
-        reduce_tile<Out, WN * WARPS_N, 64 * WARPS_N>(smem_raw, tl, splits, perm, C, ldc, c_row, N,
+        reduce_tile<Out, WN * WARPS_N, 64 * WARPS_N>(smem_raw, tl, splits, perm + tl.row0, C, ldc, c_row, N,
                                                      scalar_arg(alpha_dev, alpha_host), scalar_arg(beta_dev, beta_host));
     } else {
         store_tile<Out, WARPS_N>(tl, perm, C, ldc, c_row, N, scalar_arg(alpha_dev, alpha_host),

@@ -61,11 +61,12 @@ template <int BN> struct Partial {
 
 // The ending of a split tile, once every part has written its partial tile (`Partial`) to
 // its shared memory: part p sums its share of the rows of all parts' tiles, in part order
-// (distributed shared memory), and stores them. Not inlined: inlined, it made the f16
-// mma.sync loop spill (28-152 bytes at the 128-register cap).
+// (distributed shared memory), and stores them. `tile_perm`: the permutation from the tile's
+// first row (global memory, or a copy in shared memory). Not inlined: inlined, it made the
+// f16 mma.sync loop spill (28-152 bytes at the 128-register cap).
 template <class Out, int BN, int THREADS>
 __device__ __noinline__ void reduce_tile(unsigned char* smem_raw, const Tile& tl, int splits,
-                                         const u64* __restrict__ perm, Out* __restrict__ C, i64 ldc, int c_row,
+                                         const u64* tile_perm, Out* __restrict__ C, i64 ldc, int c_row,
                                          i64 N, float alpha, float beta) {
 #ifdef VBR_CLUSTERS
     typedef Partial<BN> P;
@@ -106,7 +107,7 @@ __device__ __noinline__ void reduce_tile(unsigned char* smem_raw, const Tile& tl
             }
         }
         if (r < tl.rows) {
-            const i64 row = (i64)perm[tl.row0 + r];
+            const i64 row = (i64)tile_perm[r];
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
                 const i64 j = tl.n0 + c + i;

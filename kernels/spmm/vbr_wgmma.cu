@@ -14,29 +14,19 @@
 // A rows past the tile (a group shorter than 64 rows, or the last slice of a tall one) come
 // from the blocks stored after it, or zeros past the values' end: they only make C rows the
 // epilogue does not store. op(B) rows past K and columns past N are zero-filled by the TMA.
-#include "common/types.cuh"
+#include "common/hopper.cuh"
 #include "spmm/vbr_tile.cuh"
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define VBR_WGMMA 1
-#endif
 
 namespace vbr_wg {
 
+using namespace hopper;
 using vbr::BM;
 using vbr::Tile;
-
-// The driver's CUtensorMap (an opaque 128-byte TMA descriptor), by value as a
-// __grid_constant__ parameter: TMA instructions take its address in parameter space.
-struct alignas(64) TensorMap {
-    u64 opaque[16];
-};
 
 constexpr int RECORD = 8;  // u64 per tile record (the backend's TILE_RECORD)
 
 constexpr int A_BYTES = BM * 64 * 2;   // a block's 64 x 64 tile
 constexpr int B_BYTES = 64 * 128 * 2;  // op(B)'s 64 x 128 tile of one warpgroup
-constexpr int SWIZZLE = 1024;          // the 128-byte swizzle repeats every 8 rows of 128 bytes
 
 // Dynamic shared memory: STAGES x (A tile, WG B tiles), then one mbarrier per stage, plus
 // the slack that aligns the stages to the swizzle's period; src/backend/cuda/vbr.rs
@@ -47,39 +37,7 @@ template <int WG, int STAGES> struct Layout {
     static constexpr int BYTES = BARRIERS + STAGES * 8 + SWIZZLE;
 };
 
-#ifdef VBR_WGMMA
-__device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
-
-__device__ __forceinline__ void mbar_init(unsigned bar) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
-}
-__device__ __forceinline__ void mbar_expect(unsigned bar, unsigned bytes) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void mbar_wait(unsigned bar, unsigned phase) {
-    unsigned done = 0;
-    while (!done)
-        asm volatile(
-            "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-            : "=r"(done)
-            : "r"(bar), "r"(phase)
-            : "memory");
-}
-// A box of the 2-D tensor `map` at (inner c0, outer c1) into shared memory at `dst`.
-__device__ __forceinline__ void tma_load(unsigned dst, const TensorMap* map, int c0, int c1, unsigned bar) {
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
-            dst),
-        "l"((u64)map), "r"(c0), "r"(c1), "r"(bar)
-        : "memory");
-}
-
-// wgmma's shared-memory matrix descriptor, 128-byte swizzle: start address, leading and
-// stride byte offsets (all in 16-byte units).
-__device__ __forceinline__ u64 desc(unsigned addr, unsigned lead, unsigned stride) {
-    return (u64)((addr & 0x3FFFF) >> 4) | (u64)(lead >> 4) << 16 | (u64)(stride >> 4) << 32 | 1ull << 62;
-}
-
+#ifdef SPBLK_SM90A
 #define VBR_WG_D                                                                      \
     "{"                                                                               \
     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "          \
@@ -128,7 +86,7 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
                             i64 ntiles, i64 band, int splits, const u64* __restrict__ block_col,
                             const u64* __restrict__ perm, i64 N, Out* __restrict__ C, i64 ldc, int c_row, float alpha,
                             float beta) {
-#ifdef VBR_WGMMA
+#ifdef SPBLK_SM90A
     typedef Layout<WG, STAGES> L;
     static_assert(!SPLIT || (WG == 1 && L::BARRIERS >= vbr::Partial<128>::BYTES), "split: one warpgroup");
     extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -180,7 +138,7 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
     unsigned next_col = 0;  // thread 0: the column of the next step to issue after the prologue
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) mbar_init(bars + 8 * s);
-        asm volatile("fence.mbarrier_init.release.cluster;\nfence.proxy.async.shared::cta;" ::: "memory");
+        mbar_init_fence();
         // The first STAGES + 1 columns in one round of loads (issuing each as the previous
         // arrived put STAGES DRAM round trips before the pipeline was full), then the
         // prologue's loads.
@@ -208,7 +166,7 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
         const int st = s % STAGES;
         mbar_wait(bars + 8 * st, (s / STAGES) & 1);
         const unsigned a = base + st * L::STAGE, b = a + A_BYTES + wg * B_BYTES;
-        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        wgmma_fence();
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
             // A: rows of 128 bytes, 8-row swizzle atoms (1024 bytes apart); k16 = 32 bytes on.
@@ -218,7 +176,7 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
             const u64 db = B_ROW ? desc(b + 2048 * k, B_BYTES / 2, 1024) : desc(b + 32 * k, 16, 1024);
             mma_k16<T, B_ROW>(d, da, db);
         }
-        asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;" ::: "memory");
+        wgmma_commit_wait();
         __syncthreads();  // every warpgroup is done with stage st
         if (tid == 0 && s + STAGES < steps) {
             issue(s + STAGES, next_col);
@@ -237,7 +195,7 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
             for (int j = 0; j < 16; ++j)
                 *reinterpret_cast<float2*>(part_tile + (r0 + 8 * h) * P::LD + c0 + 8 * j) =
                     make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
-        vbr::reduce_tile<Out, BN, 128 * WG>(sm, tl, splits, perm, C, ldc, c_row, N, alpha, beta);
+        vbr::reduce_tile<Out, BN, 128 * WG>(sm, tl, splits, perm + tl.row0, C, ldc, c_row, N, alpha, beta);
     } else {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
@@ -265,7 +223,7 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
 #define VBR_WG_ENTRY(T, Out, tin, tout, layout, b_row, WG, BN, STAGES, MIN_BLOCKS, SPLIT, sfx)           \
     extern "C" __global__ void __launch_bounds__(128 * WG, MIN_BLOCKS)                                       \
         spblk_spmm_vbr_wg_##layout##_n##BN##sfx##_##tin##_##tout(                                            \
-            const __grid_constant__ vbr_wg::TensorMap amap, const __grid_constant__ vbr_wg::TensorMap bmap,  \
+            const __grid_constant__ hopper::TensorMap amap, const __grid_constant__ hopper::TensorMap bmap,  \
             const u64* records, i64 ntiles, i64 band, int splits, const u64* block_col, const u64* perm,     \
             i64 N, Out* C, i64 ldc, int c_row, const float* alpha_dev, float alpha, const float* beta_dev,   \
             float beta) {                                                                                    \

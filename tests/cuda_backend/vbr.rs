@@ -310,7 +310,7 @@ fn vbr_matches_host_and_csr_for_every_plan_shape() {
             );
             for (name, count) in check_case(&case, &entries, out, alg, bound, &what) {
                 if name.starts_with("spblk_spmm_vbr_") {
-                    launches[usize::from(name.starts_with("spblk_spmm_vbr_wg_"))]
+                    launches[usize::from(name.starts_with("spblk_spmm_vbr_wg"))]
                         [usize::from(name.contains("_split_"))] += count;
                 }
             }
@@ -399,12 +399,13 @@ fn vbr_values_filled_on_the_device_equal_the_host_build() {
     }
 }
 
-/// The wgmma kernels (compute capability 9.0; f16/bf16 with 64-wide blocks and op(B) whose
-/// leading dimension is a whole number of 16 bytes): both op(B) layouts through B's order and
-/// op, C in both orders, N inside, on and across the 128- and 256-column tiles, K off the
-/// block grid, groups from 1 to 400 rows (a tall group with every block, so that the small
-/// matrix splits its tiles), enough tiles not to split, β zero or not. On 9.0 every case
-/// must have run a wgmma kernel, and every variant must have run.
+/// The wgmma kernels (compute capability 9.0; f16/bf16, and f32 in the f32-accurate mode by
+/// split TF32, with 64-wide blocks and op(B) whose leading dimension is a whole number of 16
+/// bytes): both op(B) layouts through B's order and op, C in both orders, N inside, on and
+/// across the 128- and 256-column tiles, K off the block grid, groups from 1 to 400 rows (a
+/// tall group with every block, so that the small matrix splits its tiles), enough tiles not
+/// to split, β zero or not. On 9.0 every case must have run a wgmma kernel of its type, and
+/// every variant must have run.
 #[test]
 fn vbr_wgmma_covers_every_layout() {
     if !gpu("vbr_wgmma_covers_every_layout") {
@@ -412,11 +413,12 @@ fn vbr_wgmma_covers_every_layout() {
     }
     let mut r = rng(92);
     let on_wgmma = !harness_on_host() && compute_capability_major() == 9;
-    // The wgmma variants that ran: whole 128-column tiles, split ones, 256-column ones.
+    // The wgmma variants that ran, by kernel (f16/bf16 "wg", f32 "wgx3"): whole 128-column
+    // tiles, split ones, 256-column ones (f16/bf16).
     let mut variants = std::collections::BTreeSet::new();
     let mut k = 0usize;
     let mut cases = Vec::new();
-    for &(vin, out, alg, bound) in MODES.iter().filter(|m| m.0 != SPBLK_R_32F) {
+    for &(vin, out, alg, bound) in MODES.iter().filter(|m| m.2 == SPBLK_SPMM_ALG_VBR) {
         for (ob, op_b) in [(SPBLK_ORDER_ROW, N), (SPBLK_ORDER_COL, N), (SPBLK_ORDER_ROW, T), (SPBLK_ORDER_COL, T)] {
             let heights = vec![r.gen_range(1..4), 1, 400, 17, 64, 65, 3];
             cases.push((vin, out, alg, bound, ob, op_b, [8usize, 100, 128, 200, 300][cases.len() % 5], heights));
@@ -427,6 +429,8 @@ fn vbr_wgmma_covers_every_layout() {
     let (vin, out, alg, bound) = MODES[0];
     cases.push((vin, out, alg, bound, SPBLK_ORDER_ROW, N, 128, vec![64; 150]));
     cases.push((vin, out, alg, bound, SPBLK_ORDER_COL, T, 300, vec![64; 150]));
+    let (vin, out, alg, bound) = MODES[4];
+    cases.push((vin, out, alg, bound, SPBLK_ORDER_COL, N, 200, vec![64; 150]));
     for (vin, out, alg, bound, ob, op_b, n, heights) in cases {
         k += 1;
         if quick_skip(k) {
@@ -464,18 +468,20 @@ fn vbr_wgmma_covers_every_layout() {
         );
         let kernels = check_case(&case, &entries, out, alg, bound, &what);
         if on_wgmma {
+            let kernel = if vin == SPBLK_R_32F { "wgx3" } else { "wg" };
+            let prefix = format!("spblk_spmm_vbr_{kernel}_");
             let wg: Vec<&String> =
-                kernels.iter().map(|(name, _)| name).filter(|name| name.starts_with("spblk_spmm_vbr_wg_")).collect();
-            assert!(!wg.is_empty(), "{what}: no wgmma kernel ran: {kernels:?}");
+                kernels.iter().map(|(name, _)| name).filter(|name| name.starts_with(&prefix)).collect();
+            assert!(!wg.is_empty(), "{what}: no {kernel} kernel ran: {kernels:?}");
             for name in wg {
-                // spblk_spmm_vbr_wg_<layout>_n<BN>[_variant]_<in>_<out>
+                // spblk_spmm_vbr_<kernel>_<layout>_n<BN>[_variant]_<in>_<out>
                 let parts: Vec<&str> = name.split('_').collect();
-                variants.insert(parts[5..parts.len() - 2].join("_"));
+                variants.insert(format!("{kernel} {}", parts[5..parts.len() - 2].join("_")));
             }
         }
     }
     if on_wgmma && std::env::var_os("SPBLK_TEST_QUICK").is_none() {
-        for v in ["n128", "n128_split", "n256"] {
+        for v in ["wg n128", "wg n128_split", "wg n256", "wgx3 n128", "wgx3 n128_split"] {
             assert!(variants.contains(v), "no case ran the wgmma variant {v}: {variants:?}");
         }
     }

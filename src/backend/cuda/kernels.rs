@@ -166,6 +166,12 @@ pub fn all() -> Vec<String> {
             }
         }
     }
+    // kernels/spmm/vbr_wgmma_f32.cu: split TF32, op(B) layout x whole or split tiles.
+    for layout in ["brow", "bcol"] {
+        for bn in ["128", "128_split"] {
+            v.push(format!("spblk_spmm_vbr_wgx3_{layout}_n{bn}_f32_f32"));
+        }
+    }
     for (a, b) in PRECISIONS {
         v.push(format!("spblk_sddmm_aspt_{a}_{b}"));
         v.push(format!("spblk_spmv_csr_long_finish_{a}_{b}"));

@@ -234,8 +234,13 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
         return Err(Error::not_supported(format!("VBR SpMM with {k} columns in blocks of {bw} (over 2^32 blocks)")));
     }
     let layout = if b_row { "brow" } else { "bcol" };
-    let maps = wgmma_maps(l, args, arrays, bw, b_row, k, n)?;
-    let kernel = if maps.is_some() { "wg".to_string() } else { mode.to_string() };
+    let maps = wgmma_maps(l, args, mode, arrays, bw, b_row, k, n)?;
+    // The wgmma kernels: f16/bf16 (vbr_wgmma.cu) and f32 by split TF32 (vbr_wgmma_f32.cu).
+    let kernel = match (&maps, mode) {
+        (Some(_), "tf32x3") => "wgx3",
+        (Some(_), _) => "wg",
+        (None, _) => mode,
+    };
     let name = |bn: i64, split: bool| {
         format!(
             "spblk_spmm_vbr_{kernel}_{layout}_n{bn}{}_{}_{}",
@@ -244,13 +249,14 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
             value_tag(args.precision.output)
         )
     };
-    let shared = |bn: i64, split: bool| {
-        if maps.is_some() {
-            wg_smem_bytes(bn as usize, split)
-        } else {
-            smem_bytes(esize as usize, b_row, bn as usize)
-        }
+    let shared = |bn: i64, split: bool| match kernel {
+        "wgx3" => X3_SMEM_BYTES,
+        "wg" => wg_smem_bytes(bn as usize, split),
+        _ => smem_bytes(esize as usize, b_row, bn as usize),
     };
+    // One thread per column of the tile (two warps per 64 columns, or a warpgroup per 128),
+    // except the split-TF32 kernel's two warpgroups of 64 columns each.
+    let threads = |bn: i64| if kernel == "wgx3" { 256 } else { bn as u32 };
     let tiles = arrays.tile_count as u64;
     // 256-column tiles (8 warps) halve the reads of A per flop once N needs more than one
     // 128-column tile; f32 comes in 128 only (its split products need the registers).
@@ -265,7 +271,7 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
         let busy = if maps.is_some() {
             l.dev.sm_count as u64 / 2
         } else {
-            l.occupancy(&name(bn, false), bn as u32, shared(bn, false) as u32, 1)? as u64 * l.dev.sm_count as u64
+            l.occupancy(&name(bn, false), threads(bn), shared(bn, false) as u32, 1)? as u64 * l.dev.sm_count as u64
         };
         if tiles * (n as u64).div_ceil(bn as u64) < busy {
             // Less than one wave: 128-column tiles, each split over a cluster. A step is a
@@ -282,7 +288,7 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
             let split = name(128, true);
             let mut clusters = Vec::new();
             for s in 2..=MAX_SPLITS {
-                clusters.push(l.occupancy(&split, 128, shared(128, true) as u32, s)? as u64);
+                clusters.push(l.occupancy(&split, threads(128), shared(128, true) as u32, s)? as u64);
             }
             splits = split_count(tiles * (n as u64).div_ceil(128), &clusters, steps_per_tile);
             if trace::on() {
@@ -314,7 +320,9 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
              part(s); {}; {shared} B shared",
             arrays.tile_count,
             arrays.tile_rows,
-            if maps.is_some() {
+            if kernel == "wgx3" {
+                "TMA loads, split-TF32 wgmma"
+            } else if maps.is_some() {
                 "TMA loads, wgmma"
             } else if vec {
                 "16-byte async copies, mma.sync"
@@ -362,18 +370,19 @@ pub fn run(l: &Launcher, args: &SpmmArgs, plan: &OneSaPlan, arrays: &VbrArrays) 
             .scalar(beta)
             .i32(vec as i32),
     };
-    // Both kernels: one thread per column of the tile (two warps per 64 columns, or a
-    // warpgroup per 128).
-    l.launch_cluster(&name, grid, bn as u32, shared as u32, splits, args)
+    l.launch_cluster(&name, grid, threads(bn), shared as u32, splits, args)
 }
 
 /// TMA descriptors of A's values and of op(B) for the wgmma kernels (kernels/spmm/
-/// vbr_wgmma.cu), or None where they do not apply: they take f16/bf16 plans of 64-wide blocks
-/// on compute capability 9.0 (sm_90a), with op(B) as TMA can read it (16-byte aligned base
-/// and leading dimension).
+/// vbr_wgmma.cu, vbr_wgmma_f32.cu), or None where they do not apply: they take plans of
+/// 64-wide blocks on compute capability 9.0 (sm_90a), f16/bf16 or f32 in the f32-accurate
+/// mode (`mode` "tf32x3"), with op(B) as TMA can read it (16-byte aligned base and leading
+/// dimension).
+#[allow(clippy::too_many_arguments)]
 fn wgmma_maps(
     l: &Launcher,
     args: &SpmmArgs,
+    mode: &str,
     arrays: &VbrArrays,
     bw: i64,
     b_row: bool,
@@ -381,21 +390,27 @@ fn wgmma_maps(
     n: i64,
 ) -> Result<Option<(TensorMapDesc, TensorMapDesc)>> {
     let ty = args.precision.input;
-    if l.dev.cc_major != 9 || bw != 64 || !matches!(ty, DataType::F16 | DataType::BF16) {
+    let half = matches!(ty, DataType::F16 | DataType::BF16);
+    if l.dev.cc_major != 9 || bw != 64 || !(half || (ty == DataType::F32 && mode == "tf32x3")) {
         return Ok(None);
     }
-    // A: the values as rows of one block's width (128 bytes); op(B): N-long rows of k, or
-    // k-long columns of n, `ld` elements apart.
-    let a_rows = (arrays.values.bytes / 128) as u64;
+    // A: the values as rows of one block's width; op(B): N-long rows of k, or k-long columns
+    // of n, `ld` elements apart.
+    let esize = ty.size() as u64;
+    let a_pitch = 64 * esize;
+    let a_rows = arrays.values.bytes as u64 / a_pitch;
     let (b_cols, b_rows) = if b_row { (n as u64, k as u64) } else { (k as u64, n as u64) };
-    let b_pitch = args.b.ld as u64 * 2;
+    let b_pitch = args.b.ld as u64 * esize;
     let b_addr = args.b.values as u64;
-    if !tensor_map::fits(arrays.values.addr, 64, a_rows, 128) || !tensor_map::fits(b_addr, b_cols, b_rows, b_pitch) {
+    if !tensor_map::fits(arrays.values.addr, a_pitch, a_rows, a_pitch)
+        || !tensor_map::fits(b_addr, b_cols * esize, b_rows, b_pitch)
+    {
         return Ok(None);
     }
-    let a = tensor_map::tiled_b16(ty, arrays.values.addr, 64, a_rows, 128, 64)?;
-    // Boxes of 64 k rows (row-major op(B), two per warpgroup) or 128 n columns.
-    let b = tensor_map::tiled_b16(ty, b_addr, b_cols, b_rows, b_pitch, if b_row { 64 } else { 128 })?;
+    // Boxes of 128 bytes by: A 64 rows; f16/bf16 op(B) 64 k rows (row-major, two per
+    // warpgroup) or 128 n columns; f32 op(B) 64 k rows of 32 columns, or 64 columns of 32 k.
+    let a = tensor_map::tiled(ty, arrays.values.addr, 64, a_rows, a_pitch, 64)?;
+    let b = tensor_map::tiled(ty, b_addr, b_cols, b_rows, b_pitch, if b_row || !half { 64 } else { 128 })?;
     Ok(Some((a, b)))
 }
 
@@ -407,6 +422,11 @@ fn wg_smem_bytes(bn: usize, split: bool) -> usize {
     let (warpgroups, stages) = if bn == 256 { (2, 2) } else { (1, if split { 2 } else { 4 }) };
     stages * (64 * 64 * 2 + warpgroups * 64 * 128 * 2) + stages * 8 + 1024
 }
+
+/// Dynamic shared memory of the split-TF32 wgmma kernel (`vbr_x3::Layout`): 4 stages of a
+/// 64 x 64 f32 A tile and a 64 x 128 op(B) tile, two blocks' lo parts, an mbarrier per stage,
+/// the tile's 64 rows of the permutation, and 1 KB to align the tiles to the swizzle.
+const X3_SMEM_BYTES: usize = 4 * (64 * 64 * 4 + 64 * 128 * 4) + 2 * 64 * 64 * 4 + 4 * 8 + TILE_ROWS * 8 + 1024;
 
 /// Most parts of one split tile: the portable cluster size.
 const MAX_SPLITS: u32 = 8;
