@@ -27,6 +27,37 @@ __device__ __forceinline__ i64 tile_of_block(i64 ntiles, i64 ntn, i64 band, int 
     return rem / width;
 }
 
+// u64 per tile record (the backend's TILE_RECORD).
+constexpr int RECORD = 8;
+
+// A wgmma thread block's work, from its tile's record (one round of independent loads: first
+// row, A's first values row, first block, blocks, group height, rows; src/backend/cuda/vbr.rs,
+// `tile_records`): the tile, and the block's part of the tile's blocks when the tile is split
+// over `splits` thread blocks (1: not split), steps [first, first + steps) whose values start
+// at row `a_row` of the values seen as [rows][block width] (a group's blocks lie one after
+// another, `height` rows each; the backend checks it at upload, and that the rows fit 30 bits).
+struct RecordPart {
+    Tile tl;
+    i64 a_row;
+    int first, steps;
+};
+__device__ __forceinline__ RecordPart record_part(const u64* __restrict__ records, i64 ntiles, i64 N, i64 band,
+                                                  int bn, int splits) {
+    RecordPart p;
+    const u64* rec = records + RECORD * tile_of_block(ntiles, (N + bn - 1) / bn, band, bn, splits, p.tl.n0);
+    p.tl.row0 = (i64)rec[0];
+    p.tl.kb0 = (i64)rec[2];
+    const int nblocks = (int)rec[3];  // the backend checks the counts fit
+    p.tl.height = (i64)rec[4];
+    p.tl.rows = (int)rec[5];
+    const int part = (int)(blockIdx.x % splits);
+    const int per = nblocks / splits, extra = nblocks % splits;
+    p.first = part * per + min(part, extra);
+    p.steps = per + (part < extra ? 1 : 0);
+    p.a_row = (i64)rec[1] + p.first * p.tl.height;
+    return p;
+}
+
 __device__ __forceinline__ Tile locate(const u64* __restrict__ tiles, i64 ntiles, i64 ntn, i64 band, int bn,
                                        int splits, const u64* __restrict__ group_ptr,
                                        const u64* __restrict__ block_ptr) {

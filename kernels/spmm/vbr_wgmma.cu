@@ -23,7 +23,6 @@ using namespace hopper;
 using vbr::BM;
 using vbr::Tile;
 
-constexpr int RECORD = 8;  // u64 per tile record (the backend's TILE_RECORD)
 
 constexpr int A_BYTES = BM * 64 * 2;   // a block's 64 x 64 tile
 constexpr int B_BYTES = 64 * 128 * 2;  // op(B)'s 64 x 128 tile of one warpgroup
@@ -98,26 +97,13 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
     const unsigned base = smem_addr(sm), bars = base + L::BARRIERS;
 
     constexpr int BN = 128 * WG;
-    // The tile's record (one round of independent loads): first row, A's first row, first
-    // block, blocks, group height, rows (src/backend/cuda/vbr.rs, `tile_records`).
-    Tile tl;
-    const u64* rec = records + RECORD * vbr::tile_of_block(ntiles, (N + BN - 1) / BN, band, BN, SPLIT ? splits : 1, tl.n0);
-    tl.row0 = (i64)rec[0];
-    const i64 a_row0 = (i64)rec[1];
-    tl.kb0 = (i64)rec[2];
-    const int nblocks = (int)rec[3];  // the backend checks the counts fit
-    tl.height = (i64)rec[4];
-    tl.rows = (int)rec[5];
-    const int part = SPLIT ? (int)(blockIdx.x % splits) : 0;
-    const int per = SPLIT ? nblocks / splits : nblocks, extra = SPLIT ? nblocks % splits : 0;
-    const int first = part * per + min(part, extra);
-    const int steps = per + (part < extra ? 1 : 0);
+    const vbr::RecordPart work = vbr::record_part(records, ntiles, N, band, BN, SPLIT ? splits : 1);
+    const Tile& tl = work.tl;
+    const int first = work.first, steps = work.steps;
     const int tid = threadIdx.x;
 
-    // Thread 0 loads. A's rows in the values seen as [rows][64]: the group's blocks lie one
-    // after another, `height` rows each (the backend checks it at upload, and that the rows
-    // fit 30 bits).
-    i64 a_row = a_row0 + first * tl.height;
+    // Thread 0 loads, from A's row of the step in the values seen as [rows][64].
+    i64 a_row = work.a_row;
     auto issue = [&](int s, unsigned col) {  // step s (block column col) into its stage, in step order
         const unsigned a = base + (s % STAGES) * L::STAGE, b = a + A_BYTES, bar = bars + 8 * (s % STAGES);
         const int k = (int)col * 64, n0 = (int)tl.n0;

@@ -24,7 +24,6 @@ using namespace hopper;
 using vbr::BM;
 using vbr::Tile;
 
-constexpr int RECORD = 8;            // u64 per tile record (the backend's TILE_RECORD)
 constexpr int THREADS = 256;         // two warpgroups
 constexpr int BN = 128;              // columns of C per thread block
 constexpr int BOX = 64 * 32 * 4;     // a TMA box: 64 rows of 32 f32 (one swizzle row each)
@@ -121,23 +120,14 @@ __device__ void spmm_vbr_x3(const TensorMap* amap, const TensorMap* bmap, const 
     unsigned char* sm = smem_raw + ((SWIZZLE - raw % SWIZZLE) % SWIZZLE);
     const unsigned base = smem_addr(sm), bars = base + L::BARRIERS, lo = base + L::LO;
 
-    Tile tl;
-    const u64* rec = records + RECORD * vbr::tile_of_block(ntiles, (N + BN - 1) / BN, band, BN, SPLIT ? splits : 1, tl.n0);
-    tl.row0 = (i64)rec[0];
-    const i64 a_row0 = (i64)rec[1];
-    tl.kb0 = (i64)rec[2];
-    const int nblocks = (int)rec[3];  // the backend checks the counts fit
-    tl.height = (i64)rec[4];
-    tl.rows = (int)rec[5];
-    const int part = SPLIT ? (int)(blockIdx.x % splits) : 0;
-    const int per = SPLIT ? nblocks / splits : nblocks, extra = SPLIT ? nblocks % splits : 0;
-    const int first = part * per + min(part, extra);
-    const int steps = per + (part < extra ? 1 : 0);
+    const vbr::RecordPart work = vbr::record_part(records, ntiles, N, band, BN, SPLIT ? splits : 1);
+    const Tile& tl = work.tl;
+    const int first = work.first, steps = work.steps;
     const int tid = threadIdx.x;
 
     // Thread 0 loads: A's two 32-column boxes at its row in the values seen as [rows][64],
     // op(B)'s four boxes (row-major: 32 columns x 64 k each; else 64 columns x 32 k).
-    i64 a_row = a_row0 + first * tl.height;
+    i64 a_row = work.a_row;
     auto issue = [&](int s, unsigned col) {
         const unsigned a = base + (s % STAGES) * STAGE, b = a + A_BYTES, bar = bars + 8 * (s % STAGES);
         const int k = (int)col * 64, n0 = (int)tl.n0;

@@ -52,7 +52,7 @@ fn row_tiles(group_ptr: &[usize], block_ptr: &[usize]) -> Vec<usize> {
     tiles.into_iter().flatten().collect()
 }
 
-/// u64 per row tile in `tile_records` (`vbr_wg::RECORD` in kernels/spmm/vbr_wgmma.cu).
+/// u64 per row tile in `tile_records` (`vbr::RECORD` in kernels/spmm/vbr_tile.cuh).
 const TILE_RECORD: usize = 8;
 
 /// For every row tile of `tiles`: its first permuted row, the row of its first block's values
