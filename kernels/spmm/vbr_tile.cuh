@@ -1,6 +1,7 @@
 // Row tiles of a VBR product and the cluster reduction of split tiles: shared by the
 // mma.sync kernels (vbr.cu) and the wgmma ones (vbr_wgmma.cu).
 #pragma once
+#include "common/hopper.cuh"
 #include "common/types.cuh"
 
 namespace vbr {
@@ -57,6 +58,28 @@ __device__ __forceinline__ RecordPart record_part(const u64* __restrict__ record
     p.a_row = (i64)rec[1] + p.first * p.tl.height;
     return p;
 }
+
+#ifdef SPBLK_SM90A
+// Thread 0's start of a wgmma kernel's TMA pipeline over `steps` blocks whose columns are
+// `cols`: initialises the STAGES mbarriers at `bars` (8 bytes apart), reads the first STAGES + 1
+// columns in one round of loads (issuing each as the previous arrived put STAGES DRAM round
+// trips before the pipeline was full), and issues the first STAGES steps through
+// `issue(step, column)`. Returns the column of step STAGES (0 without one).
+template <int STAGES, class Issue>
+__device__ __forceinline__ unsigned start_pipeline(unsigned bars, const u64* __restrict__ cols, int steps,
+                                                   Issue&& issue) {
+    for (int s = 0; s < STAGES; ++s) hopper::mbar_init(bars + 8 * s);
+    hopper::mbar_init_fence();
+    unsigned c[STAGES];
+#pragma unroll
+    for (int s = 0; s < STAGES; ++s) c[s] = s < steps ? (unsigned)cols[s] : 0u;
+    const unsigned next = STAGES < steps ? (unsigned)cols[STAGES] : 0u;
+#pragma unroll
+    for (int s = 0; s < STAGES; ++s)
+        if (s < steps) issue(s, c[s]);
+    return next;
+}
+#endif
 
 __device__ __forceinline__ Tile locate(const u64* __restrict__ tiles, i64 ntiles, i64 ntn, i64 band, int bn,
                                        int splits, const u64* __restrict__ group_ptr,

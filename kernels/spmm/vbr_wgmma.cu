@@ -122,20 +122,7 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
     };
     const u64* cols = block_col + tl.kb0 + first;
     unsigned next_col = 0;  // thread 0: the column of the next step to issue after the prologue
-    if (tid == 0) {
-        for (int s = 0; s < STAGES; ++s) mbar_init(bars + 8 * s);
-        mbar_init_fence();
-        // The first STAGES + 1 columns in one round of loads (issuing each as the previous
-        // arrived put STAGES DRAM round trips before the pipeline was full), then the
-        // prologue's loads.
-        unsigned c[STAGES];
-#pragma unroll
-        for (int s = 0; s < STAGES; ++s) c[s] = s < steps ? (unsigned)cols[s] : 0u;
-        if (STAGES < steps) next_col = (unsigned)cols[STAGES];
-#pragma unroll
-        for (int s = 0; s < STAGES; ++s)
-            if (s < steps) issue(s, c[s]);
-    }
+    if (tid == 0) next_col = vbr::start_pipeline<STAGES>(bars, cols, steps, issue);
     // Warp w of a warpgroup holds rows 16w + lane/4 (+ 8); n8 chunk j: columns 8j + 2(lane % 4)
     // (+ 1). Their C rows are loaded now, so that the epilogue does not wait for them.
     const int warp = (tid % 128) / 32, lane = tid % 32;

@@ -145,17 +145,7 @@ __device__ void spmm_vbr_x3(const TensorMap* amap, const TensorMap* bmap, const 
     };
     const u64* cols = block_col + tl.kb0 + first;
     unsigned next_col = 0;
-    if (tid == 0) {
-        for (int s = 0; s < STAGES; ++s) mbar_init(bars + 8 * s);
-        mbar_init_fence();
-        unsigned c[STAGES];
-#pragma unroll
-        for (int s = 0; s < STAGES; ++s) c[s] = s < steps ? (unsigned)cols[s] : 0u;
-        if (STAGES < steps) next_col = (unsigned)cols[STAGES];
-#pragma unroll
-        for (int s = 0; s < STAGES; ++s)
-            if (s < steps) issue(s, c[s]);
-    }
+    if (tid == 0) next_col = vbr::start_pipeline<STAGES>(bars, cols, steps, issue);
     u64* tile_perm = reinterpret_cast<u64*>(sm + L::PERM);
     if (tid < tl.rows) tile_perm[tid] = perm[tl.row0 + tid];
     __syncthreads();  // the mbarriers are initialised, the permutation loaded
