@@ -33,7 +33,7 @@ constexpr int STAGE = A_BYTES + 4 * BOX;
 // Dynamic shared memory: STAGES x (A tile, op(B) tile), two blocks' lo parts, one mbarrier
 // per stage, the permutation of the tile's rows (for the epilogue, loaded at the start), and
 // the slack that aligns the tiles to the swizzle's period;
-// src/backend/cuda/vbr.rs (`x3_smem_bytes`) computes the same, and the kernel traps when given
+// src/backend/cuda/vbr.rs (`X3_SMEM_BYTES`) computes the same, and the kernel traps when given
 // less.
 template <int STAGES> struct Layout {
     static constexpr int LO = STAGES * STAGE;  // two lo tiles: this step's and the next's
