@@ -1,5 +1,6 @@
 // Row tiles of a VBR product and the cluster reduction of split tiles: shared by the
-// mma.sync kernels (vbr.cu) and the wgmma ones (vbr_wgmma.cu).
+// mma.sync kernels (vbr.cu) and the wgmma ones (vbr_wgmma.cu, vbr_wgmma_f32.cu), which also
+// share the decoding of a tile record and the start of their TMA pipeline.
 #pragma once
 #include "common/hopper.cuh"
 #include "common/types.cuh"
