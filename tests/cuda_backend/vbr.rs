@@ -242,9 +242,9 @@ fn vbr_matches_host_and_csr_for_every_plan_shape() {
     let mut k = 0usize;
     // Launches of the whole-tile kernels and of the split ones (clusters, compute capability
     // 9.0, where the tiles cannot fill the GPU), mma.sync ([0]) and wgmma ([1]: 9.0, f16/bf16
-    // with 64-wide blocks and B's leading dimension 16-byte aligned, which the random B here
-    // rarely has; `vbr_wgmma_covers_every_layout` tests those): the shapes below need both
-    // mma.sync kernels.
+    // or f32-accurate, with 64-wide blocks and B's leading dimension 16-byte aligned, which the
+    // random B here rarely has; `vbr_wgmma_covers_every_layout` tests those): the shapes below
+    // need both mma.sync kernels.
     let mut launches = [[0u32; 2]; 2];
     // (block width, max group height, column blocks at least): 64 and 128 take 16-byte copies
     // over 2..8 pipeline steps (64: TMA and wgmma for f16/bf16 on 9.0, the second with tall
