@@ -52,6 +52,17 @@ __device__ __forceinline__ void tma_load(unsigned dst, const TensorMap* map, int
         : "memory");
 }
 
+// The kernel's dynamic shared memory from `raw` up to the next swizzle period (128-byte
+// swizzled tiles must start there). Traps when the launch gave less than `needed` bytes in all:
+// the host's size and the kernel's layout disagree.
+__device__ __forceinline__ unsigned char* swizzle_aligned(unsigned char* raw, unsigned needed) {
+    unsigned given;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(given));
+    if (given < needed) __trap();
+    const unsigned at = smem_addr(raw);
+    return raw + ((SWIZZLE - at % SWIZZLE) % SWIZZLE);
+}
+
 // wgmma's shared-memory matrix descriptor, 128-byte swizzle: start address, leading and
 // stride byte offsets (all in 16-byte units).
 __device__ __forceinline__ u64 desc(unsigned addr, unsigned lead, unsigned stride) {

@@ -89,11 +89,7 @@ __device__ void spmm_vbr_wg(const TensorMap* amap, const TensorMap* bmap, const 
     typedef Layout<WG, STAGES> L;
     static_assert(!SPLIT || (WG == 1 && L::BARRIERS >= vbr::Partial<128>::BYTES), "split: one warpgroup");
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    unsigned given;
-    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(given));
-    if (given < L::BYTES) __trap();  // layouts disagree
-    const unsigned raw = smem_addr(smem_raw);
-    unsigned char* sm = smem_raw + ((SWIZZLE - raw % SWIZZLE) % SWIZZLE);
+    unsigned char* sm = swizzle_aligned(smem_raw, L::BYTES);
     const unsigned base = smem_addr(sm), bars = base + L::BARRIERS;
 
     constexpr int BN = 128 * WG;

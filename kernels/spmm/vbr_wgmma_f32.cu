@@ -113,11 +113,7 @@ __device__ void spmm_vbr_x3(const TensorMap* amap, const TensorMap* bmap, const 
     typedef Layout<STAGES> L;
     static_assert(L::BARRIERS >= vbr::Partial<BN>::BYTES, "the partial tile fits the stages");
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    unsigned given;
-    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(given));
-    if (given < L::BYTES) __trap();  // layouts disagree
-    const unsigned raw = smem_addr(smem_raw);
-    unsigned char* sm = smem_raw + ((SWIZZLE - raw % SWIZZLE) % SWIZZLE);
+    unsigned char* sm = swizzle_aligned(smem_raw, L::BYTES);
     const unsigned base = smem_addr(sm), bars = base + L::BARRIERS, lo = base + L::LO;
 
     const vbr::RecordPart work = vbr::record_part(records, ntiles, N, band, BN, SPLIT ? splits : 1);
