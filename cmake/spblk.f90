@@ -94,6 +94,7 @@ module spblk
   integer(c_int32_t), parameter :: SPBLK_SPGEMM_ALG1 = 3
   integer(c_int32_t), parameter :: SPBLK_SPGEMM_ALG2 = 4
   integer(c_int32_t), parameter :: SPBLK_SPGEMM_ALG3 = 5
+  integer(c_int32_t), parameter :: SPBLK_SPGEMM_ALG_ESC = 100
   integer(c_int32_t), parameter :: SPBLK_SPSV_ALG_DEFAULT = 0
   integer(c_int32_t), parameter :: SPBLK_SPSV_UPDATE_GENERAL = 0
   integer(c_int32_t), parameter :: SPBLK_SPSV_UPDATE_DIAGONAL = 1

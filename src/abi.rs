@@ -193,6 +193,16 @@ pub const SPBLK_SPGEMM_CSR_ALG_NONDETERMINITIC: spblkSpGEMMAlg_t = 2;
 pub const SPBLK_SPGEMM_ALG1: spblkSpGEMMAlg_t = 3;
 pub const SPBLK_SPGEMM_ALG2: spblkSpGEMMAlg_t = 4;
 pub const SPBLK_SPGEMM_ALG3: spblkSpGEMMAlg_t = 5;
+/// spblk addition: the binned ESC method (after bhSPARSE, Liu & Vinter): rows binned by their
+/// number of scalar products P, which bounds their entries; each row's products expanded into
+/// P slots of buffer 2, sorted by column (a warp per row up to 32 products, a block per row up
+/// to 4096, longer rows in sorted chunks of 4096 merged pairwise) and each column's products
+/// summed in expansion order: the same bits as the default. `compute` computes the values,
+/// `copy` compacts them into C. Buffer 2 holds 4 + sizeof(computeType) bytes per product, plus
+/// 16 per product of rows over 4096 (several times the default's); nothing is allocated in the
+/// calls. Not for the reuse path (`NOT_SUPPORTED`); the host backend runs its reference, which
+/// is the same method row by row.
+pub const SPBLK_SPGEMM_ALG_ESC: spblkSpGEMMAlg_t = 100;
 
 /// Triangular-solve algorithms (`spblkSpSV_*`, `spblkSpSM_*`): the default is spblk's
 /// synchronization-free solve (deterministic, graph-capturable; see docs/spsv.md).

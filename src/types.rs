@@ -135,6 +135,7 @@ c_enum!(
         Alg1 = SPBLK_SPGEMM_ALG1,
         Alg2 = SPBLK_SPGEMM_ALG2,
         Alg3 = SPBLK_SPGEMM_ALG3,
+        Esc = SPBLK_SPGEMM_ALG_ESC,
     }
 );
 c_enum!(

@@ -566,9 +566,41 @@ fn spgemm_reuse_alg2_and_alg3_equal_the_full_protocol() {
                 assert_eq!((&alg2.0, &alg2.1, bits(&alg2.2)), (&want.0, &want.1, bits(&want.2)), "{label}: ALG2");
                 let alg3 = spgemm_run(h, &mut x, &mut y, 1.5, comp, SPBLK_SPGEMM_ALG3);
                 assert_eq!((&alg3.0, &alg3.1, bits(&alg3.2)), (&want.0, &want.1, bits(&want.2)), "{label}: ALG3");
+                let esc = spgemm_run(h, &mut x, &mut y, 1.5, comp, SPBLK_SPGEMM_ALG_ESC);
+                assert_eq!((&esc.0, &esc.1, bits(&esc.2)), (&want.0, &want.1, bits(&want.2)), "{label}: ALG_ESC");
             }
         }
     }
+    spblkDestroy(h);
+}
+
+/// The reuse path runs the hash method only: ALG3 (no estimateMemory step) and ALG_ESC (values
+/// computed with the structure) are refused, and nothing is recorded in the descriptor.
+#[test]
+fn spgemm_reuse_refuses_alg3_and_esc() {
+    let h = host_handle();
+    let mut r = rng(13);
+    let t = random_matrix(&mut r, 20, 20, KINDS[0]);
+    let mut a = SparseArrays::new(&t, SPBLK_FORMAT_CSR, SPBLK_INDEX_32I, 0, SPBLK_R_32F);
+    let da = a.descr();
+    let mut offsets = index_buf(SPBLK_INDEX_32I, &[0; 21]);
+    let (mut dc, null) = (std::ptr::null_mut(), std::ptr::null_mut());
+    let st =
+        spblkCreateCsr(&mut dc, 20, 20, 0, offsets.ptr(), null, null, SPBLK_INDEX_32I, SPBLK_INDEX_32I, 0, SPBLK_R_32F);
+    assert_eq!(st, 0, "{}", last_error());
+    let mut g: spblkSpGEMMDescr_t = std::ptr::null_mut();
+    assert_eq!(spblkSpGEMM_createDescr(&mut g), 0);
+    let n = SPBLK_OPERATION_NON_TRANSPOSE;
+    for alg in [SPBLK_SPGEMM_ALG3, SPBLK_SPGEMM_ALG_ESC] {
+        let mut s1 = 0usize;
+        let st = spblkSpGEMMreuse_workEstimation(h, n, n, da, da, dc, alg, g, &mut s1, null);
+        assert_eq!(st, SPBLK_STATUS_NOT_SUPPORTED, "alg {alg}");
+        assert_eq!(s1, 0, "alg {alg}: bufferSize1 written on failure");
+        assert!(last_error().contains("not ALG3 or ALG_ESC"), "alg {alg}: {}", last_error());
+    }
+    spblkSpGEMM_destroyDescr(g);
+    spblkDestroySpMat(dc);
+    spblkDestroySpMat(da);
     spblkDestroy(h);
 }
 

@@ -801,14 +801,15 @@ pub fn spgemm(ctx: &Ctx, m: &Mat) -> Res<Record> {
         let mut out = run(alg);
         if let Err(e) = &out {
             // What cuSPARSE users do when ALG1 runs out of resources (cupy, ginkgo).
-            if api.name() == "cuSPARSE" && alg == SpgemmAlg::Default && e.contains("INSUFFICIENT_RESOURCES") {
+            let default = matches!(alg, SpgemmAlg::Default | SpgemmAlg::Esc);
+            if api.name() == "cuSPARSE" && default && e.contains("INSUFFICIENT_RESOURCES") {
                 alg = SpgemmAlg::Alg2;
                 out = run(alg).map_err(|e2| format!("{e}; then with ALG2: {e2}"));
             }
         }
         r.alg = match (api.name(), alg) {
-            ("cuSPARSE", SpgemmAlg::Default) => "CUSPARSE_SPGEMM_DEFAULT".into(),
-            ("cuSPARSE", SpgemmAlg::Alg2) if ctx.set.spgemm_alg == SpgemmAlg::Default => {
+            ("cuSPARSE", SpgemmAlg::Default | SpgemmAlg::Esc) => "CUSPARSE_SPGEMM_DEFAULT".into(),
+            ("cuSPARSE", SpgemmAlg::Alg2) if ctx.set.spgemm_alg != SpgemmAlg::Alg2 => {
                 "CUSPARSE_SPGEMM_ALG2 (ALG1 ran out of resources)".into()
             }
             (name, alg) => {

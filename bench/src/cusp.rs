@@ -40,7 +40,7 @@ fn order(o: Order) -> cs::cusparseOrder_t {
 
 fn spgemm_alg(a: SpgemmAlg) -> cs::cusparseSpGEMMAlg_t {
     match a {
-        SpgemmAlg::Default => cs::cusparseSpGEMMAlg_t::CUSPARSE_SPGEMM_DEFAULT,
+        SpgemmAlg::Default | SpgemmAlg::Esc => cs::cusparseSpGEMMAlg_t::CUSPARSE_SPGEMM_DEFAULT,
         SpgemmAlg::Alg2 => cs::cusparseSpGEMMAlg_t::CUSPARSE_SPGEMM_ALG2,
         SpgemmAlg::Alg3 => cs::cusparseSpGEMMAlg_t::CUSPARSE_SPGEMM_ALG3,
     }

@@ -51,12 +51,22 @@ pub enum SpgemmAlg {
     Alg2,
     /// `ALG3` (in chunks: `estimateMemory` with chunk_fraction 0.2, as NVIDIA's sample).
     Alg3,
+    /// spblk's `SPBLK_SPGEMM_ALG_ESC` (the seed's binned ESC method); cuSPARSE runs its default.
+    Esc,
 }
 
 impl SpgemmAlg {
     /// The `--spgemm-alg` names.
-    pub const NAMES: [(&'static str, SpgemmAlg); 3] =
-        [("default", SpgemmAlg::Default), ("alg2", SpgemmAlg::Alg2), ("alg3", SpgemmAlg::Alg3)];
+    pub const NAMES: [(&'static str, SpgemmAlg); 4] = [
+        ("default", SpgemmAlg::Default),
+        ("alg2", SpgemmAlg::Alg2),
+        ("alg3", SpgemmAlg::Alg3),
+        ("esc", SpgemmAlg::Esc),
+    ];
+    /// Whether the protocol has the `estimateMemory` step (ALG2, ALG3).
+    pub fn estimates_memory(self) -> bool {
+        matches!(self, SpgemmAlg::Alg2 | SpgemmAlg::Alg3)
+    }
     /// ALG3's chunk_fraction (NVIDIA's `spgemm_mem` sample).
     pub const CHUNK_FRACTION: f32 = 0.2;
 }
@@ -539,7 +549,7 @@ pub fn spgemm<'a, A: Api + ?Sized>(
         size1 = s1;
         let mut s2 = 0usize;
         size3 = 0;
-        if alg != SpgemmAlg::Default {
+        if alg.estimates_memory() {
             let mut s3 = 0usize;
             api.spgemm_estimate_memory(&call, &mut s3, 0, std::ptr::null_mut())?;
             let buf3 = mem.alloc(s3)?;

@@ -63,7 +63,8 @@ OPTIONS:
   --spgemm-max-products N   skip SpGEMM where A·A has more scalar products (default 4e8 quick, 2e9 full)
   --spgemm-reuse       also time the reuse path: reuse_compute of each library after one set-up
   --spgemm-alg NAME    the SpGEMM algorithm of both libraries: default, alg2, alg3 (estimateMemory with
-                       chunk_fraction 0.2, as NVIDIA's spgemm_mem sample)
+                       chunk_fraction 0.2, as NVIDIA's spgemm_mem sample), esc (spblk's binned ESC;
+                       cuSPARSE runs its default)
   --no-preprocess      do not call the *_preprocess functions (default: both libraries get them)
   --baseline-only      cuSPARSE only (checks the harness and cuSPARSE against host references)
   --overhead           run only the host-overhead study and exit: SpMV f32 CSR (preprocessed) on
@@ -395,7 +396,7 @@ fn parse_args(args: &[String]) -> Result<Option<Opts>, String> {
                     .iter()
                     .find(|(n, _)| *n == v)
                     .map(|&(_, a)| a)
-                    .ok_or_else(|| format!("--spgemm-alg: '{v}' is not one of default, alg2, alg3"))?;
+                    .ok_or_else(|| format!("--spgemm-alg: '{v}' is not one of default, alg2, alg3, esc"))?;
             }
             "--tol-f32" => o.set.tol_f32 = parse_num(a, &value()?)?,
             "--tol-f64" => o.set.tol_f64 = parse_num(a, &value()?)?,

@@ -31,6 +31,7 @@ fn spgemm_alg(a: SpgemmAlg) -> spblkSpGEMMAlg_t {
         SpgemmAlg::Default => SPBLK_SPGEMM_DEFAULT,
         SpgemmAlg::Alg2 => SPBLK_SPGEMM_ALG2,
         SpgemmAlg::Alg3 => SPBLK_SPGEMM_ALG3,
+        SpgemmAlg::Esc => SPBLK_SPGEMM_ALG_ESC,
     }
 }
 

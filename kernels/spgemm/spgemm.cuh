@@ -156,3 +156,26 @@ __device__ __forceinline__ void for_each_product_chunk(i64 s, i64 e, const I* __
         }
     }
 }
+
+// Writes C's entry at `pos` in C's index type, base and value type: `r` is alpha times the
+// sum; with beta != 0, beta times the value already there is added (as on the host). With
+// `val` NULL only the column is written.
+template <class V, class I> struct CWriter {
+    typedef typename ComputeOf<V>::type T;
+    I* col;
+    V* val;
+    i64 base;
+    T beta;
+    __device__ __forceinline__ void operator()(u64 pos, u32 c, T r) const {
+        col[pos] = (I)((i64)c + base);
+        if (val == nullptr) return;  // C's pattern only (the reuse path's copy)
+        if (beta != T(0)) r = add_rn(r, mul_rn(beta, to_compute(val[pos])));
+        val[pos] = Store<V>::from(r);
+    }
+};
+
+// The arguments every numeric kernel takes to build its CWriter.
+#define SPGEMM_OUT_PARAMS(V, I) \
+    I *out_col, V *out_val, i64 out_base, const typename ComputeOf<V>::type *beta_dev, typename ComputeOf<V>::type beta_h
+#define SPGEMM_OUT_ARGS out_col, out_val, out_base, beta_dev, beta_h
+#define SPGEMM_WRITER(V, I) const CWriter<V, I> w{out_col, out_val, out_base, scalar_arg(beta_dev, beta_h)}

@@ -89,6 +89,9 @@ pub enum SpgemmMethod {
     /// a window at a time, each window `chunk_fraction` of their memory (at least one row's),
     /// so buffer 2 shrinks with the fraction.
     BinnedHashInChunks,
+    /// The seed's binned ESC method (`SPBLK_SPGEMM_ALG_ESC`): each row's products expanded
+    /// into as many slots, sorted by column and summed; long rows in sorted chunks, merged.
+    Esc,
 }
 
 pub mod factor;

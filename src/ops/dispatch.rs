@@ -405,5 +405,9 @@ pub fn spgemm(alg: SpgemmAlg) -> Result<SpgemmMethod> {
             trace::choice("BinnedHashInChunks", "asked for Alg3: buffer 2 in passes of chunk_fraction");
             Ok(SpgemmMethod::BinnedHashInChunks)
         }
+        SpgemmAlg::Esc => {
+            trace::choice("Esc", "asked for ALG_ESC: expansion, sort and compression in buffer 2");
+            Ok(SpgemmMethod::Esc)
+        }
     }
 }

@@ -533,10 +533,11 @@ pub fn spgemm_pattern_args<'a>(
         (&ONE_F32 as *const f32 as *const c_void, &ZERO_F32 as *const f32 as *const c_void, DataType::F32)
     };
     let args = spgemm_args(PointerMode::Host, op_a, op_b, one, a, b, zero, c, compute.to_c(), alg)?;
-    if args.method == SpgemmMethod::BinnedHashInChunks {
-        // ALG3's chunk_fraction comes from estimateMemory, which the reuse path has no step for.
+    if matches!(args.method, SpgemmMethod::BinnedHashInChunks | SpgemmMethod::Esc) {
+        // ALG3's chunk_fraction comes from estimateMemory, which the reuse path has no step
+        // for; ESC computes the values with the structure.
         return Err(Error::not_supported(
-            "the SpGEMM reuse path takes SPBLK_SPGEMM_DEFAULT, ALG1, ALG2 or the CSR_ALG values, not ALG3",
+            "the SpGEMM reuse path takes SPBLK_SPGEMM_DEFAULT, ALG1, ALG2 or the CSR_ALG values, not ALG3 or ALG_ESC",
         ));
     }
     Ok(args)

@@ -21,6 +21,7 @@ mod plans;
 mod problem;
 mod sddmm;
 mod spgemm_chunks;
+mod spgemm_esc;
 mod spgemm_reuse;
 mod spmv_algs;
 mod spsm;
@@ -815,7 +816,6 @@ fn spgemm_matches_host_exactly() {
     if !gpu("spgemm_matches_host_exactly") {
         return;
     }
-    let mut r = rng(5);
     // (m, k, n, shape of A, shape of B): bins from tiny rows to rows with > 2048 products
     // (a block per row; DenseRow with n = 2000: a bitmap, 300 x 20 products).
     let sizes = [
@@ -839,10 +839,34 @@ fn spgemm_matches_host_exactly() {
         // (f32) rather than a 128 KB shared table; f64 (8 windows) keeps the table.
         (2, 400, 60_000, Shape::DenseRow, Shape::Uniform(20)),
     ];
+    // ALG2 (everything in buffer 2) on a third of the cases, the global-table ones included,
+    // ALG3 (in passes) on another (spgemm_alg3_passes takes its global rows).
+    let algs = [SPBLK_SPGEMM_DEFAULT, SPBLK_SPGEMM_ALG2, SPBLK_SPGEMM_ALG3];
+    spgemm_against_host(
+        5,
+        &sizes,
+        |k| algs[k % 3],
+        |what, records| {
+            assert_eq!(launched(records, "spblk_spgemm_esc_"), 0, "{what}: the hash method ran ESC kernels");
+        },
+    );
+}
+
+/// SpGEMM cases against the host, bit for bit (values, offsets, sorted columns): each size
+/// in every value type, index type and base alternating, alpha and beta random (beta = 0 on
+/// a third, with NaN in C); `alg_of(k)` picks case k's algorithm, `check(what, records)`
+/// inspects the CUDA side's calls.
+pub(crate) fn spgemm_against_host(
+    seed: u64,
+    sizes: &[(usize, usize, usize, Shape, Shape)],
+    alg_of: impl Fn(usize) -> spblkSpGEMMAlg_t,
+    mut check: impl FnMut(&str, &[spblk::trace::Record]),
+) {
+    let mut r = rng(seed);
     let mut k = 0usize;
     for vt in [SPBLK_R_32F, SPBLK_R_64F, SPBLK_R_16F, SPBLK_R_16BF] {
         let compute = if vt == SPBLK_R_64F { SPBLK_R_64F } else { SPBLK_R_32F };
-        for &(m, kk, n, sa, sb) in &sizes {
+        for &(m, kk, n, sa, sb) in sizes {
             k += 1;
             if quick_skip(k) {
                 continue;
@@ -867,13 +891,14 @@ fn spgemm_matches_host_exactly() {
             };
             let what = format!("spgemm case {k} type {vt} idx {ity} base {base} {m}x{kk}x{n} {sa:?} {sb:?}");
             let device = k % 4 < 2;
-            // ALG2 (everything in buffer 2) on a third of the cases, the global-table ones
-            // included, ALG3 (in passes) on another (spgemm_alg3_passes takes its global rows).
-            let alg = [SPBLK_SPGEMM_DEFAULT, SPBLK_SPGEMM_ALG2, SPBLK_SPGEMM_ALG3][k % 3];
+            let alg = alg_of(k);
             let what = format!("{what} alg {alg}");
             let alg = (alg, 0.1);
             let want = run_spgemm(&mut Side::new(Kind::Host), alg, &a, &b, compute, alpha, beta, device, &c_init);
-            let got = run_spgemm(&mut Side::new(Kind::Cuda), alg, &a, &b, compute, alpha, beta, device, &c_init);
+            let (got, records) = spblk::trace::capture(|| {
+                run_spgemm(&mut Side::new(Kind::Cuda), alg, &a, &b, compute, alpha, beta, device, &c_init)
+            });
+            check(&what, &records);
             assert_eq!(got.offsets, want.offsets, "{what}: row offsets");
             assert_eq!(got.cols, want.cols, "{what}: column indices (sorted within rows)");
             for i in 0..m {

@@ -11,7 +11,7 @@ pub const PRECISIONS: [(&str, &str); 6] =
 pub const VALUES: [&str; 4] = ["f32", "f64", "f16", "bf16"];
 pub const INDICES: [&str; 2] = ["i32", "i64"];
 /// Name prefixes of the kernels that take more than 48 KB of dynamic shared memory.
-pub const LARGE_SHARED: [&str; 8] = [
+pub const LARGE_SHARED: [&str; 9] = [
     "spblk_spmm_vbr_",
     "spblk_sddmm_aspt_tiles_",
     "spblk_spsv_once_",
@@ -19,6 +19,7 @@ pub const LARGE_SHARED: [&str; 8] = [
     "spblk_aspt_spmm_estimate_",
     "spblk_spgemm_symbolic_",
     "spblk_spgemm_numeric_",
+    "spblk_spgemm_esc_block_",
     "spblk_radix_pass_",
 ];
 
@@ -68,6 +69,10 @@ pub fn all() -> Vec<String> {
             "spblk_spgemm_big_numeric_pool",
             "spblk_spgemm_gather_keys",
             "spblk_spgemm_k2_starts",
+            "spblk_spgemm_esc_stats",
+            "spblk_spgemm_esc_bin_rows",
+            "spblk_spgemm_esc_merge",
+            "spblk_spgemm_esc_long_counts",
         ]
         .map(String::from),
     );
@@ -110,6 +115,7 @@ pub fn all() -> Vec<String> {
         v.push(format!("spblk_spgemm_symbolic_global_{i}"));
         v.push(format!("spblk_spgemm_reuse_count_{i}"));
         v.push(format!("spblk_spgemm_reuse_place_{i}"));
+        v.push(format!("spblk_spgemm_esc_chunk_starts_{i}"));
         for (a, b) in PRECISIONS {
             v.push(format!("spblk_spmv_csr_vector_{a}_{b}_{i}"));
             v.push(format!("spblk_spmv_csr_vector32_{a}_{b}_{i}"));
@@ -134,6 +140,9 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spgemm_numeric_warp_{t}_{i}"));
             v.push(format!("spblk_spgemm_numeric_big_{t}_{i}"));
             v.push(format!("spblk_spgemm_place_{t}_{i}"));
+            for s in ["warp", "block", "chunks", "copy_short", "copy_long"] {
+                v.push(format!("spblk_spgemm_esc_{s}_{t}_{i}"));
+            }
             v.push(format!("spblk_vbr_fill_{t}_{i}"));
         }
     }

@@ -31,11 +31,12 @@ use super::context::{check, Device};
 use super::kernels::{index_tag, value_tag};
 use super::launch::{Args, Carve, Launcher, Scalar, BLOCK};
 use super::prims::{key_bits, radix_sort, scan, scan_tmp_bytes, SortSpace, Width};
-use crate::backend::{SpgemmArgs, SpgemmState};
+use crate::backend::{SpgemmArgs, SpgemmMethod, SpgemmState};
 use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
 use crate::types::{DataType, IndexType};
 
+mod esc;
 mod placement;
 
 use placement::{group_passes, scratch_bytes, Placement, Workspace};
@@ -206,6 +207,9 @@ fn check_limits(args: &SpgemmArgs) -> Result<()> {
 }
 
 pub fn work_estimation_size(args: &SpgemmArgs) -> usize {
+    if args.method == SpgemmMethod::Esc {
+        return esc::work_estimation_size(args);
+    }
     let mut c = Carve::measure();
     layout1(&mut c, args.a.rows as usize);
     c.size().max(1)
@@ -215,6 +219,9 @@ pub fn work_estimation_size(args: &SpgemmArgs) -> usize {
 /// symbolic tables) and `copy` (the global numeric tables and their sort) would otherwise
 /// allocate, bounded from the work estimation (ALG3: for one pass).
 pub fn compute_size(args: &SpgemmArgs, state: &SpgemmState) -> Result<usize> {
+    if args.method == SpgemmMethod::Esc {
+        return esc::compute_size(args, state);
+    }
     let stats = &product_ref(state)?.stats;
     let mut c = Carve::measure();
     layout2(&mut c, args.a.rows as usize, stats);
@@ -230,6 +237,9 @@ pub fn work_estimation(
     state: &mut SpgemmState,
     buffer: *mut std::ffi::c_void,
 ) -> Result<()> {
+    if args.method == SpgemmMethod::Esc {
+        return esc::work_estimation(l, args, state, buffer);
+    }
     check_limits(args)?;
     let m = args.a.rows;
     let cap_words = symbolic_cap_words(args.b.cols);
@@ -317,6 +327,9 @@ pub fn compute(
     state: &mut SpgemmState,
     buffer: *mut std::ffi::c_void,
 ) -> Result<i64> {
+    if args.method == SpgemmMethod::Esc {
+        return esc::compute(l, args, state, buffer);
+    }
     check_limits(args)?;
     let m = args.a.rows;
     let n = args.b.cols;
@@ -478,6 +491,9 @@ pub fn compute(
 /// type, base and value type, with beta·C added when beta != 0; and C's offsets. Without
 /// `values`, C's offsets and columns only (the reuse path's copy).
 pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut SpgemmState, values: bool) -> Result<()> {
+    if args.method == SpgemmMethod::Esc {
+        return esc::copy(l, args, state);
+    }
     let prod = product(state)?;
     if prod.buffer2 == 0 {
         return Err(Error::invalid("spgemmDescr", "holds no computed product (call spblkSpGEMM_compute first)"));

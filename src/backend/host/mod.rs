@@ -217,9 +217,11 @@ impl Backend for HostBackend {
         _buffer_size: usize,
     ) -> Result<i64> {
         // Every method is the one reference loop here (host memory, no buffer to plan, so
-        // ALG3 needs no passes).
-        let (SpgemmMethod::BinnedHash | SpgemmMethod::BinnedHashInBuffer | SpgemmMethod::BinnedHashInChunks) =
-            args.method;
+        // ALG3 needs no passes); that loop is ESC row by row (expansion, stable sort, merge).
+        let (SpgemmMethod::BinnedHash
+        | SpgemmMethod::BinnedHashInBuffer
+        | SpgemmMethod::BinnedHashInChunks
+        | SpgemmMethod::Esc) = args.method;
         trace::kernel("host:spgemm_rows");
         let product = spgemm::product(args)?;
         let nnz = product.col.len() as i64;

@@ -41,6 +41,7 @@ impl Placement {
     pub(super) fn of(args: &SpgemmArgs, state: &SpgemmState, stats: &[u64; STATS]) -> Result<Self> {
         Ok(match args.method {
             SpgemmMethod::BinnedHash => Placement::Allocated,
+            SpgemmMethod::Esc => return Err(Error::internal("the ESC method plans its own buffer 2 (spgemm/esc.rs)")),
             SpgemmMethod::BinnedHashInBuffer => Placement::InBuffer,
             SpgemmMethod::BinnedHashInChunks => {
                 let f = state.chunk_fraction.ok_or_else(|| {
