@@ -613,8 +613,8 @@ typedef uint32_t spblkSpSVUpdate_t;
 /**
  * spblk addition: the binned ESC method (after bhSPARSE, Liu & Vinter): rows binned by their
  * number of scalar products P, which bounds their entries; each row's products expanded into
- * P slots of buffer 2, sorted by column (a warp per row up to 32 products, a block per row up
- * to 4096, longer rows in sorted chunks of 4096 merged pairwise) and each column's products
+ * P slots of buffer 2, sorted by column (a warp per row up to 256 products, a block per row
+ * up to 4096, longer rows in sorted chunks of 4096 merged pairwise) and each column's products
  * summed in expansion order: the same bits as the default. `compute` computes the values,
  * `copy` compacts them into C. Buffer 2 holds 4 + sizeof(computeType) bytes per product, plus
  * 16 per product of rows over 4096 (several times the default's); nothing is allocated in the

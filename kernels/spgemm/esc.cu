@@ -1,17 +1,17 @@
 // SpGEMM by expansion, sorting and compression (ESC, `SPBLK_SPGEMM_ALG_ESC`): the seed's
 // binned method (bhSPARSE, Liu & Vinter). A row's product count P bounds its entries, so each
 // row owns P slots of an intermediate C-hat (upper-bound sizing). Rows are binned by P: a warp
-// per row up to 32 products (sorted in registers), a block per row up to 256, 1024 and 4096
-// (bitonic sort in shared memory); longer rows are cut into chunks of 4096 products, each
-// sorted in shared memory, and the sorted chunks of a row are merged pairwise in global memory
-// (merge levels). A product's sort key is (column, position in the row's expansion order), so
-// equal columns stay in expansion order and are summed in it, as the host sums them: the
-// same bits. `copy` compacts C-hat into C (src/backend/cuda/spgemm/esc.rs).
+// per row up to 32 products (sorted in registers) and up to 256 (in shared memory), a block per
+// row up to 1024 and 4096 (bitonic sorts in shared memory); longer rows are cut into chunks of
+// 4096 products, each sorted in shared memory, and the sorted chunks of a row are merged
+// pairwise in global memory (merge levels).
+// A product's sort key is (column, position in the row's expansion order), so equal columns
+// stay in expansion order and are summed in it, as the host sums them: the same bits. `copy`
+// compacts C-hat into C (src/backend/cuda/spgemm/esc.rs).
 #include "spgemm/spgemm.cuh"
 
-// The bins (esc.rs mirrors them): 0 no products, 1 a warp, 2..4 a block of 128/256/512 threads
-// with 256/1024/4096 slots, 5 long rows in chunks.
-#define ESC_WARP_MAX 32u
+// The bins (esc.rs mirrors them): 0 no products, 1..2 a warp with 32 slots (sorted in registers)
+// or 256, 3..4 a block of 256/512 threads with 1024/4096 slots, 5 long rows in chunks.
 #define ESC_CHUNK 4096u
 #define ESC_LONG_BIN 5
 #define ESC_BINS 6
@@ -24,7 +24,7 @@
 
 __device__ __forceinline__ int esc_bin(u64 P) {
     if (P == 0) return 0;
-    if (P <= ESC_WARP_MAX) return 1;
+    if (P <= 32) return 1;
     if (P <= 256) return 2;
     if (P <= 1024) return 3;
     if (P <= ESC_CHUNK) return 4;
@@ -99,81 +99,25 @@ extern "C" __global__ void spblk_spgemm_esc_bin_rows(i64 m, const u64* rowprod, 
 }
 
 // ------------------------------------------------------------------------------------------
-// Short rows: a warp per row (P <= 32).
-
-// Bitonic sort of 32 (key, value) pairs held one per lane, ascending by key.
-template <class T> __device__ __forceinline__ void warp_sort32_u64(u64& key, T& v) {
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int k = 2; k <= 32; k <<= 1) {
-#pragma unroll
-        for (int j = k >> 1; j > 0; j >>= 1) {
-            const u64 ok = __shfl_xor_sync(SPBLK_FULL_MASK, key, j);
-            const T ov = __shfl_xor_sync(SPBLK_FULL_MASK, v, j);
-            const bool up = (lane & k) == 0, low = (lane & j) == 0;
-            if (low == up ? ok < key : ok > key) {
-                key = ok;
-                v = ov;
-            }
-        }
-    }
-}
-
-#define ESC_WARPS 8
-
-template <class V, class I>
-__device__ void esc_warp_rows(const u32* rows, u32 count, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,
-                              const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* prod_off,
-                              u64* c_cnt, u32* chat_col, typename ComputeOf<V>::type* chat_val) {
-    typedef typename ComputeOf<V>::type T;
-    __shared__ u32 s_col[ESC_WARPS][32];
-    __shared__ T s_val[ESC_WARPS][32];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const unsigned lower = (1u << lane) - 1u;
-    for (u64 r = (u64)blockIdx.x * ESC_WARPS + warp; r < count; r += (u64)gridDim.x * ESC_WARPS) {
-        const u32 i = rows[r];
-        const i64 s = (i64)a_ptr[i] - a_base, e = (i64)a_ptr[i + 1] - a_base;
-        u32 n = 0;
-        // The row's products in expansion order into this warp's 32 slots.
-        for_each_product_chunk(s, e, a_col, a_base, b_ptr, b_col, b_base, [&](bool valid, u32 c, i64 p, i64 q) {
-            const unsigned vm = __ballot_sync(SPBLK_FULL_MASK, valid);
-            if (valid) {
-                const u32 slot = n + __popc(vm & lower);
-                s_col[warp][slot] = c;
-                s_val[warp][slot] = mul_rn(to_compute(a_val[p]), to_compute(b_val[q]));
-            }
-            n += __popc(vm);
-        });
-        __syncwarp();
-        u64 key = lane < n ? ((u64)s_col[warp][lane] << 32 | (u32)lane) : ESC_NO_KEY;
-        T v = lane < n ? s_val[warp][lane] : T(0);
-        __syncwarp();
-        warp_sort32_u64(key, v);
-        const u32 c = key_col(key);
-        const u32 prev = __shfl_up_sync(SPBLK_FULL_MASK, c, 1);
-        const bool head = (u32)lane < n && (lane == 0 || prev != c);
-        // Each head adds its run's products in lane order (= expansion order).
-        T acc = add_rn(T(0), v);
-        bool open = head;
-        for (int t = 1; t < 32; ++t) {
-            const T o = __shfl_down_sync(SPBLK_FULL_MASK, v, t);
-            const u32 oc = __shfl_down_sync(SPBLK_FULL_MASK, c, t);
-            open = open && (u32)(lane + t) < n && oc == c;
-            if (open) acc = add_rn(acc, o);
-            if (!__any_sync(SPBLK_FULL_MASK, open)) break;
-        }
-        const unsigned heads = __ballot_sync(SPBLK_FULL_MASK, head);
-        if (head) {
-            const u64 at = prod_off[i] + __popc(heads & lower);
-            chat_col[at] = c;
-            chat_val[at] = acc;
-        }
-        if (lane == 0) c_cnt[i] = __popc(heads);
-    }
-}
-
-// ------------------------------------------------------------------------------------------
 // Block rows and chunks: expansion into shared memory, bitonic sort of the keys.
+
+// Bitonic sort of keys[0, N) (N a power of two) by `workers` threads of which the caller is
+// `me`; `sync` is their barrier.
+template <class Sync> __device__ __forceinline__ void esc_sort(u64* keys, u32 N, u32 me, u32 workers, Sync sync) {
+    for (u32 k = 2; k <= N; k <<= 1) {
+        for (u32 j = k >> 1; j > 0; j >>= 1) {
+            for (u32 t = me; t < N / 2; t += workers) {
+                const u32 x = 2 * t - (t & (j - 1)), y = x + j;
+                const u64 ka = keys[x], kb = keys[y];
+                if ((ka > kb) == ((x & k) == 0)) {
+                    keys[x] = kb;
+                    keys[y] = ka;
+                }
+            }
+            sync();
+        }
+    }
+}
 
 // Expands `cnt` products of a row in expansion order, from A entry k0 (skipping the first q0
 // entries of its B row; A's row ends at a_end): product t gets keys[t] = column << 32 | (p0 +
@@ -224,19 +168,7 @@ __device__ void esc_expand_sort(i64 k0, u32 q0, i64 a_end, u32 cnt, u32 p0, u32 
     }
     for (u32 t = cnt + me; t < N; t += W) keys[t] = ESC_NO_KEY;
     __syncthreads();
-    for (u32 k = 2; k <= N; k <<= 1) {
-        for (u32 j = k >> 1; j > 0; j >>= 1) {
-            for (u32 t = me; t < N / 2; t += W) {
-                const u32 x = 2 * t - (t & (j - 1)), y = x + j;
-                const u64 ka = keys[x], kb = keys[y];
-                if ((ka > kb) == ((x & k) == 0)) {
-                    keys[x] = kb;
-                    keys[y] = ka;
-                }
-            }
-            __syncthreads();
-        }
-    }
+    esc_sort(keys, N, me, W, [] { __syncthreads(); });
 }
 
 // The sum of the run of equal columns that starts at sorted position t (of cnt): its products
@@ -250,7 +182,101 @@ __device__ __forceinline__ T esc_run_sum(const u64* keys, u64 t, u64 cnt, ValOf 
 }
 
 // Whether sorted position t (of a row's keys) starts a run of equal columns.
-__device__ __forceinline__ bool esc_head(const u64* keys, u64 t) { return t == 0 || key_col(keys[t - 1]) != key_col(keys[t]); }
+__device__ __forceinline__ bool esc_head(const u64* keys, u64 t) {
+    return t == 0 || key_col(keys[t - 1]) != key_col(keys[t]);
+}
+
+// ------------------------------------------------------------------------------------------
+// Short rows: a warp per row.
+
+#define ESC_WARPS 8
+
+// A warp's row products, in expansion order, into its slots: keys[t] = column << 32 | t and
+// vals[t]; returns their count.
+template <class V, class I>
+__device__ __forceinline__ u32 esc_warp_expand(i64 s, i64 e, const I* a_col, const V* a_val, i64 a_base,
+                                               const I* b_ptr, const I* b_col, const V* b_val, i64 b_base,
+                                               u64* keys, typename ComputeOf<V>::type* vals) {
+    const unsigned lower = (1u << (threadIdx.x & 31)) - 1u;
+    u32 n = 0;
+    for_each_product_chunk(s, e, a_col, a_base, b_ptr, b_col, b_base, [&](bool valid, u32 c, i64 p, i64 q) {
+        const unsigned vm = __ballot_sync(SPBLK_FULL_MASK, valid);
+        if (valid) {
+            const u32 slot = n + __popc(vm & lower);
+            keys[slot] = (u64)c << 32 | slot;
+            vals[slot] = mul_rn(to_compute(a_val[p]), to_compute(b_val[q]));
+        }
+        n += __popc(vm);
+    });
+    __syncwarp();
+    return n;
+}
+
+// A warp per row of at most N products (N slots of this warp's shared memory). N = 32: one
+// product per lane, sorted in registers, each run's first lane adding the run's products in
+// lane order (= expansion order) from its neighbours. Larger N: a bitonic sort by the warp in
+// shared memory, each run's first item adding the run's products in order.
+template <class V, class I>
+__device__ void esc_warp_rows(const u32* rows, u32 count, u32 N, const I* a_ptr, const I* a_col, const V* a_val,
+                              i64 a_base, const I* b_ptr, const I* b_col, const V* b_val, i64 b_base,
+                              const u64* prod_off, u64* c_cnt, u32* chat_col, typename ComputeOf<V>::type* chat_val) {
+    typedef typename ComputeOf<V>::type T;
+    extern __shared__ __align__(16) unsigned char esc_smem[];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned lower = (1u << lane) - 1u;
+    u64* keys = reinterpret_cast<u64*>(esc_smem) + (u64)warp * N;
+    T* vals = reinterpret_cast<T*>(esc_smem + (u64)ESC_WARPS * N * 8) + (u64)warp * N;
+    for (u64 r = (u64)blockIdx.x * ESC_WARPS + warp; r < count; r += (u64)gridDim.x * ESC_WARPS) {
+        const u32 i = rows[r];
+        const i64 s = (i64)a_ptr[i] - a_base, e = (i64)a_ptr[i + 1] - a_base;
+        const u32 n = esc_warp_expand<V, I>(s, e, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base, keys, vals);
+        if (N == 32) {
+            u64 key = (u32)lane < n ? keys[lane] : ESC_NO_KEY;
+            T v = (u32)lane < n ? vals[lane] : T(0);
+            __syncwarp();
+            warp_sort32(key, v);
+            const u32 c = key_col(key);
+            const u32 prev = __shfl_up_sync(SPBLK_FULL_MASK, c, 1);
+            const bool head = (u32)lane < n && (lane == 0 || prev != c);
+            T acc = add_rn(T(0), v);
+            bool open = head;
+            for (int t = 1; t < 32; ++t) {
+                const T o = __shfl_down_sync(SPBLK_FULL_MASK, v, t);
+                const u32 oc = __shfl_down_sync(SPBLK_FULL_MASK, c, t);
+                open = open && (u32)(lane + t) < n && oc == c;
+                if (open) acc = add_rn(acc, o);
+                if (!__any_sync(SPBLK_FULL_MASK, open)) break;
+            }
+            const unsigned heads = __ballot_sync(SPBLK_FULL_MASK, head);
+            if (head) {
+                const u64 at = prod_off[i] + __popc(heads & lower);
+                chat_col[at] = c;
+                chat_val[at] = acc;
+            }
+            if (lane == 0) c_cnt[i] = __popc(heads);
+            continue;
+        }
+        u32 sorted = 32;
+        while (sorted < n) sorted <<= 1;
+        for (u32 t = n + lane; t < sorted; t += 32) keys[t] = ESC_NO_KEY;
+        __syncwarp();
+        esc_sort(keys, sorted, lane, 32, [] { __syncwarp(); });
+        u32 before = 0;
+        for (u32 t0 = 0; t0 < n; t0 += 32) {
+            const u32 t = t0 + lane;
+            const bool head = t < n && esc_head(keys, t);
+            const unsigned heads = __ballot_sync(SPBLK_FULL_MASK, head);
+            if (head) {
+                const u64 at = prod_off[i] + before + __popc(heads & lower);
+                chat_col[at] = key_col(keys[t]);
+                chat_val[at] = esc_run_sum<T>(keys, t, n, [&](u64 k) { return vals[(u32)k]; });
+            }
+            before += __popc(heads);
+        }
+        if (lane == 0) c_cnt[i] = before;
+        __syncwarp();
+    }
+}
 
 // A block per row of at most N products: expand, sort, sum each column's run into C-hat.
 template <class V, class I>
@@ -368,6 +394,8 @@ __device__ __forceinline__ u64 esc_lower_bound(const u64* a, u64 n, u64 key) {
 
 // One merge level: within each long row, sorted runs of w keys are merged in pairs into dst.
 // Keys are distinct, so an item's place is its rank in its run plus its rank in the other run.
+// (A thread per item, so that neighbouring threads read neighbouring keys: eight items a
+// thread, searching only the first and stepping from there, was 1.3-3x slower.)
 extern "C" __global__ void spblk_spgemm_esc_merge(const u64* src, u64* dst, u64 items, const u64* long_off,
                                                    u32 count, u64 w) {
     GRID_STRIDE(t, items) {
@@ -421,8 +449,10 @@ __device__ void esc_copy_short(i64 m, const u64* prod_off, const u64* c_ptr, con
     }
 }
 
-// Long rows: a block per row walks its sorted keys; each run's first item sums the run's
-// products (in C-hat, in expansion order) and writes the entry at its rank.
+// Long rows: a block per row walks its sorted keys; each run's first item finds the run's end
+// (a few steps forward, then a binary search: runs can be thousands long, as R-MAT's hub
+// columns make them), adds the run's products in order (the loads do not wait on the sum) and
+// writes the entry at its rank.
 template <class V, class I>
 __device__ void esc_copy_long(const u32* long_rows, u32 count, const u64* long_off, const u64* keys,
                               const u64* prod_off, const u64* c_ptr, const typename ComputeOf<V>::type* chat_val,
@@ -443,29 +473,34 @@ __device__ void esc_copy_long(const u32* long_rows, u32 count, const u64* long_o
             u32 total;
             const u32 rank = block_exclusive_scan<u32>(head ? 1u : 0u, total);
             if (head) {
-                const T sum = esc_run_sum<T>(row, t, P, [&](u64 k) { return products[(u32)k]; });
-                w(before + rank, key_col(row[t]), mul_rn(alpha, sum));
+                const u32 c = key_col(row[t]);
+                const u64 next = (u64)(c + 1) << 32;
+                u64 end = t + 1;
+                while (end < P && end < t + 8 && row[end] < next) ++end;
+                if (end == t + 8) end += esc_lower_bound(row + end, P - end, next);
+                T acc = T(0);
+#pragma unroll 8
+                for (u64 u = t; u < end; ++u) acc = add_rn(acc, products[(u32)row[u]]);
+                w(before + rank, c, mul_rn(alpha, acc));
             }
             before += total;
         }
     }
 }
 
-#define SPGEMM_ESC_ENTRY(V, tv, I, tidx)                                                                   \
-    extern "C" __global__ void spblk_spgemm_esc_warp_##tv##_##tidx(                                        \
-        const u32* rows, u32 count, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,            \
-        const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* prod_off, u64* c_cnt,       \
-        u32* chat_col, ComputeOf<V>::type* chat_val) {                                                     \
-        esc_warp_rows<V, I>(rows, count, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base,         \
-                            prod_off, c_cnt, chat_col, chat_val);                                          \
-    }                                                                                                      \
-    extern "C" __global__ void spblk_spgemm_esc_block_##tv##_##tidx(                                       \
+// The row kernels share their parameters: the bin's rows and its slots N per row.
+#define SPGEMM_ESC_ROWS_ENTRY(kind, fn, V, tv, I, tidx)                                                    \
+    extern "C" __global__ void spblk_spgemm_esc_##kind##_##tv##_##tidx(                                    \
         const u32* rows, u32 count, u32 N, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,     \
         const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* prod_off, u64* c_cnt,       \
         u32* chat_col, ComputeOf<V>::type* chat_val) {                                                     \
-        esc_block_rows<V, I>(rows, count, N, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base,     \
-                             prod_off, c_cnt, chat_col, chat_val);                                         \
-    }                                                                                                      \
+        fn<V, I>(rows, count, N, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base, prod_off,      \
+                 c_cnt, chat_col, chat_val);                                                               \
+    }
+
+#define SPGEMM_ESC_ENTRY(V, tv, I, tidx)                                                                   \
+    SPGEMM_ESC_ROWS_ENTRY(warp, esc_warp_rows, V, tv, I, tidx)                                            \
+    SPGEMM_ESC_ROWS_ENTRY(block, esc_block_rows, V, tv, I, tidx)                                          \
     extern "C" __global__ void spblk_spgemm_esc_chunks_##tv##_##tidx(                                      \
         const u32* long_rows, u32 count, u64 chunks, const u64* chunk_off, const i64* chunk_k,             \
         const u32* chunk_q, const u64* long_off, const I* a_ptr, const I* a_col, const V* a_val,           \

@@ -52,24 +52,6 @@ struct HashSlot {
     }
 };
 
-// Bitonic sort of 32 (key, value) pairs held one per lane, ascending by key.
-template <class T> __device__ __forceinline__ void warp_sort32(u32& key, T& v) {
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int k = 2; k <= 32; k <<= 1) {
-#pragma unroll
-        for (int j = k >> 1; j > 0; j >>= 1) {
-            const u32 ok = __shfl_xor_sync(SPBLK_FULL_MASK, key, j);
-            const T ov = __shfl_xor_sync(SPBLK_FULL_MASK, v, j);
-            const bool up = (lane & k) == 0, low = (lane & j) == 0;
-            if (low == up ? ok < key : ok > key) {
-                key = ok;
-                v = ov;
-            }
-        }
-    }
-}
-
 // Sorts the first `cnt` (key, value) pairs by key: a bitonic sort of the first N >= cnt
 // slots (a power of two, at least 64; the padding keys sort last), by `workers` threads of
 // which the caller is `me`; `sync` is their barrier. The slots up to N must exist.

@@ -179,3 +179,21 @@ template <class V, class I> struct CWriter {
     I *out_col, V *out_val, i64 out_base, const typename ComputeOf<V>::type *beta_dev, typename ComputeOf<V>::type beta_h
 #define SPGEMM_OUT_ARGS out_col, out_val, out_base, beta_dev, beta_h
 #define SPGEMM_WRITER(V, I) const CWriter<V, I> w{out_col, out_val, out_base, scalar_arg(beta_dev, beta_h)}
+
+// Bitonic sort of 32 (key, value) pairs held one per lane, ascending by key.
+template <class K, class T> __device__ __forceinline__ void warp_sort32(K& key, T& v) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int k = 2; k <= 32; k <<= 1) {
+#pragma unroll
+        for (int j = k >> 1; j > 0; j >>= 1) {
+            const K ok = __shfl_xor_sync(SPBLK_FULL_MASK, key, j);
+            const T ov = __shfl_xor_sync(SPBLK_FULL_MASK, v, j);
+            const bool up = (lane & k) == 0, low = (lane & j) == 0;
+            if (low == up ? ok < key : ok > key) {
+                key = ok;
+                v = ov;
+            }
+        }
+    }
+}

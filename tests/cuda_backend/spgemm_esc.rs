@@ -8,7 +8,7 @@ use spblk::capi::types::*;
 use super::support::*;
 use super::{launched, spgemm_against_host};
 
-/// Rows in every bin: no products, a warp (<= 32), a block (<= 256, 1024, 4096) and long rows
+/// Rows in every bin: no products, a warp (<= 32, 256), a block (<= 1024, 4096) and long rows
 /// (chunks of 4096 merged: ~20 000 and ~60 000 products, so three and four merge levels; B
 /// rows of ~20 000 entries, so chunks that start inside a B row). A and B rows are unsorted.
 /// Each case must run the ESC kernels and no kernel of the hash method, and over the test

@@ -244,31 +244,7 @@ pub fn work_estimation(
     let m = args.a.rows;
     let cap_words = symbolic_cap_words(args.b.cols);
     let lay = layout1(&mut Carve::new(buffer), m as usize);
-    l.memset_u32(lay.stats, 0, 2 * STATS)?;
-    if m > 0 {
-        let (a_ptr, a_col) = csr_arrays(args.a);
-        let (b_ptr, _) = csr_arrays(args.b);
-        l.launch(
-            &format!("spblk_spgemm_rowprod_{}", index_tag(args.a.indices_type)),
-            l.grid(m as u64 * 32, BLOCK as u64),
-            BLOCK,
-            0,
-            Args::new()
-                .i64(m)
-                .i64(args.b.cols)
-                .ptr(a_ptr)
-                .ptr(a_col)
-                .i64(args.a.base.offset())
-                .ptr(b_ptr)
-                .i64(args.b.base.offset())
-                .u64(cap_words)
-                // The narrowest window of any compute type (f64's): the bound holds whichever
-                // type the later calls give.
-                .u64(dense_max(8))
-                .ptr(lay.rowprod)
-                .ptr(lay.stats),
-        )?;
-    }
+    count_products(l, args, lay.rowprod, lay.stats)?;
     // First sync: how many rows fall in each bin, the size of the global symbolic tables, and
     // the products (which decide the reuse path's buffers).
     let stats: [u64; STATS] = l.read_u64s(lay.stats, STATS)?.try_into().expect("STATS words");
@@ -285,6 +261,38 @@ pub fn work_estimation(
         reuse: None,
     }));
     Ok(())
+}
+
+/// Products per row of A·B into `rowprod` (m words) and the hash bins' statistics into
+/// `stats` (STATS words, zeroed here first).
+fn count_products(l: &Launcher, args: &SpgemmArgs, rowprod: u64, stats: u64) -> Result<()> {
+    let m = args.a.rows;
+    l.memset_u32(stats, 0, 2 * STATS)?;
+    if m == 0 {
+        return Ok(());
+    }
+    let (a_ptr, a_col) = csr_arrays(args.a);
+    let (b_ptr, _) = csr_arrays(args.b);
+    l.launch(
+        &format!("spblk_spgemm_rowprod_{}", index_tag(args.a.indices_type)),
+        l.grid(m as u64 * 32, BLOCK as u64),
+        BLOCK,
+        0,
+        Args::new()
+            .i64(m)
+            .i64(args.b.cols)
+            .ptr(a_ptr)
+            .ptr(a_col)
+            .i64(args.a.base.offset())
+            .ptr(b_ptr)
+            .i64(args.b.base.offset())
+            .u64(symbolic_cap_words(args.b.cols))
+            // The narrowest window of any compute type (f64's): the bound holds whichever
+            // type the later calls give.
+            .u64(dense_max(8))
+            .ptr(rowprod)
+            .ptr(stats),
+    )
 }
 
 const NO_ESTIMATION: &str = "holds no CUDA work estimation (call spblkSpGEMM_workEstimation on this handle first)";

@@ -14,21 +14,22 @@
 use super::super::kernels::{index_tag, value_tag};
 use super::super::launch::{Args, Carve, Launcher, Scalar, BLOCK};
 use super::super::prims::{scan, scan_tmp_bytes, Width};
-use super::{ab_args, check_limits, csr_arrays, STATS, STAT_PRODUCTS};
+use super::{ab_args, check_limits, count_products, csr_arrays, STATS, STAT_PRODUCTS};
 use crate::backend::{SpgemmArgs, SpgemmState};
 use crate::error::{Error, Result};
 use crate::types::{DataType, IndexType};
 
-/// Bins (esc.cu): 0 no products, 1 a warp per row, 2..=4 a block per row, 5 long rows.
+/// Bins (esc.cu): 0 no products, 1..=4 a warp or a block per row, 5 long rows.
 const BINS: usize = 6;
-const WARP_BIN: usize = 1;
 const LONG_BIN: usize = 5;
-/// Block bins: (bin, slots, threads).
-const BLOCK_BINS: [(usize, u32, u32); 3] = [(2, 256, 128), (3, 1024, 256), (4, 4096, 512)];
+/// The row kernels of bins 1..=4: (bin, kernel, slots, threads). A warp per row sorting in
+/// registers (up to 32 products) and in 256 slots of shared memory; a block per row.
+const ROW_KERNELS: [(usize, &str, u32, u32); 4] =
+    [(1, "warp", 32, 256), (2, "warp", 256, 256), (3, "block", 1024, 256), (4, "block", 4096, 512)];
 /// Products per chunk of a long row (ESC_CHUNK), and the chunk kernel's threads.
 const CHUNK: u64 = 4096;
 const CHUNK_THREADS: u32 = 512;
-/// Warps per block of the warp bin (ESC_WARPS).
+/// Warps per block of the warp bins (ESC_WARPS).
 const WARPS: u32 = 8;
 const STAT_LONG_PRODUCTS: usize = 6;
 const STAT_LONG_CHUNKS: usize = 7;
@@ -139,35 +140,16 @@ pub fn work_estimation(
     check_limits(args)?;
     let m = args.a.rows;
     let lay = layout1(&mut Carve::new(buffer), m as usize);
-    l.memset_u32(lay.stats, 0, 2 * (STATS + ESC_STATS))?;
+    let esc_stats = lay.stats + 8 * STATS as u64;
+    count_products(l, args, lay.rowprod, lay.stats)?;
+    l.memset_u32(esc_stats, 0, 2 * ESC_STATS)?;
     if m > 0 {
-        let (a_ptr, a_col) = csr_arrays(args.a);
-        let (b_ptr, _) = csr_arrays(args.b);
-        // The hash method's kernel: its table bounds are not used here.
-        l.launch(
-            &format!("spblk_spgemm_rowprod_{}", index_tag(args.a.indices_type)),
-            l.grid(m as u64 * 4, BLOCK as u64),
-            BLOCK,
-            0,
-            Args::new()
-                .i64(m)
-                .i64(args.b.cols)
-                .ptr(a_ptr)
-                .ptr(a_col)
-                .i64(args.a.base.offset())
-                .ptr(b_ptr)
-                .i64(args.b.base.offset())
-                .u64(16384)
-                .u64(8192)
-                .ptr(lay.rowprod)
-                .ptr(lay.stats),
-        )?;
         l.launch(
             "spblk_spgemm_esc_stats",
             l.grid(m as u64, BLOCK as u64),
             BLOCK,
             0,
-            Args::new().i64(m).ptr(lay.rowprod).ptr(lay.stats + 8 * STATS as u64),
+            Args::new().i64(m).ptr(lay.rowprod).ptr(esc_stats),
         )?;
     }
     let read = l.read_u64s(lay.stats, STATS + ESC_STATS)?;
@@ -234,26 +216,19 @@ pub fn compute(l: &Launcher, args: &SpgemmArgs, state: &mut SpgemmState, buffer:
     }
     scan(l, l2.prod_off, m, Width::U64, l2.scan_tmp, l2.prod_off + 8 * m)?;
     let out = |a: Args| a.ptr(l2.prod_off).ptr(l2.c_ptr).ptr(l2.chat_col).ptr(l2.chat_val);
-    if stats[WARP_BIN] > 0 {
-        let count = stats[WARP_BIN];
-        l.launch(
-            &format!("spblk_spgemm_esc_warp_{vt}_{it}"),
-            l.grid(count, WARPS as u64),
-            32 * WARPS,
-            0,
-            out(ab_args(Args::new().ptr(rows_of(WARP_BIN)).u32(count as u32), args, true)),
-        )?;
-    }
-    for (bin, slots, threads) in BLOCK_BINS {
+    for (bin, kernel, slots, threads) in ROW_KERNELS {
         let count = stats[bin];
         if count == 0 {
             continue;
         }
+        // Warp kernels: ESC_WARPS rows a block, `slots` each.
+        let (grid, rows) = if kernel == "block" { (l.grid(count, 1), 1) } else { (l.grid(count, WARPS as u64), WARPS) };
+        let shared = rows * slots * (8 + tsize as u32);
         l.launch(
-            &format!("spblk_spgemm_esc_block_{vt}_{it}"),
-            l.grid(count, 1),
+            &format!("spblk_spgemm_esc_{kernel}_{vt}_{it}"),
+            grid,
             threads,
-            slots * (8 + tsize as u32),
+            shared,
             out(ab_args(Args::new().ptr(rows_of(bin)).u32(count as u32).u32(slots), args, true)),
         )?;
     }
