@@ -186,6 +186,21 @@ __device__ __forceinline__ bool esc_head(const u64* keys, u64 t) {
     return t == 0 || key_col(keys[t - 1]) != key_col(keys[t]);
 }
 
+// Block-wide: f(t, rank) for every sorted position t (of n) that starts a run, rank being the
+// runs before it; returns the number of runs.
+template <class F> __device__ __forceinline__ u64 esc_block_heads(const u64* keys, u64 n, F f) {
+    u64 before = 0;
+    for (u64 t0 = 0; t0 < n; t0 += blockDim.x) {
+        const u64 t = t0 + threadIdx.x;
+        const bool head = t < n && esc_head(keys, t);
+        u32 total;
+        const u32 rank = block_exclusive_scan<u32>(head ? 1u : 0u, total);
+        if (head) f(t, before + rank);
+        before += total;
+    }
+    return before;
+}
+
 // ------------------------------------------------------------------------------------------
 // Short rows: a warp per row.
 
@@ -297,20 +312,11 @@ __device__ void esc_block_rows(const u32* rows, u32 count, u32 N, const I* a_ptr
         while (sorted < P) sorted <<= 1;
         esc_expand_sort<V, I>(s, 0, e, (u32)P, 0, min(sorted, N), a_col, a_val, a_base, b_ptr, b_col, b_val, b_base,
                               keys, vals);
-        u32 heads_before = 0;
-        for (u32 t0 = 0; t0 < P; t0 += blockDim.x) {
-            const u32 t = t0 + threadIdx.x;
-            const bool head = t < P && esc_head(keys, t);
-            u32 total;
-            const u32 rank = block_exclusive_scan<u32>(head ? 1u : 0u, total);
-            if (head) {
-                const u64 at = prod_off[i] + heads_before + rank;
-                chat_col[at] = key_col(keys[t]);
-                chat_val[at] = esc_run_sum<T>(keys, t, P, [&](u64 k) { return vals[(u32)k]; });
-            }
-            heads_before += total;
-        }
-        if (threadIdx.x == 0) c_cnt[i] = heads_before;
+        const u64 runs = esc_block_heads(keys, P, [&](u64 t, u64 rank) {
+            chat_col[prod_off[i] + rank] = key_col(keys[t]);
+            chat_val[prod_off[i] + rank] = esc_run_sum<T>(keys, t, P, [&](u64 k) { return vals[(u32)k]; });
+        });
+        if (threadIdx.x == 0) c_cnt[i] = runs;
         __syncthreads();
     }
 }
@@ -466,25 +472,17 @@ __device__ void esc_copy_long(const u32* long_rows, u32 count, const u64* long_o
         const u64* row = keys + long_off[L];
         const u64 P = long_off[L + 1] - long_off[L];
         const T* products = chat_val + prod_off[i];
-        u64 before = c_ptr[i];
-        for (u64 t0 = 0; t0 < P; t0 += blockDim.x) {
-            const u64 t = t0 + threadIdx.x;
-            const bool head = t < P && esc_head(row, t);
-            u32 total;
-            const u32 rank = block_exclusive_scan<u32>(head ? 1u : 0u, total);
-            if (head) {
-                const u32 c = key_col(row[t]);
-                const u64 next = (u64)(c + 1) << 32;
-                u64 end = t + 1;
-                while (end < P && end < t + 8 && row[end] < next) ++end;
-                if (end == t + 8) end += esc_lower_bound(row + end, P - end, next);
-                T acc = T(0);
+        esc_block_heads(row, P, [&](u64 t, u64 rank) {
+            const u32 c = key_col(row[t]);
+            const u64 next = (u64)(c + 1) << 32;
+            u64 end = t + 1;
+            while (end < P && end < t + 8 && row[end] < next) ++end;
+            if (end == t + 8) end += esc_lower_bound(row + end, P - end, next);
+            T acc = T(0);
 #pragma unroll 8
-                for (u64 u = t; u < end; ++u) acc = add_rn(acc, products[(u32)row[u]]);
-                w(before + rank, c, mul_rn(alpha, acc));
-            }
-            before += total;
-        }
+            for (u64 u = t; u < end; ++u) acc = add_rn(acc, products[(u32)row[u]]);
+            w(c_ptr[i] + rank, c, mul_rn(alpha, acc));
+        });
     }
 }
 
