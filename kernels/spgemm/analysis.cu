@@ -107,30 +107,48 @@ __device__ void spgemm_bin_rows(i64 m, i64 n, const u64* rowprod, const u64* sta
     }
 }
 
-// After the symbolic phase and the scan into C's offsets: each big row whose numeric phase
-// needs a global table (big_numeric_kind 2) gets a rank k and a segment of the scratch its
-// unsorted entries go to (seg_info[r] = k << SPGEMM_SEG_BITS | segment start; k2_row[k] = the
-// row; k2_seg[k] = its segment start), and a place in the global table pool: packed tight
-// (num_off from totals[1]), or, with `tables_by_segment` (ALG3's passes), 4 slots per entry
-// from its segment's start (a table of more than 8192 entries has at most 4 slots per entry),
-// so the tables of the rows in a range of the scratch lie in a range of the pool. totals: [0]
-// rows << SPGEMM_SEG_BITS | scratch entries, [1] pool slots (tight).
+// After the symbolic phase and the scan into C's offsets, each big row's numeric method:
+// * ESC's long-row path (big_numeric_esc, from its products rowprod[i]; esc_x4 = 0 never):
+//   seg_info[r] = SPGEMM_ESC_ROW, and a place L in the ESC list: esc_rows[L] = the row,
+//   esc_off[L] = its products and esc_chunk_off[L] its chunks (both scanned in `copy`);
+// * a global table (big_numeric_kind 2): a rank k and a segment of the scratch its unsorted
+//   entries go to (seg_info[r] = k << SPGEMM_SEG_BITS | segment start; k2_row[k] = the row;
+//   k2_seg[k] = its segment start), and a place in the global table pool: packed tight
+//   (num_off from totals[1]), or, with `tables_by_segment` (ALG3's passes), 4 slots per entry
+//   from its segment's start (a table of more than 8192 entries has at most 4 slots per
+//   entry), so the tables of the rows in a range of the scratch lie in a range of the pool;
+// * else a shared table or dense windows (seg_info[r] = 0).
+// totals (zeroed): [0] global rows << SPGEMM_SEG_BITS | scratch entries, [1] pool slots
+// (tight), then the ESC rows: [2] rows, [3] products, [4] chunks, [5] the most products.
 __device__ void spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c_ptr, const u64* span,
-                                        u64 dense_max, u32 tables_by_segment, u64* num_off, u64* seg_info,
-                                        u32* k2_row, u64* k2_seg, u64* totals) {
+                                        const u64* rowprod, u64 dense_max, u32 tables_by_segment, u32 esc_x4,
+                                        u64* num_off, u64* seg_info, u32* k2_row, u64* k2_seg, u32* esc_rows,
+                                        u64* esc_off, u64* esc_chunk_off, u64* totals) {
+    unsigned long long* sums = (unsigned long long*)totals;
     GRID_STRIDE(r, count) {
         const u32 i = rows[r];
         const u64 nnz = c_ptr[i + 1] - c_ptr[i];
         const u64 size = global_table_size(nnz);
         const u64 spanp = pow2_at_least((span[r] >> 32) - (u32)span[r] + 1, 256);
-        if (big_numeric_kind(spanp, size, dense_max) == 2) {
-            const u64 seg = atomicAdd((unsigned long long*)&totals[0], (1ull << SPGEMM_SEG_BITS) | nnz);
-            seg_info[r] = seg;
-            num_off[r] = tables_by_segment ? 4 * (seg & SPGEMM_SEG_MASK)
-                                           : atomicAdd((unsigned long long*)&totals[1], (unsigned long long)size);
-            k2_row[seg >> SPGEMM_SEG_BITS] = i;
-            k2_seg[seg >> SPGEMM_SEG_BITS] = seg & SPGEMM_SEG_MASK;
+        const u64 P = rowprod[i];
+        u64 info = 0;
+        if (big_numeric_esc(P, nnz, spanp, dense_max, esc_x4)) {
+            const u32 L = (u32)atomicAdd(&sums[2], 1ull);
+            const u64 chunks = (P + ESC_CHUNK - 1) / ESC_CHUNK;
+            atomicAdd(&sums[3], (unsigned long long)P);
+            atomicAdd(&sums[4], (unsigned long long)chunks);
+            atomicMax(&sums[5], (unsigned long long)P);
+            esc_rows[L] = i;
+            esc_off[L] = P;
+            esc_chunk_off[L] = chunks;
+            info = SPGEMM_ESC_ROW;
+        } else if (big_numeric_kind(spanp, size, dense_max) == 2) {
+            info = atomicAdd(&sums[0], (1ull << SPGEMM_SEG_BITS) | nnz);
+            num_off[r] = tables_by_segment ? 4 * (info & SPGEMM_SEG_MASK) : atomicAdd(&sums[1], (unsigned long long)size);
+            k2_row[info >> SPGEMM_SEG_BITS] = i;
+            k2_seg[info >> SPGEMM_SEG_BITS] = info & SPGEMM_SEG_MASK;
         }
+        seg_info[r] = info;
     }
 }
 
@@ -151,9 +169,10 @@ extern "C" __global__ void spblk_spgemm_bin_rows(i64 m, i64 n, const u64* rowpro
 }
 
 extern "C" __global__ void spblk_spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c_ptr,
-                                                         const u64* span, u64 dense_max, u32 tables_by_segment,
-                                                         u64* num_off, u64* seg_info, u32* k2_row, u64* k2_seg,
-                                                         u64* totals) {
-    spgemm_big_numeric_pool(rows, count, c_ptr, span, dense_max, tables_by_segment, num_off, seg_info, k2_row,
-                            k2_seg, totals);
+                                                         const u64* span, const u64* rowprod, u64 dense_max,
+                                                         u32 tables_by_segment, u32 esc_x4, u64* num_off,
+                                                         u64* seg_info, u32* k2_row, u64* k2_seg, u32* esc_rows,
+                                                         u64* esc_off, u64* esc_chunk_off, u64* totals) {
+    spgemm_big_numeric_pool(rows, count, c_ptr, span, rowprod, dense_max, tables_by_segment, esc_x4, num_off,
+                            seg_info, k2_row, k2_seg, esc_rows, esc_off, esc_chunk_off, totals);
 }

@@ -7,12 +7,13 @@
 // pairwise in global memory (merge levels).
 // A product's sort key is (column, position in the row's expansion order), so equal columns
 // stay in expansion order and are summed in it, as the host sums them: the same bits. `copy`
-// compacts C-hat into C (src/backend/cuda/spgemm/esc.rs).
+// compacts C-hat into C (src/backend/cuda/spgemm/esc.rs). The hash method's `copy` runs the
+// long-row path too, on its long rows whose products seldom share a column (big_numeric_esc),
+// writing them straight into C.
 #include "spgemm/spgemm.cuh"
 
 // The bins (esc.rs mirrors them): 0 no products, 1..2 a warp with 32 slots (sorted in registers)
 // or 256, 3..4 a block of 256/512 threads with 1024/4096 slots, 5 long rows in chunks.
-#define ESC_CHUNK 4096u
 #define ESC_LONG_BIN 5
 #define ESC_BINS 6
 // Statistics after the bins' row counts: the long rows' products, their chunks, the largest P.
@@ -366,7 +367,13 @@ __device__ void esc_chunk_starts(const u32* rows, u32 count, const I* a_ptr, con
 }
 
 // A block per chunk: its products in expansion order, their values into C-hat (the row's P
-// slots hold the products themselves), their keys sorted into keys_out.
+// slots hold the products themselves), their keys sorted into keys_out. A row's values start
+// at prod_off[row] (the ESC method's C-hat), or with prod_off = null at long_off[L], beside
+// its keys (the hash method's rows on this path: its own scratch).
+__device__ __forceinline__ u64 esc_values_at(const u64* prod_off, u32 i, const u64* long_off, u32 L) {
+    return prod_off != nullptr ? prod_off[i] : long_off[L];
+}
+
 template <class V, class I>
 __device__ void esc_chunks(const u32* long_rows, u32 count, u64 chunks, const u64* chunk_off, const i64* chunk_k,
                            const u32* chunk_q, const u64* long_off, const I* a_ptr, const I* a_col, const V* a_val,
@@ -382,7 +389,7 @@ __device__ void esc_chunks(const u32* long_rows, u32 count, u64 chunks, const u6
         const u32 cnt = (u32)min((u64)ESC_CHUNK, P - p0);
         const i64 e = (i64)a_ptr[i + 1] - a_base;
         esc_expand_sort<V, I>(chunk_k[c], chunk_q[c], e, cnt, p0, ESC_CHUNK, a_col, a_val, a_base, b_ptr, b_col,
-                              b_val, b_base, keys, chat_val + prod_off[i] + p0);
+                              b_val, b_base, keys, chat_val + esc_values_at(prod_off, i, long_off, L) + p0);
         for (u32 t = threadIdx.x; t < cnt; t += blockDim.x) keys_out[long_off[L] + p0 + t] = keys[t];
         __syncthreads();
     }
@@ -471,7 +478,7 @@ __device__ void esc_copy_long(const u32* long_rows, u32 count, const u64* long_o
         const u32 i = long_rows[L];
         const u64* row = keys + long_off[L];
         const u64 P = long_off[L + 1] - long_off[L];
-        const T* products = chat_val + prod_off[i];
+        const T* products = chat_val + esc_values_at(prod_off, i, long_off, (u32)L);
         esc_block_heads(row, P, [&](u64 t, u64 rank) {
             const u32 c = key_col(row[t]);
             const u64 next = (u64)(c + 1) << 32;

@@ -149,6 +149,7 @@ __device__ void spgemm_numeric_warp(const u32* rows, u32 count, u32 table, const
 //          shared memory it is sorted there; from the global pool (rows too big for both) it
 //          goes unsorted to a scratch, which one global sort of those rows' entries (by
 //          column, then by the row's rank) puts in order before placing them in C.
+// Rows marked SPGEMM_ESC_ROW (big_numeric_esc) take ESC's long-row path instead (esc.cu).
 #define BIG_ROUND (32 * SPGEMM_BIG_WARPS)
 
 template <class T> struct BigRoute {
@@ -276,6 +277,7 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
     const T alpha = scalar_arg(alpha_dev, alpha_h);
     SPGEMM_WRITER(V, I);
     for (u64 r = blockIdx.x; r < count; r += gridDim.x) {
+        if (seg_info[r] == SPGEMM_ESC_ROW) continue;  // ESC's long-row path (`copy`)
         const u32 i = rows[r];
         const u64 nnz = c_ptr[i + 1] - c_ptr[i];
         const u32 cmin = (u32)span[r], cmax = (u32)(span[r] >> 32);

@@ -76,6 +76,24 @@ __device__ __forceinline__ int big_numeric_kind(u64 spanp, u64 S, u64 dense_max)
     return spanp / dense_max <= 16 ? 0 : 2;
 }
 
+// Products per chunk of a row sorted by ESC's long-row path (kernels/spgemm/esc.cu).
+#define ESC_CHUNK 4096u
+// seg_info's mark of a big row whose numeric phase is ESC's long-row path.
+#define SPGEMM_ESC_ROW 0xffffffffffffffffull
+
+// Whether a big row's numeric phase sorts its P products (ESC's long-row path: chunks of
+// ESC_CHUNK sorted in shared memory, merged in global memory, then summed) rather than
+// filling a table: rows of more than 4096 entries over a span of more than 4 dense windows
+// (so the 128 KB shared table, 5 to 16 walks over the products, or a global table), when at
+// most `esc_x4`/4 products fall on each entry. There the table path takes one block per row
+// however long the row (the global tables also a sort), while ESC splits the row across
+// blocks and moves each product a few times. Up to 4 dense windows stay faster (session 39:
+// R-MAT s16 12.9 -> 17.0 ms and block-65536 55 -> 145 ms when they took ESC). esc_x4 = 0:
+// never.
+__device__ __forceinline__ bool big_numeric_esc(u64 P, u64 nnz, u64 spanp, u64 dense_max, u32 esc_x4) {
+    return nnz > SPGEMM_BIG_NUMERIC_SLOTS / 4 && spanp / dense_max > 4 && P < (1ull << 32) && 4 * P <= esc_x4 * nnz;
+}
+
 
 // Fibonacci hashing: the product's top bits. (Its low bits depend only on c's low bits, so
 // columns a multiple of the table size apart, as in stencils, would share a slot.)

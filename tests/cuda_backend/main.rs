@@ -833,34 +833,59 @@ fn spgemm_matches_host_exactly() {
         (3, 200, 400_000, Shape::DenseRow, Shape::Uniform(20)),
         (2, 1000, 1 << 21, Shape::DenseRow, Shape::Uniform(20)),
         // ~18 000 entries over 100 000 columns: too many for a shared hash table, so the
-        // numeric phase takes dense windows (8 of 16 384 columns for f32, 16 for f64).
+        // numeric phase takes dense windows (8 of 16 384 columns for f32, 16 for f64; with
+        // ALG2 and ALG3: DEFAULT takes ESC's long-row path past 4 windows).
         (2, 1000, 100_000, Shape::DenseRow, Shape::Uniform(20)),
         // ~7 500 entries over 60 000 columns: a table of 16 384 slots, so 4 dense windows
-        // (f32) rather than a 128 KB shared table; f64 (8 windows) keeps the table.
+        // (f32) rather than a 128 KB shared table; f64 (8 windows) keeps the table (DEFAULT:
+        // ESC's long-row path).
         (2, 400, 60_000, Shape::DenseRow, Shape::Uniform(20)),
+        // ~250 000 entries from ~700 000 products over 270 000 columns: a global table
+        // whatever the algorithm (with DEFAULT too: 2.8 products an entry).
+        (1, 3500, 270_000, Shape::DenseRow, Shape::Uniform(200)),
     ];
     // ALG2 (everything in buffer 2) on a third of the cases, the global-table ones included,
-    // ALG3 (in passes) on another (spgemm_alg3_passes takes its global rows).
+    // ALG3 (in passes) on another (spgemm_alg3_passes takes its global rows). Those two keep
+    // every big row on a table. DEFAULT takes the dense rows of over 4096 entries spanning
+    // over 4 dense windows, but the last size's, on ESC's long-row path (at most 2 products
+    // an entry, big_numeric_esc), and runs none of the ESC method's other kernels.
     let algs = [SPBLK_SPGEMM_DEFAULT, SPBLK_SPGEMM_ALG2, SPBLK_SPGEMM_ALG3];
+    let (mut esc_rows, mut global_rows) = ([0u32; 2], [0u32; 2]);
     spgemm_against_host(
         5,
         &sizes,
         |k| algs[k % 3],
-        |what, records| {
-            assert_eq!(launched(records, "spblk_spgemm_esc_"), 0, "{what}: the hash method ran ESC kernels");
+        |what, alg, records| {
+            let default = (alg == SPBLK_SPGEMM_DEFAULT) as usize;
+            if default == 0 {
+                assert_eq!(launched(records, "spblk_spgemm_esc_"), 0, "{what}: ALG2/ALG3 ran ESC kernels");
+            }
+            for kind in ["stats", "bin_rows", "warp", "block", "long_counts", "copy_short"] {
+                let name = format!("spblk_spgemm_esc_{kind}");
+                assert_eq!(launched(records, &name), 0, "{what}: the hash method ran {name}");
+            }
+            let esc = launched(records, "spblk_spgemm_esc_copy_long_");
+            assert_eq!(esc, launched(records, "spblk_spgemm_esc_chunks_"), "{what}: ESC's long rows half run");
+            esc_rows[default] += esc;
+            global_rows[default] += launched(records, "spblk_spgemm_place_");
         },
     );
+    if std::env::var_os("SPBLK_TEST_QUICK").is_none() && !harness_on_host() {
+        assert!(esc_rows[1] > 0, "DEFAULT never took ESC's long-row path");
+        assert!(global_rows[1] > 0, "DEFAULT never kept a global table (a row of 2.8 products an entry)");
+        assert!(global_rows[0] > 0, "ALG2/ALG3 never ran a global table");
+    }
 }
 
 /// SpGEMM cases against the host, bit for bit (values, offsets, sorted columns): each size
 /// in every value type, index type and base alternating, alpha and beta random (beta = 0 on
-/// a third, with NaN in C); `alg_of(k)` picks case k's algorithm, `check(what, records)`
-/// inspects the CUDA side's calls.
+/// a third, with NaN in C); `alg_of(k)` picks case k's algorithm, `check(what, alg,
+/// records)` inspects the CUDA side's calls.
 pub(crate) fn spgemm_against_host(
     seed: u64,
     sizes: &[(usize, usize, usize, Shape, Shape)],
     alg_of: impl Fn(usize) -> spblkSpGEMMAlg_t,
-    mut check: impl FnMut(&str, &[spblk::trace::Record]),
+    mut check: impl FnMut(&str, spblkSpGEMMAlg_t, &[spblk::trace::Record]),
 ) {
     let mut r = rng(seed);
     let mut k = 0usize;
@@ -891,14 +916,14 @@ pub(crate) fn spgemm_against_host(
             };
             let what = format!("spgemm case {k} type {vt} idx {ity} base {base} {m}x{kk}x{n} {sa:?} {sb:?}");
             let device = k % 4 < 2;
-            let alg = alg_of(k);
-            let what = format!("{what} alg {alg}");
-            let alg = (alg, 0.1);
+            let alg_id = alg_of(k);
+            let what = format!("{what} alg {alg_id}");
+            let alg = (alg_id, 0.1);
             let want = run_spgemm(&mut Side::new(Kind::Host), alg, &a, &b, compute, alpha, beta, device, &c_init);
             let (got, records) = spblk::trace::capture(|| {
                 run_spgemm(&mut Side::new(Kind::Cuda), alg, &a, &b, compute, alpha, beta, device, &c_init)
             });
-            check(&what, &records);
+            check(&what, alg_id, &records);
             assert_eq!(got.offsets, want.offsets, "{what}: row offsets");
             assert_eq!(got.cols, want.cols, "{what}: column indices (sorted within rows)");
             for i in 0..m {

@@ -37,7 +37,7 @@ fn spgemm_esc_matches_host_exactly() {
         29,
         &sizes,
         |_| SPBLK_SPGEMM_ALG_ESC,
-        |what, records| {
+        |what, _, records| {
             for prefix in ["spblk_spgemm_symbolic_", "spblk_spgemm_numeric_", "spblk_spgemm_place_"] {
                 assert_eq!(launched(records, prefix), 0, "{what}: ESC ran the hash method's {prefix}");
             }

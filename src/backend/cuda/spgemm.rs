@@ -12,14 +12,18 @@
 //!
 //! Rows are binned by their product count (kernels/spgemm/spgemm.cuh): up to 2048 products a
 //! warp per row with a shared-memory table; above, a thread block per row (docs/spgemm.md).
-//! The numeric phase takes rows of more than 512 products a block per row already.
+//! The numeric phase takes rows of more than 512 products a block per row already; those of
+//! more than 4096 entries whose products seldom share a column (at most ESC_X4 / 4 products
+//! an entry) and span over 4 dense windows take ESC's long-row path instead: their
+//! products sorted in chunks across blocks and merged (spgemm/esc.rs), not one block's table.
 //!
 //! Memory: buffer 1 holds 8(m+1) bytes of per-row product counts and 128 bytes of counts;
 //! buffer 2 holds C's offsets (8(m+3) bytes), the row bins (4m), the big rows' pool offsets,
 //! ranks, segment starts and column spans (36 bytes per row of more than 512 products) and
 //! scan space. Both must stay alive until `copy` has run (as with cuSPARSE). Only rows too big
 //! for every shared-memory method need more: their symbolic tables (in `compute`), and in
-//! `copy` their numeric tables and a sort scratch of about 32 bytes per entry of those rows;
+//! `copy` their numeric tables and a sort scratch of about 32 bytes per entry of those rows,
+//! or on ESC's path 16 + sizeof(compute type) bytes per product (DEFAULT and ALG1 only);
 //! spgemm/placement.rs says where that memory comes from (allocated and freed inside the call,
 //! or buffer 2 with ALG2 and ALG3).
 
@@ -34,11 +38,13 @@ use super::prims::{key_bits, radix_sort, scan, scan_tmp_bytes, SortSpace, Width}
 use crate::backend::{SpgemmArgs, SpgemmMethod, SpgemmState};
 use crate::descr::{SpMat, SparsePattern};
 use crate::error::{Error, Result};
+use crate::trace;
 use crate::types::{DataType, IndexType};
 
 mod esc;
 mod placement;
 
+use esc::LongRows;
 use placement::{group_passes, scratch_bytes, Placement, Workspace};
 
 /// Warp bins 1..=8 (kernels/spgemm/spgemm.cuh): bin b holds rows with at most 16 << (b-1)
@@ -77,6 +83,12 @@ const BIG_CLASSES: [(i32, u64, u64); 9] = [
     (1, 8192, 16384),
     (2, 0, u64::MAX),
 ];
+
+/// A big row takes ESC's long-row path in the numeric phase when its products are at most
+/// ESC_X4 / 4 times its entries (and it spans over 4 dense windows; big_numeric_esc in
+/// kernels/spgemm/spgemm.cuh). With DEFAULT and ALG1 only: ALG2 and ALG3 bound buffer 2 by the
+/// hash tables' needs.
+const ESC_X4: u32 = 8;
 
 /// The widest dense window: 64 KB of values.
 fn dense_max(tsize: usize) -> u64 {
@@ -125,6 +137,8 @@ pub(super) struct GpuProduct {
     pub(super) nnz: u64,
     /// The rows with global numeric tables: count, and pool slots (tight).
     global: [u64; 2],
+    /// The rows on ESC's long-row path: count, products, chunks, the most products of a row.
+    esc: [u64; 4],
     /// Their numeric passes: ranges of the scratch, each whole rows (one range but with ALG3).
     passes: Vec<(u64, u64)>,
     /// Where `compute` put the global rows' memory (`copy` does the same).
@@ -143,8 +157,8 @@ fn layout1(c: &mut Carve, m: usize) -> Layout1 {
 }
 
 struct Layout2 {
-    /// m + 1 offsets, then the global big rows' totals (rows << SEG_BITS | scratch entries,
-    /// pool slots): one read with nnz.
+    /// m + 1 offsets, then the numeric big rows' totals (TOTALS words: kernels/spgemm/
+    /// analysis.cu's spgemm_big_numeric_pool): one read with nnz.
     c_ptr: u64,
     scan_tmp: u64,
     bin_rows: u64,
@@ -158,8 +172,17 @@ struct Layout2 {
     /// The big rows with global tables, by rank; and each rank's start in a pass's sort.
     k2_row: u64,
     k2_start: u64,
+    /// The big rows on ESC's long-row path (in list order): rows, then their products and
+    /// chunks (scanned in `copy` into offsets, so one word more each).
+    esc_rows: u64,
+    esc_off: u64,
+    esc_chunk_off: u64,
     cursors: u64,
 }
+
+/// The numeric big rows' totals after C's offsets: global rows << SEG_BITS | their entries,
+/// global pool slots; ESC rows, products, chunks, most products.
+const TOTALS: usize = 6;
 
 /// Buffer 2's arrays: per row of C (offsets, bins), and per row of the numeric big list
 /// (`big` rows, from the work estimation's bin counts; small matrices are mostly per-row
@@ -167,7 +190,7 @@ struct Layout2 {
 fn layout2(c: &mut Carve, m: usize, stats: &[u64; STATS]) -> Layout2 {
     let big = (stats[NUMERIC_BIG_FROM..=BIG].iter().sum::<u64>() as usize).max(1);
     Layout2 {
-        c_ptr: c.take(8 * (m + 3)),
+        c_ptr: c.take(8 * (m + 1 + TOTALS)),
         scan_tmp: c.take(scan_tmp_bytes(m as u64, Width::U64)),
         bin_rows: c.take(4 * m.max(1)),
         sym_off: c.take(8 * big),
@@ -175,6 +198,9 @@ fn layout2(c: &mut Carve, m: usize, stats: &[u64; STATS]) -> Layout2 {
         span: c.take(8 * big),
         k2_row: c.take(4 * big),
         k2_start: c.take(8 * big),
+        esc_rows: c.take(4 * big),
+        esc_off: c.take(8 * (big + 1)),
+        esc_chunk_off: c.take(8 * (big + 1)),
         // SPGEMM_BINS u32 bin cursors, then the u64 pool cursor.
         cursors: c.take(64),
     }
@@ -256,6 +282,7 @@ pub fn work_estimation(
         stats,
         nnz: 0,
         global: [0; 2],
+        esc: [0; 4],
         passes: Vec::new(),
         placement: Placement::Allocated,
         reuse: None,
@@ -366,7 +393,7 @@ pub fn compute(
     };
     let pool1 = work.take(4 * pool_room as usize)?;
     l.memset_u32(l2.cursors, 0, 16)?;
-    l.memset_u32(l2.c_ptr + 8 * (m as u64 + 1), 0, 4)?;
+    l.memset_u32(l2.c_ptr + 8 * (m as u64 + 1), 0, 2 * TOTALS)?;
     if m > 0 {
         l.launch(
             "spblk_spgemm_bin_rows",
@@ -464,16 +491,21 @@ pub fn compute(
                 .u32(numeric_big as u32)
                 .ptr(l2.c_ptr)
                 .ptr(l2.span)
+                .ptr(l1.rowprod)
                 .u64(dense_max(tsize))
                 .u32(matches!(placement, Placement::InPasses(_)) as u32)
+                .u32(if placement == Placement::Allocated { ESC_X4 } else { 0 })
                 .ptr(l2.num_off)
                 .ptr(l2.sym_off)
                 .ptr(l2.k2_row)
                 .ptr(l2.k2_start)
+                .ptr(l2.esc_rows)
+                .ptr(l2.esc_off)
+                .ptr(l2.esc_chunk_off)
                 .ptr(totals),
         )?;
     }
-    let read = l.read_u64s(l2.c_ptr + 8 * m as u64, 3)?;
+    let read = l.read_u64s(l2.c_ptr + 8 * m as u64, 1 + TOTALS)?;
     let nnz = read[0];
     if ity == IndexType::I32 && nnz as i64 + args.c.base.offset() > i32::MAX as i64 {
         return Err(Error::not_supported(format!("SpGEMM: nnz(C) = {nnz} does not fit 32-bit indices")));
@@ -492,6 +524,7 @@ pub fn compute(
     prod.placement = placement;
     prod.nnz = nnz;
     prod.global = [global_rows, read[2]];
+    prod.esc = [read[3], read[4], read[5], read[6]];
     Ok(nnz as i64)
 }
 
@@ -578,6 +611,39 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
             }
         }
     }
+    let [esc_rows, esc_products, esc_chunks, esc_most] = prod.esc;
+    if global_rows == 0 && esc_rows == 0 {
+        return Ok(());
+    }
+    if trace::on() {
+        trace::note(format_args!(
+            "rows on ESC's long-row path: {esc_rows} ({esc_products} products, {} MB of scratch); \
+             with global tables: {global_rows} ({} entries)",
+            (esc_products * (16 + tsize as u64) + 12 * esc_chunks) >> 20,
+            prod.passes.last().map_or(0, |p| p.1)
+        ));
+    }
+    // Freed at the end, after the queued work that uses it (cuMemFree waits for the device).
+    let mut work = Workspace::new(dev, args, prod.placement, prod.buffer2, &stats);
+    if esc_rows > 0 {
+        // ESC's long-row path: each row's values beside its keys, in this call's scratch.
+        let rows = LongRows {
+            list: l2.esc_rows,
+            count: esc_rows,
+            products: esc_products,
+            chunks: esc_chunks,
+            most: esc_most,
+            long_off: l2.esc_off,
+            chunk_off: l2.esc_chunk_off,
+            chunk_k: work.take(8 * esc_chunks as usize)?,
+            chunk_q: work.take(4 * esc_chunks as usize)?,
+            keys: [work.take(8 * esc_products as usize)?, work.take(8 * esc_products as usize)?],
+            scan_tmp: l2.scan_tmp,
+        };
+        let vals = work.take(tsize * esc_products as usize)?;
+        let at = esc::sort_long_rows(l, args, &rows, 0, vals)?;
+        esc::write_long_rows(l, args, (rows.list, esc_rows), rows.long_off, rows.keys[at], 0, vals, l2.c_ptr, values)?;
+    }
     if global_rows == 0 {
         return Ok(());
     }
@@ -585,7 +651,6 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
     let passes = prod.passes.clone();
     let room = passes.iter().map(|&(lo, hi)| hi - lo).max().unwrap_or(0);
     let slots = if matches!(prod.placement, Placement::InPasses(_)) { 4 * room } else { global_slots };
-    let mut work = Workspace::new(dev, args, prod.placement, prod.buffer2, &stats);
     let (pool_keys, pool_vals, scratch) =
         (work.take(slots as usize * 4)?, work.take(slots as usize * tsize)?, work.take(scratch_bytes(room, tsize))?);
     let mut c = Carve::new(scratch as *mut _);

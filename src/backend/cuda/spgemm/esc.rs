@@ -234,63 +234,26 @@ pub fn compute(l: &Launcher, args: &SpgemmArgs, state: &mut SpgemmState, buffer:
     }
     p.keys_at = 0;
     if long > 0 {
-        let (long_products, chunks) = (stats[STAT_LONG_PRODUCTS], stats[STAT_LONG_CHUNKS]);
-        let list = rows_of(LONG_BIN);
-        scan(l, l2.long_off, long, Width::U64, l2.scan_tmp, l2.long_off + 8 * long)?;
-        scan(l, l2.chunk_off, long, Width::U64, l2.scan_tmp, l2.chunk_off + 8 * long)?;
-        let (a_ptr, a_col) = csr_arrays(args.a);
-        let (b_ptr, _) = csr_arrays(args.b);
-        l.launch(
-            &format!("spblk_spgemm_esc_chunk_starts_{it}"),
-            l.grid(long, 1),
-            CHUNK_THREADS,
-            0,
-            Args::new()
-                .ptr(list)
-                .u32(long as u32)
-                .ptr(a_ptr)
-                .ptr(a_col)
-                .i64(args.a.base.offset())
-                .ptr(b_ptr)
-                .ptr(l2.chunk_off)
-                .ptr(l2.chunk_k)
-                .ptr(l2.chunk_q),
-        )?;
-        let a = Args::new()
-            .ptr(list)
-            .u32(long as u32)
-            .u64(chunks)
-            .ptr(l2.chunk_off)
-            .ptr(l2.chunk_k)
-            .ptr(l2.chunk_q)
-            .ptr(l2.long_off);
-        l.launch(
-            &format!("spblk_spgemm_esc_chunks_{vt}_{it}"),
-            l.grid(chunks, 1),
-            CHUNK_THREADS,
-            0,
-            ab_args(a, args, true).ptr(l2.prod_off).ptr(l2.chat_val).ptr(l2.keys[0]),
-        )?;
-        // Merge levels: runs of CHUNK keys, then 2 CHUNK, ... up to the longest row.
-        let mut w = CHUNK;
-        while w < stats[STAT_LONG_MAX] {
-            let (src, dst) = (l2.keys[p.keys_at], l2.keys[1 - p.keys_at]);
-            l.launch(
-                "spblk_spgemm_esc_merge",
-                l.grid(long_products, BLOCK as u64),
-                BLOCK,
-                0,
-                Args::new().ptr(src).ptr(dst).u64(long_products).ptr(l2.long_off).u32(long as u32).u64(w),
-            )?;
-            p.keys_at = 1 - p.keys_at;
-            w *= 2;
-        }
+        let rows = LongRows {
+            list: rows_of(LONG_BIN),
+            count: long,
+            products: stats[STAT_LONG_PRODUCTS],
+            chunks: stats[STAT_LONG_CHUNKS],
+            most: stats[STAT_LONG_MAX],
+            long_off: l2.long_off,
+            chunk_off: l2.chunk_off,
+            chunk_k: l2.chunk_k,
+            chunk_q: l2.chunk_q,
+            keys: l2.keys,
+            scan_tmp: l2.scan_tmp,
+        };
+        p.keys_at = sort_long_rows(l, args, &rows, l2.prod_off, l2.chat_val)?;
         l.launch(
             "spblk_spgemm_esc_long_counts",
             l.grid(long, 1),
             BLOCK,
             0,
-            Args::new().ptr(list).u32(long as u32).ptr(l2.long_off).ptr(l2.keys[p.keys_at]).ptr(l2.c_ptr),
+            Args::new().ptr(rows.list).u32(long as u32).ptr(l2.long_off).ptr(l2.keys[p.keys_at]).ptr(l2.c_ptr),
         )?;
     }
     // Entries per row -> C's offsets; second sync: nnz(C).
@@ -339,21 +302,139 @@ pub fn copy(l: &Launcher, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<
     }
     let long = p.stats[LONG_BIN];
     if long > 0 {
-        let starts = bin_starts(&p.stats);
-        l.launch(
-            &format!("spblk_spgemm_esc_copy_long_{vt}_{it}"),
-            l.grid(long, 1),
-            BLOCK,
-            0,
-            out(Args::new()
-                .ptr(l2.bin_rows + 4 * starts[LONG_BIN])
-                .u32(long as u32)
-                .ptr(l2.long_off)
-                .ptr(l2.keys[p.keys_at])
-                .ptr(l2.prod_off)
-                .ptr(l2.c_ptr)
-                .ptr(l2.chat_val)),
-        )?;
+        let list = l2.bin_rows + 4 * bin_starts(&p.stats)[LONG_BIN];
+        let keys = l2.keys[p.keys_at];
+        write_long_rows(l, args, (list, long), l2.long_off, keys, l2.prod_off, l2.chat_val, l2.c_ptr, true)?;
     }
     Ok(())
+}
+
+/// Long rows on ESC's long-row path (their arrays in device memory): the list of rows, their
+/// products' and chunks' offsets (per list position, scanned by `sort_long_rows`), each
+/// chunk's start, the keys twice (merge levels go back and forth) and the scan's space.
+pub(super) struct LongRows {
+    pub(super) list: u64,
+    pub(super) count: u64,
+    pub(super) products: u64,
+    pub(super) chunks: u64,
+    /// The most products of a row.
+    pub(super) most: u64,
+    pub(super) long_off: u64,
+    pub(super) chunk_off: u64,
+    pub(super) chunk_k: u64,
+    pub(super) chunk_q: u64,
+    pub(super) keys: [u64; 2],
+    pub(super) scan_tmp: u64,
+}
+
+/// Expands every long row's products, their values into `vals` (at `prod_off[row]`, or with
+/// `prod_off` = 0 beside their keys) and their keys sorted per chunk, then merges the chunks
+/// level by level. `long_off` and `chunk_off` hold each row's products and chunks, scanned
+/// here. Returns which of `keys` holds the sorted keys.
+pub(super) fn sort_long_rows(
+    l: &Launcher,
+    args: &SpgemmArgs,
+    rows: &LongRows,
+    prod_off: u64,
+    vals: u64,
+) -> Result<usize> {
+    let (it, vt) = (index_tag(args.a.indices_type), value_tag(args.a.value_type));
+    let long = rows.count;
+    scan(l, rows.long_off, long, Width::U64, rows.scan_tmp, rows.long_off + 8 * long)?;
+    scan(l, rows.chunk_off, long, Width::U64, rows.scan_tmp, rows.chunk_off + 8 * long)?;
+    let (a_ptr, a_col) = csr_arrays(args.a);
+    let (b_ptr, _) = csr_arrays(args.b);
+    l.launch(
+        &format!("spblk_spgemm_esc_chunk_starts_{it}"),
+        l.grid(long, 1),
+        CHUNK_THREADS,
+        0,
+        Args::new()
+            .ptr(rows.list)
+            .u32(long as u32)
+            .ptr(a_ptr)
+            .ptr(a_col)
+            .i64(args.a.base.offset())
+            .ptr(b_ptr)
+            .ptr(rows.chunk_off)
+            .ptr(rows.chunk_k)
+            .ptr(rows.chunk_q),
+    )?;
+    let a = Args::new()
+        .ptr(rows.list)
+        .u32(long as u32)
+        .u64(rows.chunks)
+        .ptr(rows.chunk_off)
+        .ptr(rows.chunk_k)
+        .ptr(rows.chunk_q)
+        .ptr(rows.long_off);
+    l.launch(
+        &format!("spblk_spgemm_esc_chunks_{vt}_{it}"),
+        l.grid(rows.chunks, 1),
+        CHUNK_THREADS,
+        0,
+        ab_args(a, args, true).ptr(prod_off).ptr(vals).ptr(rows.keys[0]),
+    )?;
+    // Merge levels: runs of CHUNK keys, then 2 CHUNK, ... up to the longest row.
+    let mut at = 0;
+    let mut w = CHUNK;
+    while w < rows.most {
+        l.launch(
+            "spblk_spgemm_esc_merge",
+            l.grid(rows.products, BLOCK as u64),
+            BLOCK,
+            0,
+            Args::new()
+                .ptr(rows.keys[at])
+                .ptr(rows.keys[1 - at])
+                .u64(rows.products)
+                .ptr(rows.long_off)
+                .u32(long as u32)
+                .u64(w),
+        )?;
+        at = 1 - at;
+        w *= 2;
+    }
+    Ok(at)
+}
+
+/// Sums each column's run of the sorted long rows (`list`, `count` rows; keys at `long_off`,
+/// values as `sort_long_rows` put them) into C at `c_ptr[row]`, times alpha, plus beta·C;
+/// C's columns only without `values`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn write_long_rows(
+    l: &Launcher,
+    args: &SpgemmArgs,
+    (list, count): (u64, u64),
+    long_off: u64,
+    keys: u64,
+    prod_off: u64,
+    vals: u64,
+    c_ptr: u64,
+    values: bool,
+) -> Result<()> {
+    let (it, vt) = (index_tag(args.a.indices_type), value_tag(args.a.value_type));
+    let alpha = Scalar::new(&args.alpha, args.compute, "alpha")?;
+    let beta = Scalar::new(&args.beta, args.compute, "beta")?;
+    let (_, c_col) = csr_arrays(args.c);
+    let c_val = if values { args.c.values as u64 } else { 0 };
+    l.launch(
+        &format!("spblk_spgemm_esc_copy_long_{vt}_{it}"),
+        l.grid(count, 1),
+        BLOCK,
+        0,
+        Args::new()
+            .ptr(list)
+            .u32(count as u32)
+            .ptr(long_off)
+            .ptr(keys)
+            .ptr(prod_off)
+            .ptr(c_ptr)
+            .ptr(vals)
+            .ptr(c_col)
+            .ptr(c_val)
+            .i64(args.c.base.offset())
+            .scalar(beta)
+            .scalar(alpha),
+    )
 }
