@@ -261,8 +261,14 @@ __device__ __forceinline__ void walk_routed(BigRoute<T>& rt, i64 s, i64 e, const
 // seg_hi) (all, or one of ALG3's passes) and writes into the scratch, shifted by seg_lo: at
 // the row's segment, columns to c_col, alpha times the sums to c_val and the row's rank k to
 // entry_k (the global sort's keys); its table is at num_off[r] - 4 seg_lo in the pool.
+// With win_start (kind 0, the class of dense_max-wide windows), a block takes one window of
+// a row: items first every row's first window, then windows 1.. of the `multi` rows of
+// several windows (multi_rows: their positions r) -- and writes it after the row's entries
+// before it, which the symbolic phase counted (win_start[(r - win_first) * SPGEMM_WINDOWS +
+// w]: such rows are bin-9 rows, listed from win_first on): a row's windows run in parallel.
 template <class V, class I>
 __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max,
+                                   const u32* win_start, u32 win_first, const u32* multi_rows, u32 multi,
                                    u64 seg_lo, u64 seg_hi, const u64* span, const u64* seg_info, u32* entry_k,
                                    const u64* num_off, u32* pool_keys,
                                    typename ComputeOf<V>::type* pool_vals, const I* a_ptr, const I* a_col,
@@ -276,11 +282,21 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
     unsigned char* table = numeric_smem + ((sizeof(BigRoute<T>) + 15) & ~(size_t)15);
     const T alpha = scalar_arg(alpha_dev, alpha_h);
     SPGEMM_WRITER(V, I);
-    for (u64 r = blockIdx.x; r < count; r += gridDim.x) {
+    const u64 items = count + (win_start != nullptr ? (u64)multi * (SPGEMM_WINDOWS - 1) : 0);
+    for (u64 item = blockIdx.x; item < items; item += gridDim.x) {
+        u64 r = item;
+        u32 window = 0;
+        if (item >= count) {
+            const u64 j = item - count;
+            r = multi_rows[j % multi];
+            window = 1 + (u32)(j / multi);
+        }
+        const u32 cmin = (u32)span[r], cmax = (u32)(span[r] >> 32);
+        // No such window (the row has fewer).
+        if (window > 0 && (u64)cmin + (u64)window * dense_max > cmax) continue;
         if (seg_info[r] == SPGEMM_ESC_ROW) continue;  // ESC's long-row path (`copy`)
         const u32 i = rows[r];
         const u64 nnz = c_ptr[i + 1] - c_ptr[i];
-        const u32 cmin = (u32)span[r], cmax = (u32)(span[r] >> 32);
         const u64 spanp = pow2_at_least((u64)cmax - cmin + 1, 256);
         const u64 S = global_table_size(nnz);
         if (big_numeric_kind(spanp, S, dense_max) != kind) continue;
@@ -294,9 +310,16 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
         T* vals = kind == 2 ? pool_vals + toff : reinterpret_cast<T*>(table);
         u32* keys = kind == 2 ? pool_keys + toff : reinterpret_cast<u32*>(table + size * sizeof(T));
         if (kind == 0) {
-            // Dense windows of `size` columns from cmin; each written in column order.
-            u64 written = 0;
-            for (u64 wlo = cmin; wlo <= cmax; wlo += size) {
+            // Dense windows of `size` columns from cmin; each written in column order. Split:
+            // this item's window only.
+            u64 written = 0, first = cmin, last = cmax;
+            if (win_start != nullptr) {
+                first += (u64)window * size;
+                if (first > cmax) continue;
+                last = first;
+                if (window > 0) written = win_start[(r - win_first) * SPGEMM_WINDOWS + window];
+            }
+            for (u64 wlo = first; wlo <= last; wlo += size) {
                 for (u64 t = threadIdx.x; t < size; t += blockDim.x) vals[t] = T(0);
                 for (u64 t = threadIdx.x; t < size / 32; t += blockDim.x) keys[t] = 0u;
                 __syncthreads();
@@ -391,6 +414,9 @@ template <class I> __device__ void spgemm_offsets(i64 m, const u64* c_ptr, i64 b
     GRID_STRIDE(t, (u64)m + 1) out_ptr[t] = (I)((i64)c_ptr[t] + base);
 }
 
+// The big rows' kernel is held to 40 registers, as before the windows' items (48 without the
+// bound): six blocks of 256 threads an SM where shared memory allows. Measured on the H200, the
+// bound changed no case's time (session 39).
 #define SPGEMM_NUMERIC_ENTRY(V, tv, I, tidx)                                                               \
     extern "C" __global__ void spblk_spgemm_numeric_warp_##tv##_##tidx(                                    \
         const u32* rows, u32 count, u32 table, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base, \
@@ -399,15 +425,16 @@ template <class I> __device__ void spgemm_offsets(i64 m, const u64* c_ptr, i64 b
         spgemm_numeric_warp<V, I>(rows, count, table, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val,    \
                                   b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);                       \
     }                                                                                                      \
-    extern "C" __global__ void spblk_spgemm_numeric_big_##tv##_##tidx(                                     \
-        const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max, u64 seg_lo, u64 seg_hi,       \
-        const u64* span, const u64* seg_info, u32* entry_k, const u64* num_off, u32* pool_keys,            \
+    extern "C" __global__ void __launch_bounds__(256, 6) spblk_spgemm_numeric_big_##tv##_##tidx(          \
+        const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max, const u32* win_start,         \
+        u32 win_first, const u32* multi_rows, u32 multi, u64 seg_lo, u64 seg_hi, const u64* span,          \
+        const u64* seg_info, u32* entry_k, const u64* num_off, u32* pool_keys,                             \
         ComputeOf<V>::type* pool_vals, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,         \
         const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr, u32* c_col,          \
         ComputeOf<V>::type* c_val, SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev,           \
         ComputeOf<V>::type alpha) {                                                                        \
-        spgemm_numeric_big<V, I>(rows, count, kind, lo, hi, dense_max, seg_lo, seg_hi, span, seg_info,     \
-                                 entry_k, num_off,                                                         \
+        spgemm_numeric_big<V, I>(rows, count, kind, lo, hi, dense_max, win_start, win_first, multi_rows,   \
+                                 multi, seg_lo, seg_hi, span, seg_info, entry_k, num_off,                  \
                                  pool_keys, pool_vals, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val,   \
                                  b_base, c_ptr, c_col, c_val, SPGEMM_OUT_ARGS, alpha_dev, alpha);          \
     }                                                                                                      \

@@ -68,12 +68,15 @@ __device__ __forceinline__ u64 global_table_size(u64 distinct) { return pow2_at_
 // block per SM, so such rows take up to 4 dense windows of 64 KB instead (three blocks per
 // SM; R-MAT 16.8 -> 12.7 ms). Rows whose hash table would not fit shared memory take dense
 // windows when they need at most 16, so that only rare rows need the global sort.
+// The most dense windows a row's numeric phase walks (big_numeric_kind 0).
+#define SPGEMM_WINDOWS 16
+
 __device__ __forceinline__ int big_numeric_kind(u64 spanp, u64 S, u64 dense_max) {
     if (spanp <= dense_max) return 0;
     if (S <= SPGEMM_BIG_NUMERIC_SLOTS / 2) return 1;
     if (spanp / dense_max <= 4) return 0;
     if (S <= SPGEMM_BIG_NUMERIC_SLOTS) return 1;
-    return spanp / dense_max <= 16 ? 0 : 2;
+    return spanp / dense_max <= SPGEMM_WINDOWS ? 0 : 2;
 }
 
 // Products per chunk of a row sorted by ESC's long-row path (kernels/spgemm/esc.cu).

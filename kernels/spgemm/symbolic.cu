@@ -82,12 +82,55 @@ __device__ __forceinline__ void store_span(u32 lo, u32 hi, u64* span_out) {
     __syncthreads();
 }
 
+// A big row whose numeric phase walks several dense windows (big_numeric_kind 0 over a span
+// of more than dense_max columns; its nnz and span[r] known) gets, per window, the count of
+// its entries before that window (starts[0, SPGEMM_WINDOWS)): the numeric phase then takes
+// its windows in separate blocks, each writing at its own offset. From the row's table
+// (`items` words): a bitmap of all columns (method 1) or hash keys. Block-wide; every thread
+// calls it after span[r] is stored.
+__device__ void store_window_starts(int method, const u32* table, u64 items, u64 nnz, u64 dense_max,
+                                    const u64* span_r, u32* starts) {
+    __shared__ u32 win[SPGEMM_WINDOWS];
+    const u32 lo = (u32)*span_r, hi = (u32)(*span_r >> 32);
+    const u64 spanp = pow2_at_least((u64)hi - lo + 1, 256);
+    if (spanp <= dense_max || big_numeric_kind(spanp, global_table_size(nnz), dense_max) != 0) return;
+    if (threadIdx.x < SPGEMM_WINDOWS) win[threadIdx.x] = 0;
+    __syncthreads();
+    if (method == 1) {
+        for (u64 t = lo / 32 + threadIdx.x; t <= hi / 32; t += blockDim.x) {
+            const u32 word = table[t], c0 = (u32)t * 32;
+            if (word == 0) continue;
+            const u32 k = ((c0 > lo ? c0 : lo) - lo) / (u32)dense_max;
+            // The next window's first column; a window (>= 8192 columns) holds whole words but
+            // the first and the last.
+            const u64 next = (u64)lo + (u64)(k + 1) * dense_max;
+            const u32 below = next < (u64)c0 + 32 ? (1u << (u32)(next - c0)) - 1u : 0xffffffffu;
+            atomicAdd(&win[k], (u32)__popc(word & below));
+            if ((word & ~below) != 0) atomicAdd(&win[k + 1], (u32)__popc(word & ~below));
+        }
+    } else {
+        for (u64 t = threadIdx.x; t < items; t += blockDim.x) {
+            const u32 c = table[t];
+            if (c != SPGEMM_EMPTY) atomicAdd(&win[(c - lo) / (u32)dense_max], 1u);
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        u32 before = 0;
+        for (int k = 0; k < SPGEMM_WINDOWS; ++k) {
+            starts[k] = before;
+            before += win[k];
+        }
+    }
+    __syncthreads();
+}
+
 // Rows whose table (u32 words) is in (lo_words, hi_words]: launched per size class, so that
-// small tables do not hold the largest class's shared memory.
+// small tables do not hold the largest class's shared memory. Window starts as above.
 template <class I>
 __device__ void spgemm_symbolic_big(const u32* rows, u32 count, const u64* rowprod, i64 n, u64 cap_words,
                                     u64 lo_words, u64 hi_words, const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col,
-                                    i64 b_base, u64* span, u64* row_nnz) {
+                                    i64 b_base, u64 dense_max, u64* span, u32* win_start, u64* row_nnz) {
     extern __shared__ u32 shared_table[];
     for (u64 r = blockIdx.x; r < count; r += gridDim.x) {
         const u32 i = rows[r];
@@ -106,6 +149,8 @@ __device__ void spgemm_symbolic_big(const u32* rows, u32 count, const u64* rowpr
         added = block_sum(added);
         store_span(lo, hi, &span[r]);
         if (threadIdx.x == 0) row_nnz[i] = added;
+        store_window_starts(method, shared_table, words, added, dense_max, &span[r],
+                            &win_start[r * SPGEMM_WINDOWS]);
     }
 }
 
@@ -114,8 +159,8 @@ __device__ void spgemm_symbolic_big(const u32* rows, u32 count, const u64* rowpr
 template <class I>
 __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sym_off, const u64* rowprod, i64 n,
                                        u64 cap_words, u64 off_lo, u64 off_hi, const I* a_ptr, const I* a_col,
-                                       i64 a_base, const I* b_ptr, const I* b_col, i64 b_base, u32* pool, u64* span,
-                                       u64* row_nnz) {
+                                       i64 a_base, const I* b_ptr, const I* b_col, i64 b_base, u64 dense_max,
+                                       u32* pool, u64* span, u32* win_start, u64* row_nnz) {
     for (u64 r = blockIdx.x; r < count; r += gridDim.x) {
         const u32 i = rows[r];
         const u64 P = rowprod[i];
@@ -130,6 +175,7 @@ __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sy
         added = block_sum(added);
         store_span(lo, hi, &span[r]);
         if (threadIdx.x == 0) row_nnz[i] = added;
+        store_window_starts(0, keys, size, added, dense_max, &span[r], &win_start[r * SPGEMM_WINDOWS]);
     }
 }
 
@@ -142,18 +188,17 @@ __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sy
     }                                                                                                       \
     extern "C" __global__ void spblk_spgemm_symbolic_big_##tidx(                                            \
         const u32* rows, u32 count, const u64* rowprod, i64 n, u64 cap_words, u64 lo_words, u64 hi_words,   \
-        const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col, i64 b_base, u64* span,  \
-        u64* row_nnz) {                                                                                     \
+        const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col, i64 b_base,             \
+        u64 dense_max, u64* span, u32* win_start, u64* row_nnz) {                                           \
         spgemm_symbolic_big<I>(rows, count, rowprod, n, cap_words, lo_words, hi_words, a_ptr, a_col, a_base, \
-                               b_ptr, b_col,                                                                \
-                               b_base, span, row_nnz);                                                      \
+                               b_ptr, b_col, b_base, dense_max, span, win_start, row_nnz);                  \
     }                                                                                                       \
     extern "C" __global__ void spblk_spgemm_symbolic_global_##tidx(                                         \
         const u32* rows, u32 count, const u64* sym_off, const u64* rowprod, i64 n, u64 cap_words,           \
         u64 off_lo, u64 off_hi, const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col, \
-        i64 b_base, u32* pool, u64* span, u64* row_nnz) {                                                   \
+        i64 b_base, u64 dense_max, u32* pool, u64* span, u32* win_start, u64* row_nnz) {                    \
         spgemm_symbolic_global<I>(rows, count, sym_off, rowprod, n, cap_words, off_lo, off_hi, a_ptr, a_col, \
-                                  a_base, b_ptr, b_col, b_base, pool, span, row_nnz);                       \
+                                  a_base, b_ptr, b_col, b_base, dense_max, pool, span, win_start, row_nnz); \
     }
 SPGEMM_SYMBOLIC_ENTRY(int, i32)
 SPGEMM_SYMBOLIC_ENTRY(long long, i64)

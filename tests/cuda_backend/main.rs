@@ -843,12 +843,21 @@ fn spgemm_matches_host_exactly() {
         // ~250 000 entries from ~700 000 products over 270 000 columns: a global table
         // whatever the algorithm (with DEFAULT too: 2.8 products an entry).
         (1, 3500, 270_000, Shape::DenseRow, Shape::Uniform(200)),
+        // Rows of several dense windows (16 for f32) whose window starts the symbolic phase
+        // counts from a hash table (n = 2^20, ~13 500 entries: method 0) and from a global
+        // table (n = 2^21, ~19 000 entries: method 2), the columns below 200 000.
+        (2, 1400, 1 << 20, Shape::DenseRow, Shape::Within(10, 200_000)),
+        (2, 1000, 1 << 21, Shape::DenseRow, Shape::Within(20, 200_000)),
+        // ~790 000 entries from ~1 000 000 products over 2^21 columns: ESC's long-row path
+        // would need ~21 MB, over its budget (C's ~6 MB, at least 16 MB), so a global table.
+        (1, 4000, 1 << 21, Shape::DenseRow, Shape::Uniform(250)),
     ];
     // ALG2 (everything in buffer 2) on a third of the cases, the global-table ones included,
     // ALG3 (in passes) on another (spgemm_alg3_passes takes its global rows). Those two keep
     // every big row on a table. DEFAULT takes the dense rows of over 4096 entries spanning
-    // over 4 dense windows, but the last size's, on ESC's long-row path (at most 2 products
-    // an entry, big_numeric_esc), and runs none of the ESC method's other kernels.
+    // over 4 dense windows on ESC's long-row path (big_numeric_esc), but those of over 2
+    // products an entry or past the path's memory budget, and runs none of the ESC method's
+    // other kernels.
     let algs = [SPBLK_SPGEMM_DEFAULT, SPBLK_SPGEMM_ALG2, SPBLK_SPGEMM_ALG3];
     let (mut esc_rows, mut global_rows) = ([0u32; 2], [0u32; 2]);
     spgemm_against_host(
@@ -868,6 +877,9 @@ fn spgemm_matches_host_exactly() {
             assert_eq!(esc, launched(records, "spblk_spgemm_esc_chunks_"), "{what}: ESC's long rows half run");
             esc_rows[default] += esc;
             global_rows[default] += launched(records, "spblk_spgemm_place_");
+            if what.contains(" 1x4000x2097152 ") {
+                assert_eq!(esc, 0, "{what}: ESC's long-row path went past its memory budget");
+            }
         },
     );
     if std::env::var_os("SPBLK_TEST_QUICK").is_none() && !harness_on_host() {

@@ -364,6 +364,8 @@ pub enum Shape {
     PowerLaw,
     /// No entries at all.
     Empty,
+    /// Row lengths uniform in 0..=2*avg, columns below `width` only.
+    Within(usize, usize),
 }
 
 /// Entries (row, col) of a random m x n pattern, grouped by row, columns shuffled within
@@ -374,9 +376,13 @@ pub fn pattern(r: &mut StdRng, m: usize, n: usize, shape: Shape) -> Vec<(usize, 
         return e;
     }
     let dense_row = if m > 0 { r.gen_range(0..m) } else { 0 };
+    let n = match shape {
+        Shape::Within(_, width) => width.clamp(1, n),
+        _ => n,
+    };
     for i in 0..m {
         let len = match shape {
-            Shape::Uniform(avg) => r.gen_range(0..=2 * avg),
+            Shape::Uniform(avg) | Shape::Within(avg, _) => r.gen_range(0..=2 * avg),
             Shape::EmptyRows(avg) => {
                 if r.gen_bool(0.5) {
                     0

@@ -23,7 +23,8 @@
 //! scan space. Both must stay alive until `copy` has run (as with cuSPARSE). Only rows too big
 //! for every shared-memory method need more: their symbolic tables (in `compute`), and in
 //! `copy` their numeric tables and a sort scratch of about 32 bytes per entry of those rows,
-//! or on ESC's path 16 + sizeof(compute type) bytes per product (DEFAULT and ALG1 only);
+//! or on ESC's path 16 + sizeof(compute type) bytes per product (DEFAULT and ALG1 only; at
+//! most the size of C's arrays or 16 MiB: rows past that keep their tables);
 //! spgemm/placement.rs says where that memory comes from (allocated and freed inside the call,
 //! or buffer 2 with ALG2 and ALG3).
 
@@ -89,6 +90,14 @@ const BIG_CLASSES: [(i32, u64, u64); 9] = [
 /// kernels/spgemm/spgemm.cuh). With DEFAULT and ALG1 only: ALG2 and ALG3 bound buffer 2 by the
 /// hash tables' needs.
 const ESC_X4: u32 = 8;
+/// The path's scratch per product past the value (two keys, and a margin for the chunks'
+/// starts); the path takes rows while it stays within the size of C's arrays (columns and
+/// values in the compute type) or 16 MiB, so that it at most doubles C's memory on all but
+/// small products.
+const ESC_BYTES: u32 = 17;
+
+/// The most dense windows of a big row (SPGEMM_WINDOWS).
+const WINDOWS: usize = 16;
 
 /// The widest dense window: 64 KB of values.
 fn dense_max(tsize: usize) -> u64 {
@@ -139,6 +148,8 @@ pub(super) struct GpuProduct {
     global: [u64; 2],
     /// The rows on ESC's long-row path: count, products, chunks, the most products of a row.
     esc: [u64; 4],
+    /// The rows of several dense windows (their windows run in blocks of their own).
+    multi_window_rows: u64,
     /// Their numeric passes: ranges of the scratch, each whole rows (one range but with ALG3).
     passes: Vec<(u64, u64)>,
     /// Where `compute` put the global rows' memory (`copy` does the same).
@@ -172,6 +183,11 @@ struct Layout2 {
     /// The big rows with global tables, by rank; and each rank's start in a pass's sort.
     k2_row: u64,
     k2_start: u64,
+    /// Per bin-9 row, SPGEMM_WINDOWS u32: its entries before each dense window (written by
+    /// the symbolic phase for rows of several windows; the numeric phase runs those apart).
+    win_start: u64,
+    /// The positions (in the numeric big list) of the rows of several dense windows.
+    multi_rows: u64,
     /// The big rows on ESC's long-row path (in list order): rows, then their products and
     /// chunks (scanned in `copy` into offsets, so one word more each).
     esc_rows: u64,
@@ -181,14 +197,16 @@ struct Layout2 {
 }
 
 /// The numeric big rows' totals after C's offsets: global rows << SEG_BITS | their entries,
-/// global pool slots; ESC rows, products, chunks, most products.
-const TOTALS: usize = 6;
+/// global pool slots; ESC rows, products, chunks, most products, products that asked; rows
+/// of several dense windows.
+const TOTALS: usize = 8;
 
 /// Buffer 2's arrays: per row of C (offsets, bins), and per row of the numeric big list
 /// (`big` rows, from the work estimation's bin counts; small matrices are mostly per-row
 /// metadata, so these are not sized by m).
 fn layout2(c: &mut Carve, m: usize, stats: &[u64; STATS]) -> Layout2 {
     let big = (stats[NUMERIC_BIG_FROM..=BIG].iter().sum::<u64>() as usize).max(1);
+    let bin9 = (stats[BIG] as usize).max(1);
     Layout2 {
         c_ptr: c.take(8 * (m + 1 + TOTALS)),
         scan_tmp: c.take(scan_tmp_bytes(m as u64, Width::U64)),
@@ -198,6 +216,8 @@ fn layout2(c: &mut Carve, m: usize, stats: &[u64; STATS]) -> Layout2 {
         span: c.take(8 * big),
         k2_row: c.take(4 * big),
         k2_start: c.take(8 * big),
+        win_start: c.take(4 * WINDOWS * bin9),
+        multi_rows: c.take(4 * big),
         esc_rows: c.take(4 * big),
         esc_off: c.take(8 * (big + 1)),
         esc_chunk_off: c.take(8 * (big + 1)),
@@ -283,6 +303,7 @@ pub fn work_estimation(
         nnz: 0,
         global: [0; 2],
         esc: [0; 4],
+        multi_window_rows: 0,
         passes: Vec::new(),
         placement: Placement::Allocated,
         reuse: None,
@@ -443,7 +464,9 @@ pub fn compute(
                     args,
                     false,
                 )
+                .u64(dense_max(tsize))
                 .ptr(span_of(BIG))
+                .ptr(l2.win_start)
                 .ptr(l2.c_ptr),
             )?;
         }
@@ -467,8 +490,10 @@ pub fn compute(
                     args,
                     false,
                 )
+                .u64(dense_max(tsize))
                 .ptr(pool1)
                 .ptr(span_of(BIG))
+                .ptr(l2.win_start)
                 .ptr(l2.c_ptr),
             )?;
             lo += pool_window;
@@ -495,6 +520,10 @@ pub fn compute(
                 .u64(dense_max(tsize))
                 .u32(matches!(placement, Placement::InPasses(_)) as u32)
                 .u32(if placement == Placement::Allocated { ESC_X4 } else { 0 })
+                .ptr(l2.c_ptr + 8 * m as u64)
+                .u32(4 + tsize as u32)
+                .u32(ESC_BYTES + tsize as u32)
+                .ptr(l2.multi_rows)
                 .ptr(l2.num_off)
                 .ptr(l2.sym_off)
                 .ptr(l2.k2_row)
@@ -525,6 +554,7 @@ pub fn compute(
     prod.nnz = nnz;
     prod.global = [global_rows, read[2]];
     prod.esc = [read[3], read[4], read[5], read[6]];
+    prod.multi_window_rows = read[8];
     Ok(nnz as i64)
 }
 
@@ -552,6 +582,7 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
     let l2 = layout2(&mut Carve::new(prod.buffer2 as *mut _), m as usize, &prod.stats);
     let stats = prod.stats;
     let [global_rows, global_slots] = prod.global;
+    let multi = prod.multi_window_rows;
     let offsets = bin_offsets(&stats);
     let rows_of = |b: usize| l2.bin_rows + 4 * offsets[b];
     let numeric_big = offsets[BIG] + stats[BIG] - offsets[NUMERIC_BIG_FROM];
@@ -567,7 +598,8 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
     )?;
     // Arguments of the big rows' numeric kernel up to A's and B's arrays: the class, the
     // window of global rows' segments, and the global rows' tables and scratch.
-    let big_args = |kind: i32, (lo, hi): (u64, u64), (seg_lo, seg_hi): (u64, u64), global: [u64; 5]| {
+    // `split`: a block per dense window (the class of the widest windows).
+    let big_args = |kind: i32, (lo, hi): (u64, u64), split: bool, (seg_lo, seg_hi): (u64, u64), global: [u64; 5]| {
         let [entry_k, pool_keys, pool_vals, k2_col, k2_val] = global;
         let a = Args::new()
             .ptr(rows_of(NUMERIC_BIG_FROM))
@@ -576,6 +608,10 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
             .u64(lo)
             .u64(hi)
             .u64(dense_max(tsize))
+            .ptr(if split { l2.win_start } else { 0 })
+            .u32((offsets[BIG] - offsets[NUMERIC_BIG_FROM]) as u32)
+            .ptr(l2.multi_rows)
+            .u32(multi as u32)
             .u64(seg_lo)
             .u64(seg_hi)
             .ptr(l2.span)
@@ -606,8 +642,11 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
         for &(kind, lo, hi) in BIG_CLASSES.iter().filter(|class| class.0 != 2) {
             let hi = if kind == 0 { hi.min(dense_max(tsize)) } else { hi };
             if lo < hi {
-                let a = big_args(kind, (lo, hi), (0, u64::MAX), [0; 5]);
-                l.launch(&big_numeric, l.grid(numeric_big, 1), BIG_THREADS, big_shared_bytes(kind, hi, tsize), a)?;
+                // Rows of several windows fall in the class of the widest: its blocks take windows.
+                let split = kind == 0 && hi == dense_max(tsize);
+                let a = big_args(kind, (lo, hi), split, (0, u64::MAX), [0; 5]);
+                let items = numeric_big + if split { multi * (WINDOWS as u64 - 1) } else { 0 };
+                l.launch(&big_numeric, l.grid(items, 1), BIG_THREADS, big_shared_bytes(kind, hi, tsize), a)?;
             }
         }
     }
@@ -658,7 +697,7 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
     let (k2_col, k2_k, k2_val) = (c.take(room as usize * 4), c.take(room as usize * 4), c.take(room as usize * tsize));
     for (seg_lo, seg_hi) in passes {
         let len = seg_hi - seg_lo;
-        let a = big_args(2, (0, u64::MAX), (seg_lo, seg_hi), [k2_k, pool_keys, pool_vals, k2_col, k2_val]);
+        let a = big_args(2, (0, u64::MAX), false, (seg_lo, seg_hi), [k2_k, pool_keys, pool_vals, k2_col, k2_val]);
         l.launch(&big_numeric, l.grid(numeric_big, 1), BIG_THREADS, big_shared_bytes(2, 0, tsize), a)?;
         // The entries, unsorted in the scratch: stable sort by column, then by the row's rank,
         // and place each row's run at its offset in C. Other rows are not touched.
