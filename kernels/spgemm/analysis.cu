@@ -127,9 +127,9 @@ __device__ __forceinline__ bool esc_claim(unsigned long long* claimed, u64 P, u6
 //   (num_off from totals[1]), or, with `tables_by_segment` (ALG3's passes), 4 slots per entry
 //   from its segment's start (a table of more than 8192 entries has at most 4 slots per
 //   entry), so the tables of the rows in a range of the scratch lie in a range of the pool;
-// * else a shared table or dense windows (seg_info[r] = 0); a row of several dense windows is
-//   listed in multi_rows (its position r in `rows`), whose windows past the first the numeric
-//   phase takes in blocks of their own.
+// * else a shared table or dense windows (seg_info[r] = 0); a row of several dense windows and
+//   at least SPGEMM_SPLIT_PRODUCTS products is listed in multi_rows (its position r in `rows`;
+//   seg_info[r] = SPGEMM_SPLIT_ROW), whose windows the numeric phase takes in blocks of their own.
 // totals (zeroed): [0] global rows << SPGEMM_SEG_BITS | scratch entries, [1] pool slots
 // (tight), then the ESC rows: [2] rows, [3] products, [4] chunks, [5] the most products,
 // [6] the products that asked for the path (esc_claim); [7] the rows of several windows.
@@ -162,8 +162,9 @@ __device__ void spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c
             num_off[r] = tables_by_segment ? 4 * (info & SPGEMM_SEG_MASK) : atomicAdd(&sums[1], (unsigned long long)size);
             k2_row[info >> SPGEMM_SEG_BITS] = i;
             k2_seg[info >> SPGEMM_SEG_BITS] = info & SPGEMM_SEG_MASK;
-        } else if (spanp > dense_max && big_numeric_kind(spanp, size, dense_max) == 0) {
+        } else if (spanp > dense_max && big_numeric_kind(spanp, size, dense_max) == 0 && P >= SPGEMM_SPLIT_PRODUCTS) {
             multi_rows[atomicAdd(&sums[7], 1ull)] = (u32)r;
+            info = SPGEMM_SPLIT_ROW;
         }
         seg_info[r] = info;
     }

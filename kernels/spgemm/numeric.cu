@@ -313,7 +313,7 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
             // Dense windows of `size` columns from cmin; each written in column order. Split:
             // this item's window only.
             u64 written = 0, first = cmin, last = cmax;
-            if (win_start != nullptr) {
+            if (win_start != nullptr && seg_info[r] == SPGEMM_SPLIT_ROW) {
                 first += (u64)window * size;
                 if (first > cmax) continue;
                 last = first;

@@ -83,6 +83,11 @@ __device__ __forceinline__ int big_numeric_kind(u64 spanp, u64 S, u64 dense_max)
 #define ESC_CHUNK 4096u
 // seg_info's mark of a big row whose numeric phase is ESC's long-row path.
 #define SPGEMM_ESC_ROW 0xffffffffffffffffull
+// seg_info's mark of a row of several dense windows taken in blocks of their own: rows of at
+// least SPGEMM_SPLIT_PRODUCTS products (shorter ones walk their windows in one block, with
+// B's rows still in its L1: block-65536's rows of ~12 000 products lost 7 % split).
+#define SPGEMM_SPLIT_ROW 0xfffffffffffffffeull
+#define SPGEMM_SPLIT_PRODUCTS 65536ull
 
 // Whether a big row's numeric phase sorts its P products (ESC's long-row path: chunks of
 // ESC_CHUNK sorted in shared memory, merged in global memory, then summed) rather than

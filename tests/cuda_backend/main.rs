@@ -848,6 +848,9 @@ fn spgemm_matches_host_exactly() {
         // table (n = 2^21, ~19 000 entries: method 2), the columns below 200 000.
         (2, 1400, 1 << 20, Shape::DenseRow, Shape::Within(10, 200_000)),
         (2, 1000, 1 << 21, Shape::DenseRow, Shape::Within(20, 200_000)),
+        // ~98 000 entries from ~400 000 products over 100 000 columns: 8 windows (f32), each
+        // in a block of its own (SPGEMM_SPLIT_PRODUCTS), with DEFAULT too (4 products an entry).
+        (1, 4000, 1 << 20, Shape::DenseRow, Shape::Within(100, 100_000)),
         // ~790 000 entries from ~1 000 000 products over 2^21 columns: ESC's long-row path
         // would need ~21 MB, over its budget (C's ~6 MB, at least 16 MB), so a global table.
         (1, 4000, 1 << 21, Shape::DenseRow, Shape::Uniform(250)),
