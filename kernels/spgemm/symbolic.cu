@@ -179,6 +179,8 @@ __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sy
     }
 }
 
+// The big rows' symbolic kernel held to 32 registers (eight blocks of 256 an SM on the small
+// tables), as before the window starts (36 without the bound; the i64 one spills 4 bytes).
 #define SPGEMM_SYMBOLIC_ENTRY(I, tidx)                                                                      \
     extern "C" __global__ void spblk_spgemm_symbolic_warp_##tidx(                                           \
         const u32* rows, u32 count, u32 table, const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr,  \
@@ -186,7 +188,7 @@ __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sy
         spgemm_symbolic_warp<I>(rows, count, table, a_ptr, a_col, a_base, b_ptr, b_col, b_base, span,       \
                                 row_nnz);                                                                   \
     }                                                                                                       \
-    extern "C" __global__ void spblk_spgemm_symbolic_big_##tidx(                                            \
+    extern "C" __global__ void __launch_bounds__(256, 8) spblk_spgemm_symbolic_big_##tidx(                  \
         const u32* rows, u32 count, const u64* rowprod, i64 n, u64 cap_words, u64 lo_words, u64 hi_words,   \
         const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col, i64 b_base,             \
         u64 dense_max, u64* span, u32* win_start, u64* row_nnz) {                                           \
