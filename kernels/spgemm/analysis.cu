@@ -107,20 +107,11 @@ __device__ void spgemm_bin_rows(i64 m, i64 n, const u64* rowprod, const u64* sta
     }
 }
 
-// Reserves P of the budget on the running total *claimed; whether it fits. A row that does not
-// fit still counts, so the total runs past the budget and later rows fail too (one atomic a
-// row: a compare-and-swap loop, exact, took 10-12 ms on R-MAT's ~10 000 contending rows).
-__device__ __forceinline__ bool esc_claim(unsigned long long* claimed, u64 P, u64 budget) {
-    return atomicAdd(claimed, (unsigned long long)P) + P <= budget;
-}
-
 // After the symbolic phase and the scan into C's offsets, each big row's numeric method:
-// * ESC's long-row path (big_numeric_esc, from its products rowprod[i]; esc_x4 = 0 never),
-//   while the path's products stay within a budget: its scratch (esc_bytes a product) at
-//   most C's arrays (c_bytes an entry; nnz(C) at *c_total) or 16 MiB. Rows past it keep
-//   their tables (which rows is first come, first served; both paths give the same bits):
-//   seg_info[r] = SPGEMM_ESC_ROW, and a place L in the ESC list: esc_rows[L] = the row,
-//   esc_off[L] = its products and esc_chunk_off[L] its chunks (both scanned in `copy`);
+// * ESC's long-row path (big_numeric_esc, from its products rowprod[i]; esc_x4 = 0 never):
+//   seg_info[r] = SPGEMM_ESC_ROW, and a place L in the ESC list with its products' offset in
+//   the list's order (one atomic hands out both, so the offsets ascend with L): esc_rows[L] =
+//   the row, esc_off[L] = the offset (`copy` groups the list into passes by it);
 // * a global table (big_numeric_kind 2): a rank k and a segment of the scratch its unsorted
 //   entries go to (seg_info[r] = k << SPGEMM_SEG_BITS | segment start; k2_row[k] = the row;
 //   k2_seg[k] = its segment start), and a place in the global table pool: packed tight
@@ -131,15 +122,13 @@ __device__ __forceinline__ bool esc_claim(unsigned long long* claimed, u64 P, u6
 //   at least SPGEMM_SPLIT_PRODUCTS products is listed in multi_rows (its position r in `rows`;
 //   seg_info[r] = SPGEMM_SPLIT_ROW), whose windows the numeric phase takes in blocks of their own.
 // totals (zeroed): [0] global rows << SPGEMM_SEG_BITS | scratch entries, [1] pool slots
-// (tight), then the ESC rows: [2] rows, [3] products, [4] chunks, [5] the most products,
-// [6] the products that asked for the path (esc_claim); [7] the rows of several windows.
+// (tight), [2] ESC rows << SPGEMM_SEG_BITS | their products, [3] the most products of an ESC
+// row, [4] the rows of several windows.
 __device__ void spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c_ptr, const u64* span,
                                         const u64* rowprod, u64 dense_max, u32 tables_by_segment, u32 esc_x4,
-                                        const u64* c_total, u32 c_bytes, u32 esc_bytes, u32* multi_rows,
-                                        u64* num_off, u64* seg_info, u32* k2_row, u64* k2_seg, u32* esc_rows,
-                                        u64* esc_off, u64* esc_chunk_off, u64* totals) {
+                                        u32* multi_rows, u64* num_off, u64* seg_info, u32* k2_row, u64* k2_seg,
+                                        u32* esc_rows, u64* esc_off, u64* totals) {
     unsigned long long* sums = (unsigned long long*)totals;
-    const u64 esc_budget = max(*c_total * c_bytes, 16ull << 20) / esc_bytes;
     GRID_STRIDE(r, count) {
         const u32 i = rows[r];
         const u64 nnz = c_ptr[i + 1] - c_ptr[i];
@@ -147,15 +136,11 @@ __device__ void spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c
         const u64 spanp = pow2_at_least((span[r] >> 32) - (u32)span[r] + 1, 256);
         const u64 P = rowprod[i];
         u64 info = 0;
-        if (big_numeric_esc(P, nnz, spanp, dense_max, esc_x4) && esc_claim(&sums[6], P, esc_budget)) {
-            const u32 L = (u32)atomicAdd(&sums[2], 1ull);
-            const u64 chunks = (P + ESC_CHUNK - 1) / ESC_CHUNK;
-            atomicAdd(&sums[3], (unsigned long long)P);
-            atomicAdd(&sums[4], (unsigned long long)chunks);
-            atomicMax(&sums[5], (unsigned long long)P);
-            esc_rows[L] = i;
-            esc_off[L] = P;
-            esc_chunk_off[L] = chunks;
+        if (big_numeric_esc(P, nnz, spanp, dense_max, esc_x4)) {
+            const u64 at = atomicAdd(&sums[2], (1ull << SPGEMM_SEG_BITS) | P);
+            atomicMax(&sums[3], (unsigned long long)P);
+            esc_rows[at >> SPGEMM_SEG_BITS] = i;
+            esc_off[at >> SPGEMM_SEG_BITS] = at & SPGEMM_SEG_MASK;
             info = SPGEMM_ESC_ROW;
         } else if (big_numeric_kind(spanp, size, dense_max) == 2) {
             info = atomicAdd(&sums[0], (1ull << SPGEMM_SEG_BITS) | nnz);
@@ -163,7 +148,7 @@ __device__ void spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c
             k2_row[info >> SPGEMM_SEG_BITS] = i;
             k2_seg[info >> SPGEMM_SEG_BITS] = info & SPGEMM_SEG_MASK;
         } else if (spanp > dense_max && big_numeric_kind(spanp, size, dense_max) == 0 && P >= SPGEMM_SPLIT_PRODUCTS) {
-            multi_rows[atomicAdd(&sums[7], 1ull)] = (u32)r;
+            multi_rows[atomicAdd(&sums[4], 1ull)] = (u32)r;
             info = SPGEMM_SPLIT_ROW;
         }
         seg_info[r] = info;
@@ -188,12 +173,9 @@ extern "C" __global__ void spblk_spgemm_bin_rows(i64 m, i64 n, const u64* rowpro
 
 extern "C" __global__ void spblk_spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c_ptr,
                                                          const u64* span, const u64* rowprod, u64 dense_max,
-                                                         u32 tables_by_segment, u32 esc_x4, const u64* c_total,
-                                                         u32 c_bytes, u32 esc_bytes, u32* multi_rows,
+                                                         u32 tables_by_segment, u32 esc_x4, u32* multi_rows,
                                                          u64* num_off, u64* seg_info, u32* k2_row, u64* k2_seg,
-                                                         u32* esc_rows, u64* esc_off, u64* esc_chunk_off,
-                                                         u64* totals) {
-    spgemm_big_numeric_pool(rows, count, c_ptr, span, rowprod, dense_max, tables_by_segment, esc_x4, c_total,
-                            c_bytes, esc_bytes, multi_rows, num_off, seg_info, k2_row, k2_seg, esc_rows, esc_off,
-                            esc_chunk_off, totals);
+                                                         u32* esc_rows, u64* esc_off, u64* totals) {
+    spgemm_big_numeric_pool(rows, count, c_ptr, span, rowprod, dense_max, tables_by_segment, esc_x4, multi_rows,
+                            num_off, seg_info, k2_row, k2_seg, esc_rows, esc_off, totals);
 }

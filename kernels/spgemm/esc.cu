@@ -428,6 +428,18 @@ extern "C" __global__ void spblk_spgemm_esc_merge(const u64* src, u64* dst, u64 
     }
 }
 
+// One pass of the hash method's rows on this path (kernels/spgemm/analysis.cu lists them with
+// their products' offsets `off`, ascending): each of its n rows' products and chunks, for
+// `sort_long_rows` to scan. The pass ends at product `end`.
+extern "C" __global__ void spblk_spgemm_esc_pass_counts(const u64* off, u32 n, u64 end, u64* products,
+                                                         u64* chunks) {
+    GRID_STRIDE(j, (u64)n) {
+        const u64 P = (j + 1 < n ? off[j + 1] : end) - off[j];
+        products[j] = P;
+        chunks[j] = (P + ESC_CHUNK - 1) / ESC_CHUNK;
+    }
+}
+
 // Each long row's entry count: the runs of equal columns in its sorted keys.
 extern "C" __global__ void spblk_spgemm_esc_long_counts(const u32* long_rows, u32 count, const u64* long_off,
                                                          const u64* keys, u64* c_cnt) {

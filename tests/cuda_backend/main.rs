@@ -843,23 +843,26 @@ fn spgemm_matches_host_exactly() {
         // ~250 000 entries from ~700 000 products over 270 000 columns: a global table
         // whatever the algorithm (with DEFAULT too: 2.8 products an entry).
         (1, 3500, 270_000, Shape::DenseRow, Shape::Uniform(200)),
-        // Rows of several dense windows (16 for f32) whose window starts the symbolic phase
-        // counts from a hash table (n = 2^20, ~13 500 entries: method 0) and from a global
-        // table (n = 2^21, ~19 000 entries: method 2), the columns below 200 000.
+        // Rows of several dense windows (16 for f32), the columns below 200 000: ~13 500
+        // entries from a hash table (n = 2^20: symbolic method 0; too few products to split
+        // the windows), and ~66 000 from ~80 000 products with a global symbolic table (n =
+        // 2^21: method 2), whose windows ALG2 and ALG3 take in blocks of their own.
         (2, 1400, 1 << 20, Shape::DenseRow, Shape::Within(10, 200_000)),
-        (2, 1000, 1 << 21, Shape::DenseRow, Shape::Within(20, 200_000)),
+        (1, 4000, 1 << 21, Shape::DenseRow, Shape::Within(20, 200_000)),
         // ~98 000 entries from ~400 000 products over 100 000 columns: 8 windows (f32), each
         // in a block of its own (SPGEMM_SPLIT_PRODUCTS), with DEFAULT too (4 products an entry).
         (1, 4000, 1 << 20, Shape::DenseRow, Shape::Within(100, 100_000)),
-        // ~790 000 entries from ~1 000 000 products over 2^21 columns: ESC's long-row path
-        // would need ~21 MB, over its budget (C's ~6 MB, at least 16 MB), so a global table.
+        // ~790 000 entries from ~1 000 000 products over 2^21 columns: with DEFAULT, a row over
+        // the room of ESC's passes (C's ~6 MB, at least 16 MiB: ~800 000 products) in a pass of
+        // its own; then ~24 rows of ~45 000 products each, in two passes or more.
         (1, 4000, 1 << 21, Shape::DenseRow, Shape::Uniform(250)),
+        (24, 600, 1 << 21, Shape::Uniform(300), Shape::Uniform(150)),
     ];
     // ALG2 (everything in buffer 2) on a third of the cases, the global-table ones included,
     // ALG3 (in passes) on another (spgemm_alg3_passes takes its global rows). Those two keep
     // every big row on a table. DEFAULT takes the dense rows of over 4096 entries spanning
     // over 4 dense windows on ESC's long-row path (big_numeric_esc), but those of over 2
-    // products an entry or past the path's memory budget, and runs none of the ESC method's
+    // products an entry, in passes of bounded scratch, and runs none of the ESC method's
     // other kernels.
     let algs = [SPBLK_SPGEMM_DEFAULT, SPBLK_SPGEMM_ALG2, SPBLK_SPGEMM_ALG3];
     let (mut esc_rows, mut global_rows) = ([0u32; 2], [0u32; 2]);
@@ -880,8 +883,11 @@ fn spgemm_matches_host_exactly() {
             assert_eq!(esc, launched(records, "spblk_spgemm_esc_chunks_"), "{what}: ESC's long rows half run");
             esc_rows[default] += esc;
             global_rows[default] += launched(records, "spblk_spgemm_place_");
-            if what.contains(" 1x4000x2097152 ") {
-                assert_eq!(esc, 0, "{what}: ESC's long-row path went past its memory budget");
+            if default == 1 && what.contains(" 1x4000x2097152 ") {
+                assert_eq!(esc, 1, "{what}: the row over the passes' room did not take ESC's path");
+            }
+            if default == 1 && what.contains(" 24x600x2097152 ") {
+                assert!(esc >= 2, "{what}: ESC's rows took {esc} pass(es), not two or more");
             }
         },
     );

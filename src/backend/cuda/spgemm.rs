@@ -23,8 +23,8 @@
 //! scan space. Both must stay alive until `copy` has run (as with cuSPARSE). Only rows too big
 //! for every shared-memory method need more: their symbolic tables (in `compute`), and in
 //! `copy` their numeric tables and a sort scratch of about 32 bytes per entry of those rows,
-//! or on ESC's path 16 + sizeof(compute type) bytes per product (DEFAULT and ALG1 only; at
-//! most the size of C's arrays or 16 MiB: rows past that keep their tables);
+//! or on ESC's path 16 + sizeof(compute type) bytes per product of a pass (DEFAULT and ALG1
+//! only; passes of at most the size of C's arrays or 16 MiB, or of one row);
 //! spgemm/placement.rs says where that memory comes from (allocated and freed inside the call,
 //! or buffer 2 with ALG2 and ALG3).
 
@@ -45,7 +45,7 @@ use crate::types::{DataType, IndexType};
 mod esc;
 mod placement;
 
-use esc::LongRows;
+use esc::{LongRows, CHUNK};
 use placement::{group_passes, scratch_bytes, Placement, Workspace};
 
 /// Warp bins 1..=8 (kernels/spgemm/spgemm.cuh): bin b holds rows with at most 16 << (b-1)
@@ -91,10 +91,10 @@ const BIG_CLASSES: [(i32, u64, u64); 9] = [
 /// hash tables' needs.
 const ESC_X4: u32 = 8;
 /// The path's scratch per product past the value (two keys, and a margin for the chunks'
-/// starts); the path takes rows while it stays within the size of C's arrays (columns and
-/// values in the compute type) or 16 MiB, so that it at most doubles C's memory on all but
-/// small products.
-const ESC_BYTES: u32 = 17;
+/// starts). Its rows run in passes whose scratch stays within the size of C's arrays (columns
+/// and values in the compute type) or 16 MiB, or holds one row, so that it at most doubles
+/// C's memory on all but small products.
+const ESC_BYTES: u64 = 17;
 
 /// The most dense windows of a big row (SPGEMM_WINDOWS).
 const WINDOWS: usize = 16;
@@ -146,8 +146,8 @@ pub(super) struct GpuProduct {
     pub(super) nnz: u64,
     /// The rows with global numeric tables: count, and pool slots (tight).
     global: [u64; 2],
-    /// The rows on ESC's long-row path: count, products, chunks, the most products of a row.
-    esc: [u64; 4],
+    /// The rows on ESC's long-row path: count, products, the most products of a row.
+    esc: [u64; 3],
     /// The rows of several dense windows (their windows run in blocks of their own).
     multi_window_rows: u64,
     /// Their numeric passes: ranges of the scratch, each whole rows (one range but with ALG3).
@@ -188,18 +188,20 @@ struct Layout2 {
     win_start: u64,
     /// The positions (in the numeric big list) of the rows of several dense windows.
     multi_rows: u64,
-    /// The big rows on ESC's long-row path (in list order): rows, then their products and
-    /// chunks (scanned in `copy` into offsets, so one word more each).
+    /// The big rows on ESC's long-row path (in list order): rows, their products' offsets
+    /// (ascending), and a pass's products and chunks per row (scanned in `copy` into offsets,
+    /// so one word more each).
     esc_rows: u64,
     esc_off: u64,
-    esc_chunk_off: u64,
+    pass_products: u64,
+    pass_chunks: u64,
     cursors: u64,
 }
 
 /// The numeric big rows' totals after C's offsets: global rows << SEG_BITS | their entries,
-/// global pool slots; ESC rows, products, chunks, most products, products that asked; rows
-/// of several dense windows.
-const TOTALS: usize = 8;
+/// global pool slots; ESC rows << SEG_BITS | their products, the most products of an ESC row;
+/// rows of several dense windows.
+const TOTALS: usize = 5;
 
 /// Buffer 2's arrays: per row of C (offsets, bins), and per row of the numeric big list
 /// (`big` rows, from the work estimation's bin counts; small matrices are mostly per-row
@@ -219,8 +221,9 @@ fn layout2(c: &mut Carve, m: usize, stats: &[u64; STATS]) -> Layout2 {
         win_start: c.take(4 * WINDOWS * bin9),
         multi_rows: c.take(4 * big),
         esc_rows: c.take(4 * big),
-        esc_off: c.take(8 * (big + 1)),
-        esc_chunk_off: c.take(8 * (big + 1)),
+        esc_off: c.take(8 * big),
+        pass_products: c.take(8 * (big + 1)),
+        pass_chunks: c.take(8 * (big + 1)),
         // SPGEMM_BINS u32 bin cursors, then the u64 pool cursor.
         cursors: c.take(64),
     }
@@ -302,7 +305,7 @@ pub fn work_estimation(
         stats,
         nnz: 0,
         global: [0; 2],
-        esc: [0; 4],
+        esc: [0; 3],
         multi_window_rows: 0,
         passes: Vec::new(),
         placement: Placement::Allocated,
@@ -520,9 +523,6 @@ pub fn compute(
                 .u64(dense_max(tsize))
                 .u32(matches!(placement, Placement::InPasses(_)) as u32)
                 .u32(if placement == Placement::Allocated { ESC_X4 } else { 0 })
-                .ptr(l2.c_ptr + 8 * m as u64)
-                .u32(4 + tsize as u32)
-                .u32(ESC_BYTES + tsize as u32)
                 .ptr(l2.multi_rows)
                 .ptr(l2.num_off)
                 .ptr(l2.sym_off)
@@ -530,7 +530,6 @@ pub fn compute(
                 .ptr(l2.k2_start)
                 .ptr(l2.esc_rows)
                 .ptr(l2.esc_off)
-                .ptr(l2.esc_chunk_off)
                 .ptr(totals),
         )?;
     }
@@ -553,8 +552,8 @@ pub fn compute(
     prod.placement = placement;
     prod.nnz = nnz;
     prod.global = [global_rows, read[2]];
-    prod.esc = [read[3], read[4], read[5], read[6]];
-    prod.multi_window_rows = read[8];
+    prod.esc = [read[3] >> SEG_BITS, read[3] & ((1 << SEG_BITS) - 1), read[4]];
+    prod.multi_window_rows = read[5];
     Ok(nnz as i64)
 }
 
@@ -650,38 +649,20 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
             }
         }
     }
-    let [esc_rows, esc_products, esc_chunks, esc_most] = prod.esc;
-    if global_rows == 0 && esc_rows == 0 {
+    let esc = prod.esc;
+    if global_rows == 0 && esc[0] == 0 {
         return Ok(());
     }
-    if trace::on() {
+    if trace::on() && global_rows > 0 {
         trace::note(format_args!(
-            "rows on ESC's long-row path: {esc_rows} ({esc_products} products, {} MB of scratch); \
-             with global tables: {global_rows} ({} entries)",
-            (esc_products * (16 + tsize as u64) + 12 * esc_chunks) >> 20,
+            "rows with global tables: {global_rows} ({} entries)",
             prod.passes.last().map_or(0, |p| p.1)
         ));
     }
     // Freed at the end, after the queued work that uses it (cuMemFree waits for the device).
     let mut work = Workspace::new(dev, args, prod.placement, prod.buffer2, &stats);
-    if esc_rows > 0 {
-        // ESC's long-row path: each row's values beside its keys, in this call's scratch.
-        let rows = LongRows {
-            list: l2.esc_rows,
-            count: esc_rows,
-            products: esc_products,
-            chunks: esc_chunks,
-            most: esc_most,
-            long_off: l2.esc_off,
-            chunk_off: l2.esc_chunk_off,
-            chunk_k: work.take(8 * esc_chunks as usize)?,
-            chunk_q: work.take(4 * esc_chunks as usize)?,
-            keys: [work.take(8 * esc_products as usize)?, work.take(8 * esc_products as usize)?],
-            scan_tmp: l2.scan_tmp,
-        };
-        let vals = work.take(tsize * esc_products as usize)?;
-        let at = esc::sort_long_rows(l, args, &rows, 0, vals)?;
-        esc::write_long_rows(l, args, (rows.list, esc_rows), rows.long_off, rows.keys[at], 0, vals, l2.c_ptr, values)?;
+    if esc[0] > 0 {
+        esc_rows_in_passes(l, args, &mut work, &l2, esc, prod.nnz, values)?;
     }
     if global_rows == 0 {
         return Ok(());
@@ -743,5 +724,73 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
     // The pool and the scratch are freed here, after the queued work that uses them
     // (cuMemFree waits for the device).
     drop(work);
+    Ok(())
+}
+
+/// The rows on ESC's long-row path (`copy`, `esc` = rows, products, most products of a row):
+/// grouped into passes by their products' offsets (one read), each pass's rows sorted and
+/// summed into C in one scratch, each row's values beside its keys. The scratch holds the
+/// largest pass: at most the size of C's arrays (or 16 MiB), or a single row.
+fn esc_rows_in_passes(
+    l: &Launcher,
+    args: &SpgemmArgs,
+    work: &mut Workspace,
+    l2: &Layout2,
+    [rows, products, _]: [u64; 3],
+    nnz: u64,
+    values: bool,
+) -> Result<()> {
+    let tsize = args.compute.size() as u64;
+    let starts = l.read_u64s(l2.esc_off, rows as usize)?;
+    let room = ((nnz * (4 + tsize)).max(16 << 20) / (ESC_BYTES + tsize)).max(1);
+    let next = |j: usize| starts.get(j + 1).copied().unwrap_or(products);
+    // Per pass: its rows (list positions), products, chunks and most products of a row.
+    let passes: Vec<_> = group_passes(&starts, products, room)
+        .into_iter()
+        .map(|(lo, hi)| {
+            let span = starts.partition_point(|&s| s < lo)..starts.partition_point(|&s| s < hi);
+            let chunks = span.clone().map(|j| (next(j) - starts[j]).div_ceil(CHUNK)).sum::<u64>();
+            let most = span.clone().map(|j| next(j) - starts[j]).max().unwrap_or(0);
+            (span, (lo, hi), chunks, most)
+        })
+        .collect();
+    let widest = passes.iter().map(|p| p.1 .1 - p.1 .0).max().unwrap_or(0) as usize;
+    let chunks = passes.iter().map(|p| p.2).max().unwrap_or(0) as usize;
+    if trace::on() {
+        trace::note(format_args!(
+            "rows on ESC's long-row path: {rows} ({products} products in {} passes, {} MB of scratch)",
+            passes.len(),
+            (widest as u64 * (16 + tsize) + 12 * chunks as u64) >> 20
+        ));
+    }
+    let (chunk_k, chunk_q) = (work.take(8 * chunks)?, work.take(4 * chunks)?);
+    let keys = [work.take(8 * widest)?, work.take(8 * widest)?];
+    let vals = work.take(tsize as usize * widest)?;
+    for (span, (lo, hi), chunks, most) in passes {
+        let count = (span.end - span.start) as u64;
+        let off = l2.esc_off + 8 * span.start as u64;
+        l.launch(
+            "spblk_spgemm_esc_pass_counts",
+            l.grid(count, BLOCK as u64),
+            BLOCK,
+            0,
+            Args::new().ptr(off).u32(count as u32).u64(hi).ptr(l2.pass_products).ptr(l2.pass_chunks),
+        )?;
+        let pass = LongRows {
+            list: l2.esc_rows + 4 * span.start as u64,
+            count,
+            products: hi - lo,
+            chunks,
+            most,
+            long_off: l2.pass_products,
+            chunk_off: l2.pass_chunks,
+            chunk_k,
+            chunk_q,
+            keys,
+            scan_tmp: l2.scan_tmp,
+        };
+        let at = esc::sort_long_rows(l, args, &pass, 0, vals)?;
+        esc::write_long_rows(l, args, (pass.list, count), pass.long_off, pass.keys[at], 0, vals, l2.c_ptr, values)?;
+    }
     Ok(())
 }

@@ -27,7 +27,7 @@ const LONG_BIN: usize = 5;
 const ROW_KERNELS: [(usize, &str, u32, u32); 4] =
     [(1, "warp", 32, 256), (2, "warp", 256, 256), (3, "block", 1024, 256), (4, "block", 4096, 512)];
 /// Products per chunk of a long row (ESC_CHUNK), and the chunk kernel's threads.
-const CHUNK: u64 = 4096;
+pub(super) const CHUNK: u64 = 4096;
 const CHUNK_THREADS: u32 = 512;
 /// Warps per block of the warp bins (ESC_WARPS).
 const WARPS: u32 = 8;
