@@ -2,7 +2,8 @@
 // order, each B row in storage order), exactly like the host reference: with rounded,
 // uncontracted operations the results are equal bit for bit, and deterministic.
 //
-// Warp bins: a warp per row takes the row's products 32 at a time in expansion order
+// Rows of at most 32 products: a warp per row sorts them in registers (spgemm_numeric_short).
+// Other warp bins: a warp per row takes the row's products 32 at a time in expansion order
 // (for_each_product_chunk); lanes holding the same column are grouped with match_any and
 // their lowest lane adds the group's products in lane order. The table is then compacted in
 // slot order, sorted by column (in registers when at most 32 remain) and written.
@@ -135,6 +136,50 @@ __device__ void spgemm_numeric_warp(const u32* rows, u32 count, u32 table, const
         sort_pairs(keys, vals, cnt, lane, 32, [] { __syncwarp(); });
         for (u32 t = lane; t < cnt; t += 32) w(base + t, keys[t], mul_rn(alpha, vals[t]));
         __syncwarp();
+    }
+}
+
+// Rows of at most 32 products (warp bins 1 and 2), without a table: the warp gathers the
+// row's products one per lane in expansion order, sorts them in registers by (column, lane),
+// and each column's first lane sums its run in lane order and writes the entry at its rank
+// among the runs. The sums and their order are the tables' (Poisson 2-D, 25 products a row:
+// no table to clear, fill and compact).
+template <class V, class I>
+__device__ void spgemm_numeric_short(const u32* rows, u32 count, const I* a_ptr, const I* a_col, const V* a_val,
+                                     i64 a_base, const I* b_ptr, const I* b_col, const V* b_val, i64 b_base,
+                                     const u64* c_ptr, SPGEMM_OUT_PARAMS(V, I),
+                                     const typename ComputeOf<V>::type* alpha_dev,
+                                     typename ComputeOf<V>::type alpha_h) {
+    typedef typename ComputeOf<V>::type T;
+    const T alpha = scalar_arg(alpha_dev, alpha_h);
+    SPGEMM_WRITER(V, I);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5;
+    const unsigned lower = (1u << lane) - 1u;
+    for (u64 r = (u64)blockIdx.x * wpb + warp; r < count; r += (u64)gridDim.x * wpb) {
+        const u32 i = rows[r];
+        const u64 base = c_ptr[i];
+        u32 col;
+        T v;
+        const u32 have = gather_short_row<true>((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base, a_col, a_val,
+                                                a_base, b_ptr, b_col, b_val, b_base, col, v);
+        u64 key = (u32)lane < have ? (u64)col << 5 | (u32)lane : ~0ull;
+        warp_sort32(key, v);
+        const bool valid = key != ~0ull;
+        const u32 c = (u32)(key >> 5);
+        const u64 prev = __shfl_up_sync(SPBLK_FULL_MASK, key, 1);
+        const bool head = valid && (lane == 0 || (u32)(prev >> 5) != c);
+        const unsigned heads = __ballot_sync(SPBLK_FULL_MASK, head);
+        // A run ends at the next head, or after the last product.
+        const unsigned later = heads & ~((2u << lane) - 1u);
+        const u32 end = later ? (u32)__ffs(later) - 1u : have;
+        const u32 len = head ? end - (u32)lane : 0u;
+        const u32 most = __reduce_max_sync(SPBLK_FULL_MASK, len);
+        T acc = T(0);
+        for (u32 t = 0; t < most; ++t) {
+            const T o = __shfl_down_sync(SPBLK_FULL_MASK, v, t);
+            if (t < len) acc = add_rn(acc, o);
+        }
+        if (head) w(base + __popc(heads & lower), c, mul_rn(alpha, acc));
     }
 }
 
@@ -424,6 +469,13 @@ template <class I> __device__ void spgemm_offsets(i64 m, const u64* c_ptr, i64 b
         SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {          \
         spgemm_numeric_warp<V, I>(rows, count, table, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val,    \
                                   b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);                       \
+    }                                                                                                      \
+    extern "C" __global__ void spblk_spgemm_numeric_short_##tv##_##tidx(                                   \
+        const u32* rows, u32 count, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,            \
+        const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr,                      \
+        SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {          \
+        spgemm_numeric_short<V, I>(rows, count, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base,  \
+                                   c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);                              \
     }                                                                                                      \
     extern "C" __global__ void __launch_bounds__(256, 6) spblk_spgemm_numeric_big_##tv##_##tidx(          \
         const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max, const u32* win_start,         \

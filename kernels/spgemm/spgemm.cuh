@@ -83,11 +83,12 @@ __device__ __forceinline__ int big_numeric_kind(u64 spanp, u64 S, u64 dense_max)
 #define ESC_CHUNK 4096u
 // seg_info's mark of a big row whose numeric phase is ESC's long-row path.
 #define SPGEMM_ESC_ROW 0xffffffffffffffffull
-// seg_info's mark of a row of several dense windows taken in blocks of their own: rows of at
-// least SPGEMM_SPLIT_PRODUCTS products (shorter ones walk their windows in one block, with
-// B's rows still in its L1: block-65536's rows of ~12 000 products lost 7 % split).
+// seg_info's mark of a row of several dense windows taken in blocks of their own: rows whose
+// walks (products x windows) are at least `split_work` (spgemm.rs: a quarter of an even share
+// of all products among the blocks the GPU holds at once). Rows below it walk their windows in
+// one block, with B's rows still in its L1: block-65536's rows of ~12 000 products lost 7 %
+// split, while R-MAT's hub rows are the tail of the launch unless split.
 #define SPGEMM_SPLIT_ROW 0xfffffffffffffffeull
-#define SPGEMM_SPLIT_PRODUCTS 65536ull
 
 // Whether a big row's numeric phase sorts its P products (ESC's long-row path: chunks of
 // ESC_CHUNK sorted in shared memory, merged in global memory, then summed) rather than
@@ -181,6 +182,34 @@ __device__ __forceinline__ void for_each_product_chunk(i64 s, i64 e, const I* __
             f(valid, c, w0 + o, q);
         }
     }
+}
+
+// The products of a row of at most 32 (warp bins 1 and 2), one per lane in expansion order:
+// lane l gets the l-th product's column in `col` and, when `val` is wanted (VALUES), its
+// value. Returns the row's product count; lanes past it keep col = SPGEMM_EMPTY.
+template <bool VALUES, class V, class I, class T>
+__device__ __forceinline__ u32 gather_short_row(i64 s, i64 e, const I* a_col, const V* a_val, i64 a_base,
+                                                const I* b_ptr, const I* b_col, const V* b_val, i64 b_base,
+                                                u32& col, T& val) {
+    const int lane = threadIdx.x & 31;
+    u32 have = 0;
+    col = SPGEMM_EMPTY;
+    val = T(0);
+    // Lane `have + l` takes lane l of each chunk (a chunk's valid lanes are its first).
+    for_each_product_chunk(s, e, a_col, a_base, b_ptr, b_col, b_base, [&](bool valid, u32 c, i64 p, i64 q) {
+        T prod = T(0);
+        if (VALUES && valid) prod = mul_rn(to_compute(a_val[p]), to_compute(b_val[q]));
+        const u32 n = __popc(__ballot_sync(SPBLK_FULL_MASK, valid));
+        const int src = (lane - (int)have) & 31;
+        const u32 cc = __shfl_sync(SPBLK_FULL_MASK, c, src);
+        if (VALUES) prod = __shfl_sync(SPBLK_FULL_MASK, prod, src);
+        if ((u32)lane >= have && (u32)lane < have + n) {
+            col = cc;
+            val = prod;
+        }
+        have += n;
+    });
+    return have;
 }
 
 // Writes C's entry at `pos` in C's index type, base and value type: `r` is alpha times the

@@ -39,6 +39,28 @@ __device__ void spgemm_symbolic_warp(const u32* rows, u32 count, u32 table, cons
     }
 }
 
+// Rows of at most 32 products (warp bins 1 and 2), without a table: the warp gathers the
+// row's columns one per lane and counts the distinct ones with one match.
+template <class I>
+__device__ void spgemm_symbolic_short(const u32* rows, u32 count, const I* a_ptr, const I* a_col, i64 a_base,
+                                      const I* b_ptr, const I* b_col, i64 b_base, u64* row_nnz) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5;
+    for (u64 r = (u64)blockIdx.x * wpb + warp; r < count; r += (u64)gridDim.x * wpb) {
+        const u32 i = rows[r];
+        u32 c;
+        float unused;
+        const u32 have = gather_short_row<false, float>((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base, a_col,
+                                                        (const float*)nullptr, a_base, b_ptr, b_col,
+                                                        (const float*)nullptr, b_base, c, unused);
+        const bool valid = (u32)lane < have;
+        const unsigned vmask = __ballot_sync(SPBLK_FULL_MASK, valid);
+        unsigned peers = 0;
+        if (valid) peers = __match_any_sync(vmask, c);
+        const unsigned firsts = __ballot_sync(SPBLK_FULL_MASK, valid && (__ffs(peers) - 1) == lane);
+        if (lane == 0) row_nnz[i] = __popc(firsts);
+    }
+}
+
 // Inserts the columns of row [s, e) of A times B into `keys` (hash, method 0) or `bits`
 // (bitmap, method 1); warp w of nw takes the windows of 32 A entries w, w + nw, ...;
 // returns how many this thread added.
@@ -187,6 +209,11 @@ __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sy
         const I* b_col, i64 b_base, u64* span, u64* row_nnz) {                                              \
         spgemm_symbolic_warp<I>(rows, count, table, a_ptr, a_col, a_base, b_ptr, b_col, b_base, span,       \
                                 row_nnz);                                                                   \
+    }                                                                                                       \
+    extern "C" __global__ void spblk_spgemm_symbolic_short_##tidx(                                          \
+        const u32* rows, u32 count, const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr,             \
+        const I* b_col, i64 b_base, u64* row_nnz) {                                                         \
+        spgemm_symbolic_short<I>(rows, count, a_ptr, a_col, a_base, b_ptr, b_col, b_base, row_nnz);        \
     }                                                                                                       \
     extern "C" __global__ void __launch_bounds__(256, 8) spblk_spgemm_symbolic_big_##tidx(                  \
         const u32* rows, u32 count, const u64* rowprod, i64 n, u64 cap_words, u64 lo_words, u64 hi_words,   \

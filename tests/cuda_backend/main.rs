@@ -844,13 +844,13 @@ fn spgemm_matches_host_exactly() {
         // whatever the algorithm (with DEFAULT too: 2.8 products an entry).
         (1, 3500, 270_000, Shape::DenseRow, Shape::Uniform(200)),
         // Rows of several dense windows (16 for f32), the columns below 200 000: ~13 500
-        // entries from a hash table (n = 2^20: symbolic method 0; too few products to split
-        // the windows), and ~66 000 from ~80 000 products with a global symbolic table (n =
-        // 2^21: method 2), whose windows ALG2 and ALG3 take in blocks of their own.
+        // entries from a hash table (n = 2^20: symbolic method 0), and ~66 000 from ~80 000
+        // products with a global symbolic table (n = 2^21: method 2). Small products: every
+        // such row's windows run in blocks of their own (ALG2 and ALG3 on the second).
         (2, 1400, 1 << 20, Shape::DenseRow, Shape::Within(10, 200_000)),
         (1, 4000, 1 << 21, Shape::DenseRow, Shape::Within(20, 200_000)),
         // ~98 000 entries from ~400 000 products over 100 000 columns: 8 windows (f32), each
-        // in a block of its own (SPGEMM_SPLIT_PRODUCTS), with DEFAULT too (4 products an entry).
+        // in a block of its own, with DEFAULT too (4 products an entry).
         (1, 4000, 1 << 20, Shape::DenseRow, Shape::Within(100, 100_000)),
         // ~790 000 entries from ~1 000 000 products over 2^21 columns: with DEFAULT, a row over
         // the room of ESC's passes (C's ~6 MB, at least 16 MiB: ~800 000 products) in a pass of
@@ -863,13 +863,15 @@ fn spgemm_matches_host_exactly() {
     // every big row on a table. DEFAULT takes the dense rows of over 4096 entries spanning
     // over 4 dense windows on ESC's long-row path (big_numeric_esc), but those of over 2
     // products an entry, in passes of bounded scratch, and runs none of the ESC method's
-    // other kernels.
+    // other kernels. Case k (counted over the value types) takes algs[(k + type) % 3], so that
+    // each size meets every algorithm whatever the number of sizes.
     let algs = [SPBLK_SPGEMM_DEFAULT, SPBLK_SPGEMM_ALG2, SPBLK_SPGEMM_ALG3];
     let (mut esc_rows, mut global_rows) = ([0u32; 2], [0u32; 2]);
+    let per_type = sizes.len();
     spgemm_against_host(
         5,
         &sizes,
-        |k| algs[k % 3],
+        |k| algs[(k + (k - 1) / per_type) % 3],
         |what, alg, records| {
             let default = (alg == SPBLK_SPGEMM_DEFAULT) as usize;
             if default == 0 {
@@ -878,6 +880,15 @@ fn spgemm_matches_host_exactly() {
             for kind in ["stats", "bin_rows", "warp", "block", "long_counts", "copy_short"] {
                 let name = format!("spblk_spgemm_esc_{kind}");
                 assert_eq!(launched(records, &name), 0, "{what}: the hash method ran {name}");
+            }
+            // Rows of at most 32 products (all of this case's) take both phases in registers.
+            if what.contains(" 50x40x30 ") {
+                for phase in ["symbolic", "numeric"] {
+                    let name = format!("spblk_spgemm_{phase}_short_");
+                    assert!(launched(records, &name) > 0, "{what}: rows of at most 32 products ran no {name}");
+                    let table = format!("spblk_spgemm_{phase}_warp_");
+                    assert_eq!(launched(records, &table), 0, "{what}: rows of at most 32 products ran {table}");
+                }
             }
             let esc = launched(records, "spblk_spgemm_esc_copy_long_");
             assert_eq!(esc, launched(records, "spblk_spgemm_esc_chunks_"), "{what}: ESC's long rows half run");

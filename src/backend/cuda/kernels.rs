@@ -73,6 +73,7 @@ pub fn all() -> Vec<String> {
             "spblk_spgemm_esc_bin_rows",
             "spblk_spgemm_esc_merge",
             "spblk_spgemm_esc_long_counts",
+            "spblk_spgemm_esc_pass_counts",
         ]
         .map(String::from),
     );
@@ -111,6 +112,7 @@ pub fn all() -> Vec<String> {
         v.push(format!("spblk_spgemm_rowprod_{i}"));
         v.push(format!("spblk_spgemm_offsets_{i}"));
         v.push(format!("spblk_spgemm_symbolic_warp_{i}"));
+        v.push(format!("spblk_spgemm_symbolic_short_{i}"));
         v.push(format!("spblk_spgemm_symbolic_big_{i}"));
         v.push(format!("spblk_spgemm_symbolic_global_{i}"));
         v.push(format!("spblk_spgemm_reuse_count_{i}"));
@@ -138,6 +140,7 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spmm_rode_blocks_v1_{t}_{i}"));
             v.push(format!("spblk_spmm_rode_blocks_v4_{t}_{i}"));
             v.push(format!("spblk_spgemm_numeric_warp_{t}_{i}"));
+            v.push(format!("spblk_spgemm_numeric_short_{t}_{i}"));
             v.push(format!("spblk_spgemm_numeric_big_{t}_{i}"));
             v.push(format!("spblk_spgemm_place_{t}_{i}"));
             for s in ["warp", "block", "chunks", "copy_short", "copy_long"] {

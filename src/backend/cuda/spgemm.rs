@@ -96,6 +96,14 @@ const ESC_X4: u32 = 8;
 /// C's memory on all but small products.
 const ESC_BYTES: u64 = 17;
 
+/// The walks (products x dense windows) from which a row's windows run in blocks of their own
+/// (kernels/spgemm/spgemm.cuh, SPGEMM_SPLIT_ROW): a quarter of an even share of all products
+/// among the big rows' blocks that the GPU holds at once (six an SM). Shorter rows keep B's rows
+/// in one block's L1 across their windows.
+fn split_work(products: u64, sm_count: u32) -> u64 {
+    products / (24 * sm_count.max(1) as u64)
+}
+
 /// The most dense windows of a big row (SPGEMM_WINDOWS).
 const WINDOWS: usize = 16;
 
@@ -114,6 +122,10 @@ fn big_shared_bytes(kind: i32, hi: u64, tsize: usize) -> u32 {
     };
     (route + table) as u32
 }
+
+/// Warp bins whose rows (at most 32 products) both phases take in registers, without a table
+/// (spgemm_symbolic_short, spgemm_numeric_short in kernels/spgemm).
+const SHORT_BINS: usize = 2;
 
 fn warp_table(bin: usize) -> u32 {
     32 << (bin - 1)
@@ -441,6 +453,16 @@ pub fn compute(
         if count == 0 {
             continue;
         }
+        if bin <= SHORT_BINS {
+            l.launch(
+                &format!("spblk_spgemm_symbolic_short_{it}"),
+                l.grid(count, 8),
+                256,
+                0,
+                ab_args(Args::new().ptr(rows_of(bin)).u32(count as u32), args, false).ptr(l2.c_ptr),
+            )?;
+            continue;
+        }
         let (table, wpb) = (warp_table(bin), warps_per_block(warp_table(bin)));
         l.launch(
             &format!("spblk_spgemm_symbolic_warp_{it}"),
@@ -523,6 +545,7 @@ pub fn compute(
                 .u64(dense_max(tsize))
                 .u32(matches!(placement, Placement::InPasses(_)) as u32)
                 .u32(if placement == Placement::Allocated { ESC_X4 } else { 0 })
+                .u64(split_work(stats[STAT_PRODUCTS], l.dev.sm_count))
                 .ptr(l2.multi_rows)
                 .ptr(l2.num_off)
                 .ptr(l2.sym_off)
@@ -623,6 +646,16 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
     };
     for (bin, &count) in stats.iter().enumerate().take(NUMERIC_BIG_FROM).skip(1) {
         if count == 0 {
+            continue;
+        }
+        if bin <= SHORT_BINS {
+            l.launch(
+                &format!("spblk_spgemm_numeric_short_{vt}_{it}"),
+                l.grid(count, 8),
+                256,
+                0,
+                out(ab_args(Args::new().ptr(rows_of(bin)).u32(count as u32), args, true).ptr(l2.c_ptr)).scalar(alpha),
+            )?;
             continue;
         }
         let (table, wpb) = (warp_table(bin), warps_per_block(warp_table(bin)));
