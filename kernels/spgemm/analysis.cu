@@ -3,6 +3,33 @@
 // addresses serialises (about 1.5 ms for 2 M rows on an H100).
 #include "spgemm/spgemm.cuh"
 
+// A row's products P into rowprod[i] and the block's statistics `local` (shared memory).
+__device__ __forceinline__ void spgemm_count_row(i64 i, u64 P, i64 n, u64 cap_words, bool global_numeric,
+                                                 u64* rowprod, u64* local) {
+    rowprod[i] = P;
+    const int b = spgemm_bin(P);
+    atomicAdd((unsigned long long*)&local[b], 1ull);
+    atomicAdd((unsigned long long*)&local[SPGEMM_STAT_PRODUCTS], (unsigned long long)P);
+    const u64 d = P < (u64)n ? P : (u64)n;  // at most this many entries
+    if (b == SPGEMM_BIG_BIN && big_symbolic_method(P, (u64)n, cap_words) == 2) {
+        atomicAdd((unsigned long long*)&local[SPGEMM_STAT_POOL], global_table_size(d));
+        atomicMax((unsigned long long*)&local[SPGEMM_STAT_POOL_MAX], global_table_size(d));
+    }
+    // big_numeric_kind 2 needs a table over SPGEMM_BIG_NUMERIC_SLOTS, so more than half as
+    // many entries.
+    if (global_numeric && 2 * d > SPGEMM_BIG_NUMERIC_SLOTS) {
+        atomicAdd((unsigned long long*)&local[SPGEMM_STAT_GLOBAL_SLOTS], global_table_size(d));
+        atomicAdd((unsigned long long*)&local[SPGEMM_STAT_GLOBAL_ENTRIES], d);
+        atomicMax((unsigned long long*)&local[SPGEMM_STAT_GLOBAL_MAX_ENTRIES], d);
+    }
+}
+
+// Rows of A longer than this are counted by the whole block after its other rows (up to
+// ROWPROD_LONG_SLOTS of them; more are counted in place): four lanes walking a hub row of a
+// power-law matrix were the launch's tail (SMs active 8 % of it on power-law 2^18).
+#define ROWPROD_LONG_ENTRIES 512
+#define ROWPROD_LONG_SLOTS 64
+
 // Products per row (G lanes per row of A) and per-bin statistics. stats must be zeroed.
 // `cap_words`: the shared memory (u32 words) the big rows' symbolic kernel will have;
 // `dense_max`: the numeric phase's narrowest dense window (columns) over the compute types
@@ -14,7 +41,10 @@ __device__ void spgemm_rowprod(i64 m, i64 n, const I* __restrict__ a_ptr, const 
     // big_numeric_kind 2 needs a span over 16 dense windows: never with so few columns.
     const bool global_numeric = pow2_at_least((u64)n, 256) / dense_max > 16;
     __shared__ u64 local[SPGEMM_STATS];
+    __shared__ u32 long_rows[ROWPROD_LONG_SLOTS];
+    __shared__ u32 long_count;
     if (threadIdx.x < SPGEMM_STATS) local[threadIdx.x] = 0;
+    if (threadIdx.x == 0) long_count = 0;
     __syncthreads();
     // Groups of G lanes per row: most rows are short.
     const int G = 4;
@@ -23,30 +53,35 @@ __device__ void spgemm_rowprod(i64 m, i64 n, const I* __restrict__ a_ptr, const 
     const i64 groups = ((i64)gridDim.x * blockDim.x) / G;
     for (i64 i = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / G; i < m; i += groups) {
         const i64 s = (i64)a_ptr[i] - a_base, e = (i64)a_ptr[i + 1] - a_base;
+        if (e - s > ROWPROD_LONG_ENTRIES) {
+            u32 slot = 0;
+            if (g == 0) slot = atomicAdd(&long_count, 1u);
+            slot = __shfl_sync(gmask, slot, 0, G);
+            if (slot < ROWPROD_LONG_SLOTS) {
+                if (g == 0) long_rows[slot] = (u32)i;
+                continue;
+            }
+        }
         u64 P = 0;
         for (i64 p = s + g; p < e; p += G) {
             const i64 k = (i64)a_col[p] - a_base;
             P += (u64)((i64)b_ptr[k + 1] - (i64)b_ptr[k]);
         }
         P = group_sum(P, G, gmask);
-        if (g == 0) {
-            rowprod[i] = P;
-            const int b = spgemm_bin(P);
-            atomicAdd((unsigned long long*)&local[b], 1ull);
-            atomicAdd((unsigned long long*)&local[SPGEMM_STAT_PRODUCTS], (unsigned long long)P);
-            const u64 d = P < (u64)n ? P : (u64)n;  // at most this many entries
-            if (b == SPGEMM_BIG_BIN && big_symbolic_method(P, (u64)n, cap_words) == 2) {
-                atomicAdd((unsigned long long*)&local[SPGEMM_STAT_POOL], global_table_size(d));
-                atomicMax((unsigned long long*)&local[SPGEMM_STAT_POOL_MAX], global_table_size(d));
-            }
-            // big_numeric_kind 2 needs a table over SPGEMM_BIG_NUMERIC_SLOTS, so more than half as
-            // many entries.
-            if (global_numeric && 2 * d > SPGEMM_BIG_NUMERIC_SLOTS) {
-                atomicAdd((unsigned long long*)&local[SPGEMM_STAT_GLOBAL_SLOTS], global_table_size(d));
-                atomicAdd((unsigned long long*)&local[SPGEMM_STAT_GLOBAL_ENTRIES], d);
-                atomicMax((unsigned long long*)&local[SPGEMM_STAT_GLOBAL_MAX_ENTRIES], d);
-            }
+        if (g == 0) spgemm_count_row(i, P, n, cap_words, global_numeric, rowprod, local);
+    }
+    __syncthreads();
+    const u32 deferred = long_count < ROWPROD_LONG_SLOTS ? long_count : ROWPROD_LONG_SLOTS;
+    for (u32 j = 0; j < deferred; ++j) {
+        const i64 i = long_rows[j];
+        const i64 s = (i64)a_ptr[i] - a_base, e = (i64)a_ptr[i + 1] - a_base;
+        u64 P = 0;
+        for (i64 p = s + threadIdx.x; p < e; p += blockDim.x) {
+            const i64 k = (i64)a_col[p] - a_base;
+            P += (u64)((i64)b_ptr[k + 1] - (i64)b_ptr[k]);
         }
+        P = block_sum(P);
+        if (threadIdx.x == 0) spgemm_count_row(i, P, n, cap_words, global_numeric, rowprod, local);
     }
     __syncthreads();
     if (threadIdx.x < SPGEMM_STATS && local[threadIdx.x] != 0) {

@@ -474,34 +474,66 @@ __device__ void esc_copy_short(i64 m, const u64* prod_off, const u64* c_ptr, con
     }
 }
 
-// Long rows: a block per row walks its sorted keys; each run's first item finds the run's end
-// (a few steps forward, then a binary search: runs can be thousands long, as R-MAT's hub
-// columns make them), adds the run's products in order (the loads do not wait on the sum) and
-// writes the entry at its rank.
+// Long rows, a block per chunk of ESC_CHUNK sorted keys (the sort's chunks), so that a row of
+// millions of products is summed by many blocks (a block per row was the launch's tail: SMs
+// active 6-9 % of it on power-law 2^18). First each chunk's runs: the positions in it that
+// start one (a run may go on into the next chunks).
+extern "C" __global__ void spblk_spgemm_esc_chunk_heads(u32 count, u64 chunks, const u64* chunk_off,
+                                                        const u64* long_off, const u64* keys, u64* chunk_heads) {
+    for (u64 c = blockIdx.x; c < chunks; c += gridDim.x) {
+        const u32 L = esc_long_row(chunk_off, count, c);
+        const u64* row = keys + long_off[L];
+        const u64 P = long_off[L + 1] - long_off[L];
+        const u64 lo = (c - chunk_off[L]) * ESC_CHUNK, hi = min(lo + ESC_CHUNK, P);
+        u64 heads = 0;
+        for (u64 t = lo + threadIdx.x; t < hi; t += blockDim.x) heads += esc_head(row, t) ? 1 : 0;
+        heads = block_sum(heads);
+        if (threadIdx.x == 0) chunk_heads[c] = heads;
+    }
+}
+
+// Then each chunk's runs: a run's first item finds the run's end (a few steps forward, then a
+// binary search: runs can be thousands long, as R-MAT's hub columns make them), adds the run's
+// products in order (the loads do not wait on the sum) and writes the entry at its rank: the
+// runs of the row's earlier chunks plus those before it in this one.
 template <class V, class I>
-__device__ void esc_copy_long(const u32* long_rows, u32 count, const u64* long_off, const u64* keys,
-                              const u64* prod_off, const u64* c_ptr, const typename ComputeOf<V>::type* chat_val,
+__device__ void esc_copy_long(const u32* long_rows, u32 count, u64 chunks, const u64* chunk_off,
+                              const u64* chunk_heads, const u64* long_off, const u64* keys, const u64* prod_off,
+                              const u64* c_ptr, const typename ComputeOf<V>::type* chat_val,
                               SPGEMM_OUT_PARAMS(V, I), const typename ComputeOf<V>::type* alpha_dev,
                               typename ComputeOf<V>::type alpha_h) {
     typedef typename ComputeOf<V>::type T;
     SPGEMM_WRITER(V, I);
     const T alpha = scalar_arg(alpha_dev, alpha_h);
-    for (u64 L = blockIdx.x; L < count; L += gridDim.x) {
+    for (u64 c = blockIdx.x; c < chunks; c += gridDim.x) {
+        const u32 L = esc_long_row(chunk_off, count, c);
         const u32 i = long_rows[L];
         const u64* row = keys + long_off[L];
         const u64 P = long_off[L + 1] - long_off[L];
-        const T* products = chat_val + esc_values_at(prod_off, i, long_off, (u32)L);
-        esc_block_heads(row, P, [&](u64 t, u64 rank) {
-            const u32 c = key_col(row[t]);
-            const u64 next = (u64)(c + 1) << 32;
-            u64 end = t + 1;
-            while (end < P && end < t + 8 && row[end] < next) ++end;
-            if (end == t + 8) end += esc_lower_bound(row + end, P - end, next);
-            T acc = T(0);
+        const u64 lo = (c - chunk_off[L]) * ESC_CHUNK, hi = min(lo + ESC_CHUNK, P);
+        const T* products = chat_val + esc_values_at(prod_off, i, long_off, L);
+        u64 before = 0;
+        for (u64 k = chunk_off[L] + threadIdx.x; k < c; k += blockDim.x) before += chunk_heads[k];
+        before = block_sum(before);
+        const u64 to = c_ptr[i];
+        for (u64 t0 = lo; t0 < hi; t0 += blockDim.x) {
+            const u64 t = t0 + threadIdx.x;
+            const bool head = t < hi && esc_head(row, t);
+            u32 total;
+            const u32 rank = block_exclusive_scan<u32>(head ? 1u : 0u, total);
+            if (head) {
+                const u32 col = key_col(row[t]);
+                const u64 next = (u64)(col + 1) << 32;
+                u64 end = t + 1;
+                while (end < P && end < t + 8 && row[end] < next) ++end;
+                if (end == t + 8) end += esc_lower_bound(row + end, P - end, next);
+                T acc = T(0);
 #pragma unroll 8
-            for (u64 u = t; u < end; ++u) acc = add_rn(acc, products[(u32)row[u]]);
-            w(c_ptr[i] + rank, c, mul_rn(alpha, acc));
-        });
+                for (u64 u = t; u < end; ++u) acc = add_rn(acc, products[(u32)row[u]]);
+                w(to + before + rank, col, mul_rn(alpha, acc));
+            }
+            before += total;
+        }
     }
 }
 
@@ -533,11 +565,12 @@ __device__ void esc_copy_long(const u32* long_rows, u32 count, const u64* long_o
         esc_copy_short<V, I>(m, prod_off, c_ptr, chat_col, chat_val, SPGEMM_OUT_ARGS, alpha_dev, alpha);   \
     }                                                                                                      \
     extern "C" __global__ void spblk_spgemm_esc_copy_long_##tv##_##tidx(                                   \
-        const u32* long_rows, u32 count, const u64* long_off, const u64* keys, const u64* prod_off,        \
-        const u64* c_ptr, const ComputeOf<V>::type* chat_val, SPGEMM_OUT_PARAMS(V, I),                     \
-        const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {                                   \
-        esc_copy_long<V, I>(long_rows, count, long_off, keys, prod_off, c_ptr, chat_val, SPGEMM_OUT_ARGS,  \
-                            alpha_dev, alpha);                                                             \
+        const u32* long_rows, u32 count, u64 chunks, const u64* chunk_off, const u64* chunk_heads,         \
+        const u64* long_off, const u64* keys, const u64* prod_off, const u64* c_ptr,                       \
+        const ComputeOf<V>::type* chat_val, SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev,  \
+        ComputeOf<V>::type alpha) {                                                                        \
+        esc_copy_long<V, I>(long_rows, count, chunks, chunk_off, chunk_heads, long_off, keys, prod_off,    \
+                            c_ptr, chat_val, SPGEMM_OUT_ARGS, alpha_dev, alpha);                           \
     }
 
 SPBLK_FOR_VALUES(SPGEMM_ESC_ENTRY, int, i32)

@@ -74,6 +74,7 @@ pub fn all() -> Vec<String> {
             "spblk_spgemm_esc_merge",
             "spblk_spgemm_esc_long_counts",
             "spblk_spgemm_esc_pass_counts",
+            "spblk_spgemm_esc_chunk_heads",
         ]
         .map(String::from),
     );

@@ -823,7 +823,7 @@ fn esc_rows_in_passes(
             scan_tmp: l2.scan_tmp,
         };
         let at = esc::sort_long_rows(l, args, &pass, 0, vals)?;
-        esc::write_long_rows(l, args, (pass.list, count), pass.long_off, pass.keys[at], 0, vals, l2.c_ptr, values)?;
+        esc::write_long_rows(l, args, &pass, pass.keys[at], 0, vals, l2.c_ptr, values)?;
     }
     Ok(())
 }

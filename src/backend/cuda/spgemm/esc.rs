@@ -69,7 +69,8 @@ struct Layout2 {
     /// Per long row (list order): key offsets and chunk offsets (rows + 1 each).
     long_off: u64,
     chunk_off: u64,
-    /// Per chunk: its first A entry and the offset in that entry's B row.
+    /// Per chunk: its first A entry and the offset in that entry's B row (once sorted, the
+    /// first holds the runs each chunk starts, for the copy).
     chunk_k: u64,
     chunk_q: u64,
     keys: [u64; 2],
@@ -94,6 +95,23 @@ fn layout2(c: &mut Carve, m: usize, stats: &[u64; ESC_STATS], products: u64, tsi
         keys: [c.take(8 * long_products), c.take(8 * long_products)],
         chat_col: c.take(4 * products as usize),
         chat_val: c.take(tsize * products as usize),
+    }
+}
+
+/// The ESC method's long rows (`list`: their place in the bin list), in buffer 2.
+fn long_rows(l2: &Layout2, stats: &[u64; ESC_STATS], list: u64) -> LongRows {
+    LongRows {
+        list,
+        count: stats[LONG_BIN],
+        products: stats[STAT_LONG_PRODUCTS],
+        chunks: stats[STAT_LONG_CHUNKS],
+        most: stats[STAT_LONG_MAX],
+        long_off: l2.long_off,
+        chunk_off: l2.chunk_off,
+        chunk_k: l2.chunk_k,
+        chunk_q: l2.chunk_q,
+        keys: l2.keys,
+        scan_tmp: l2.scan_tmp,
     }
 }
 
@@ -234,19 +252,7 @@ pub fn compute(l: &Launcher, args: &SpgemmArgs, state: &mut SpgemmState, buffer:
     }
     p.keys_at = 0;
     if long > 0 {
-        let rows = LongRows {
-            list: rows_of(LONG_BIN),
-            count: long,
-            products: stats[STAT_LONG_PRODUCTS],
-            chunks: stats[STAT_LONG_CHUNKS],
-            most: stats[STAT_LONG_MAX],
-            long_off: l2.long_off,
-            chunk_off: l2.chunk_off,
-            chunk_k: l2.chunk_k,
-            chunk_q: l2.chunk_q,
-            keys: l2.keys,
-            scan_tmp: l2.scan_tmp,
-        };
+        let rows = long_rows(&l2, &stats, rows_of(LONG_BIN));
         p.keys_at = sort_long_rows(l, args, &rows, l2.prod_off, l2.chat_val)?;
         l.launch(
             "spblk_spgemm_esc_long_counts",
@@ -302,9 +308,8 @@ pub fn copy(l: &Launcher, args: &SpgemmArgs, state: &mut SpgemmState) -> Result<
     }
     let long = p.stats[LONG_BIN];
     if long > 0 {
-        let list = l2.bin_rows + 4 * bin_starts(&p.stats)[LONG_BIN];
-        let keys = l2.keys[p.keys_at];
-        write_long_rows(l, args, (list, long), l2.long_off, keys, l2.prod_off, l2.chat_val, l2.c_ptr, true)?;
+        let rows = long_rows(&l2, &p.stats, l2.bin_rows + 4 * bin_starts(&p.stats)[LONG_BIN]);
+        write_long_rows(l, args, &rows, rows.keys[p.keys_at], l2.prod_off, l2.chat_val, l2.c_ptr, true)?;
     }
     Ok(())
 }
@@ -398,15 +403,15 @@ pub(super) fn sort_long_rows(
     Ok(at)
 }
 
-/// Sums each column's run of the sorted long rows (`list`, `count` rows; keys at `long_off`,
-/// values as `sort_long_rows` put them) into C at `c_ptr[row]`, times alpha, plus beta·C;
-/// C's columns only without `values`.
+/// Sums each column's run of the sorted long rows (`keys`, as `sort_long_rows` left them, with
+/// the values where it put them) into C at `c_ptr[row]`, times alpha, plus beta·C; C's columns
+/// only without `values`. A block per chunk of sorted keys: first the runs each chunk starts
+/// (into `chunk_k`, free once sorted), then the sums.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn write_long_rows(
     l: &Launcher,
     args: &SpgemmArgs,
-    (list, count): (u64, u64),
-    long_off: u64,
+    rows: &LongRows,
     keys: u64,
     prod_off: u64,
     vals: u64,
@@ -418,15 +423,22 @@ pub(super) fn write_long_rows(
     let beta = Scalar::new(&args.beta, args.compute, "beta")?;
     let (_, c_col) = csr_arrays(args.c);
     let c_val = if values { args.c.values as u64 } else { 0 };
+    let chunks = |a: Args| a.u32(rows.count as u32).u64(rows.chunks).ptr(rows.chunk_off);
     l.launch(
-        &format!("spblk_spgemm_esc_copy_long_{vt}_{it}"),
-        l.grid(count, 1),
+        "spblk_spgemm_esc_chunk_heads",
+        l.grid(rows.chunks, 1),
         BLOCK,
         0,
-        Args::new()
-            .ptr(list)
-            .u32(count as u32)
-            .ptr(long_off)
+        chunks(Args::new()).ptr(rows.long_off).ptr(keys).ptr(rows.chunk_k),
+    )?;
+    l.launch(
+        &format!("spblk_spgemm_esc_copy_long_{vt}_{it}"),
+        l.grid(rows.chunks, 1),
+        BLOCK,
+        0,
+        chunks(Args::new().ptr(rows.list))
+            .ptr(rows.chunk_k)
+            .ptr(rows.long_off)
             .ptr(keys)
             .ptr(prod_off)
             .ptr(c_ptr)
