@@ -162,12 +162,26 @@ __device__ void spgemm_numeric_short(const u32* rows, u32 count, const I* a_ptr,
         T v;
         const u32 have = gather_short_row<true>((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base, a_col, a_val,
                                                 a_base, b_ptr, b_col, b_val, b_base, col, v);
-        u64 key = (u32)lane < have ? (u64)col << 5 | (u32)lane : ~0ull;
-        warp_sort32(key, v);
-        const bool valid = key != ~0ull;
-        const u32 c = (u32)(key >> 5);
-        const u64 prev = __shfl_up_sync(SPBLK_FULL_MASK, key, 1);
-        const bool head = valid && (lane == 0 || (u32)(prev >> 5) != c);
+        // Sort keys (column, lane): 32-bit from the row's smallest column when its columns span
+        // under 2^27 (half the shuffles of a 64-bit sort), else 64-bit.
+        const bool valid = (u32)lane < have;
+        const u32 lo = __reduce_min_sync(SPBLK_FULL_MASK, valid ? col : SPGEMM_EMPTY);
+        const u32 hi = __reduce_max_sync(SPBLK_FULL_MASK, valid ? col : 0u);
+        u32 c;
+        bool head;
+        if (hi - lo < (1u << 27)) {
+            u32 key = valid ? (col - lo) << 5 | (u32)lane : SPGEMM_EMPTY;
+            warp_sort32(key, v);
+            c = (key >> 5) + lo;
+            const u32 prev = __shfl_up_sync(SPBLK_FULL_MASK, key, 1);
+            head = (u32)lane < have && (lane == 0 || (prev >> 5) != (key >> 5));
+        } else {
+            u64 key = valid ? (u64)col << 5 | (u32)lane : ~0ull;
+            warp_sort32(key, v);
+            c = (u32)(key >> 5);
+            const u64 prev = __shfl_up_sync(SPBLK_FULL_MASK, key, 1);
+            head = (u32)lane < have && (lane == 0 || (u32)(prev >> 5) != c);
+        }
         const unsigned heads = __ballot_sync(SPBLK_FULL_MASK, head);
         // A run ends at the next head, or after the last product.
         const unsigned later = heads & ~((2u << lane) - 1u);
