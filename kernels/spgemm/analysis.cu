@@ -154,15 +154,16 @@ __device__ void spgemm_bin_rows(i64 m, i64 n, const u64* rowprod, const u64* sta
 //   from its segment's start (a table of more than 8192 entries has at most 4 slots per
 //   entry), so the tables of the rows in a range of the scratch lie in a range of the pool;
 // * else a shared table or dense windows (seg_info[r] = 0); a row of several dense windows and
-//   at least split_work products x windows is listed in multi_rows (its position r in `rows`;
-//   seg_info[r] = SPGEMM_SPLIT_ROW), whose windows the numeric phase takes in blocks of their own.
+//   at least split_work products x windows is listed in multi_rows (its position r in
+//   `rows`; seg_info[r] = SPGEMM_SPLIT_ROW), whose windows the numeric phase takes in blocks of
+//   their own.
 // totals (zeroed): [0] global rows << SPGEMM_SEG_BITS | scratch entries, [1] pool slots
 // (tight), [2] ESC rows << SPGEMM_SEG_BITS | their products, [3] the most products of an ESC
 // row, [4] the rows of several windows.
 __device__ void spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c_ptr, const u64* span,
                                         const u64* rowprod, u64 dense_max, u32 tables_by_segment, u32 esc_x4,
-                                        u64 split_work, u32* multi_rows, u64* num_off, u64* seg_info, u32* k2_row, u64* k2_seg,
-                                        u32* esc_rows, u64* esc_off, u64* totals) {
+                                        u64 split_work, u32* multi_rows, u64* num_off, u64* seg_info, u32* k2_row,
+                                        u64* k2_seg, u32* esc_rows, u64* esc_off, u64* totals) {
     unsigned long long* sums = (unsigned long long*)totals;
     GRID_STRIDE(r, count) {
         const u32 i = rows[r];
@@ -210,8 +211,9 @@ extern "C" __global__ void spblk_spgemm_bin_rows(i64 m, i64 n, const u64* rowpro
 extern "C" __global__ void spblk_spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c_ptr,
                                                          const u64* span, const u64* rowprod, u64 dense_max,
                                                          u32 tables_by_segment, u32 esc_x4, u64 split_work,
-                                                         u32* multi_rows, u64* num_off, u64* seg_info, u32* k2_row, u64* k2_seg,
-                                                         u32* esc_rows, u64* esc_off, u64* totals) {
+                                                         u32* multi_rows, u64* num_off, u64* seg_info,
+                                                         u32* k2_row, u64* k2_seg, u32* esc_rows, u64* esc_off,
+                                                         u64* totals) {
     spgemm_big_numeric_pool(rows, count, c_ptr, span, rowprod, dense_max, tables_by_segment, esc_x4, split_work,
                             multi_rows, num_off, seg_info, k2_row, k2_seg, esc_rows, esc_off, totals);
 }

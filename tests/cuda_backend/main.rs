@@ -894,7 +894,7 @@ fn spgemm_matches_host_exactly() {
             assert_eq!(esc, launched(records, "spblk_spgemm_esc_chunks_"), "{what}: ESC's long rows half run");
             esc_rows[default] += esc;
             global_rows[default] += launched(records, "spblk_spgemm_place_");
-            if default == 1 && what.contains(" 1x4000x2097152 ") {
+            if default == 1 && what.contains(" 1x4000x2097152 DenseRow Uniform(250) ") {
                 assert_eq!(esc, 1, "{what}: the row over the passes' room did not take ESC's path");
             }
             if default == 1 && what.contains(" 24x600x2097152 ") {
