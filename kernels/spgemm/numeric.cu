@@ -2,7 +2,7 @@
 // order, each B row in storage order), exactly like the host reference: with rounded,
 // uncontracted operations the results are equal bit for bit, and deterministic.
 //
-// Rows of at most 32 products: a warp per row sorts them in registers (spgemm_numeric_short).
+// Rows of at most 64 products: a warp per row sorts them in registers (spgemm_numeric_short).
 // Other warp bins: a warp per row takes the row's products 32 at a time in expansion order
 // (for_each_product_chunk); lanes holding the same column are grouped with match_any and
 // their lowest lane adds the group's products in lane order. The table is then compacted in
@@ -139,12 +139,40 @@ __device__ void spgemm_numeric_warp(const u32* rows, u32 count, u32 table, const
     }
 }
 
-// Rows of at most 32 products (warp bins 1 and 2), without a table: the warp gathers the
-// row's products one per lane in expansion order, sorts them in registers by (column, lane),
-// and each column's first lane sums its run in lane order and writes the entry at its rank
-// among the runs. The sums and their order are the tables' (Poisson 2-D, 25 products a row:
-// no table to clear, fill and compact).
-template <class V, class I>
+// Rows of at most 32 K products (K = 1: warp bins 1 and 2; K = 2: bin 3), without a table: the
+// warp gathers the row's products in expansion order, K a lane (gather_short_row), sorts them
+// in registers by (column, position), and each column's first place sums its run in order and
+// writes the entry at its rank among the runs. The sums and their order are the tables' (Poisson
+// 2-D, 25 products a row: no table to clear, fill and compact). The keys are 32-bit when the
+// row's columns span under 2^27 / K (half the shuffles), else 64-bit.
+template <int K, class Key, class T>
+__device__ __forceinline__ void short_row_heads(const u32 (&col)[K], T (&v)[K], u32 have, u32 lo, u32 (&c)[K],
+                                                bool (&head)[K]) {
+    const int lane = threadIdx.x & 31;
+    constexpr int SHIFT = K == 1 ? 5 : 6;
+    const Key none = ~Key(0);
+    Key key[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        const u32 e = (u32)(k * 32 + lane);
+        key[k] = e < have ? (Key)(col[k] - lo) << SHIFT | e : none;
+    }
+    warp_sort_regs<K>(key, v);
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        const u32 e = (u32)(k * 32 + lane);
+        c[k] = (u32)(key[k] >> SHIFT) + lo;
+        // The element before e: lane - 1 of this register, or lane 31 of the one before.
+        Key prev = __shfl_up_sync(SPBLK_FULL_MASK, key[k], 1);
+        if (k > 0) {
+            const Key last = __shfl_sync(SPBLK_FULL_MASK, key[k > 0 ? k - 1 : 0], 31);
+            if (lane == 0) prev = last;
+        }
+        head[k] = e < have && (e == 0 || (prev >> SHIFT) != (key[k] >> SHIFT));
+    }
+}
+
+template <int K, class V, class I>
 __device__ void spgemm_numeric_short(const u32* rows, u32 count, const I* a_ptr, const I* a_col, const V* a_val,
                                      i64 a_base, const I* b_ptr, const I* b_col, const V* b_val, i64 b_base,
                                      const u64* c_ptr, SPGEMM_OUT_PARAMS(V, I),
@@ -158,42 +186,65 @@ __device__ void spgemm_numeric_short(const u32* rows, u32 count, const I* a_ptr,
     for (u64 r = (u64)blockIdx.x * wpb + warp; r < count; r += (u64)gridDim.x * wpb) {
         const u32 i = rows[r];
         const u64 base = c_ptr[i];
-        u32 col;
-        T v;
-        const u32 have = gather_short_row<true>((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base, a_col, a_val,
-                                                a_base, b_ptr, b_col, b_val, b_base, col, v);
-        // Sort keys (column, lane): 32-bit from the row's smallest column when its columns span
-        // under 2^27 (half the shuffles of a 64-bit sort), else 64-bit.
-        const bool valid = (u32)lane < have;
-        const u32 lo = __reduce_min_sync(SPBLK_FULL_MASK, valid ? col : SPGEMM_EMPTY);
-        const u32 hi = __reduce_max_sync(SPBLK_FULL_MASK, valid ? col : 0u);
-        u32 c;
-        bool head;
-        if (hi - lo < (1u << 27)) {
-            u32 key = valid ? (col - lo) << 5 | (u32)lane : SPGEMM_EMPTY;
-            warp_sort32(key, v);
-            c = (key >> 5) + lo;
-            const u32 prev = __shfl_up_sync(SPBLK_FULL_MASK, key, 1);
-            head = (u32)lane < have && (lane == 0 || (prev >> 5) != (key >> 5));
-        } else {
-            u64 key = valid ? (u64)col << 5 | (u32)lane : ~0ull;
-            warp_sort32(key, v);
-            c = (u32)(key >> 5);
-            const u64 prev = __shfl_up_sync(SPBLK_FULL_MASK, key, 1);
-            head = (u32)lane < have && (lane == 0 || (u32)(prev >> 5) != c);
+        u32 col[K];
+        T v[K];
+        const u32 have = gather_short_row<K, true>((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base, a_col,
+                                                   a_val, a_base, b_ptr, b_col, b_val, b_base, col, v);
+        u32 lo = SPGEMM_EMPTY, hi = 0;
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+            if ((u32)(k * 32 + lane) < have) {
+                lo = min(lo, col[k]);
+                hi = max(hi, col[k]);
+            }
+        lo = __reduce_min_sync(SPBLK_FULL_MASK, lo);
+        hi = __reduce_max_sync(SPBLK_FULL_MASK, hi);
+        u32 c[K];
+        bool head[K];
+        if (hi - lo < (1u << 27) / K)
+            short_row_heads<K, u32>(col, v, have, lo, c, head);
+        else
+            short_row_heads<K, u64>(col, v, have, lo, c, head);
+        unsigned heads[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) heads[k] = __ballot_sync(SPBLK_FULL_MASK, head[k]);
+        // Each head's run ends at the next head, or after the last product.
+        u32 len[K], rank[K], most = 0, before = 0;
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            u32 end = have;
+#pragma unroll
+            for (int kk = K - 1; kk >= k; --kk) {
+                const unsigned later = kk == k ? heads[kk] & ~((2u << lane) - 1u) : heads[kk];
+                if (later) end = (u32)(kk * 32 + __ffs(later) - 1);
+            }
+            len[k] = head[k] ? end - (u32)(k * 32 + lane) : 0u;
+            most = max(most, len[k]);
+            rank[k] = before + __popc(heads[k] & lower);
+            before += __popc(heads[k]);
         }
-        const unsigned heads = __ballot_sync(SPBLK_FULL_MASK, head);
-        // A run ends at the next head, or after the last product.
-        const unsigned later = heads & ~((2u << lane) - 1u);
-        const u32 end = later ? (u32)__ffs(later) - 1u : have;
-        const u32 len = head ? end - (u32)lane : 0u;
-        const u32 most = __reduce_max_sync(SPBLK_FULL_MASK, len);
-        T acc = T(0);
+        most = __reduce_max_sync(SPBLK_FULL_MASK, most);
+        T acc[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) acc[k] = T(0);
         for (u32 t = 0; t < most; ++t) {
-            const T o = __shfl_down_sync(SPBLK_FULL_MASK, v, t);
-            if (t < len) acc = add_rn(acc, o);
+            const u32 src = ((u32)lane + t) & 31u;
+            T w_[K];
+#pragma unroll
+            for (int k = 0; k < K; ++k) w_[k] = __shfl_sync(SPBLK_FULL_MASK, v[k], src);
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+                const u32 at = (u32)(k * 32 + lane) + t;  // the place added, register at / 32
+                T o = w_[0];
+#pragma unroll
+                for (int kk = 1; kk < K; ++kk)
+                    if ((at >> 5) == (u32)kk) o = w_[kk];
+                if (t < len[k]) acc[k] = add_rn(acc[k], o);
+            }
         }
-        if (head) w(base + __popc(heads & lower), c, mul_rn(alpha, acc));
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+            if (head[k]) w(base + rank[k], c[k], mul_rn(alpha, acc[k]));
     }
 }
 
@@ -488,8 +539,15 @@ template <class I> __device__ void spgemm_offsets(i64 m, const u64* c_ptr, i64 b
         const u32* rows, u32 count, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,            \
         const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr,                      \
         SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {          \
-        spgemm_numeric_short<V, I>(rows, count, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base,  \
-                                   c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);                              \
+        spgemm_numeric_short<1, V, I>(rows, count, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val,       \
+                                      b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);                   \
+    }                                                                                                      \
+    extern "C" __global__ void spblk_spgemm_numeric_short2_##tv##_##tidx(                                  \
+        const u32* rows, u32 count, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,            \
+        const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr,                      \
+        SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {          \
+        spgemm_numeric_short<2, V, I>(rows, count, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val,       \
+                                      b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);                   \
     }                                                                                                      \
     extern "C" __global__ void __launch_bounds__(256, 6) spblk_spgemm_numeric_big_##tv##_##tidx(          \
         const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max, const u32* win_start,         \

@@ -184,32 +184,80 @@ __device__ __forceinline__ void for_each_product_chunk(i64 s, i64 e, const I* __
     }
 }
 
-// The products of a row of at most 32 (warp bins 1 and 2), one per lane in expansion order:
-// lane l gets the l-th product's column in `col` and, when `val` is wanted (VALUES), its
-// value. Returns the row's product count; lanes past it keep col = SPGEMM_EMPTY.
-template <bool VALUES, class V, class I, class T>
+// The products of a row of at most 32 K, K per lane in expansion order: product e goes to
+// lane e % 32, register e / 32, its column into col[e / 32] and, when wanted (VALUES), its value.
+// Returns the row's product count; places past it keep col = SPGEMM_EMPTY.
+template <int K, bool VALUES, class V, class I, class T>
 __device__ __forceinline__ u32 gather_short_row(i64 s, i64 e, const I* a_col, const V* a_val, i64 a_base,
                                                 const I* b_ptr, const I* b_col, const V* b_val, i64 b_base,
-                                                u32& col, T& val) {
+                                                u32 (&col)[K], T (&val)[K]) {
     const int lane = threadIdx.x & 31;
     u32 have = 0;
-    col = SPGEMM_EMPTY;
-    val = T(0);
-    // Lane `have + l` takes lane l of each chunk (a chunk's valid lanes are its first).
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        col[k] = SPGEMM_EMPTY;
+        val[k] = T(0);
+    }
+    // Lane L takes the chunk's lane (L - have) mod 32, product have + that (a chunk's valid
+    // lanes are its first).
     for_each_product_chunk(s, e, a_col, a_base, b_ptr, b_col, b_base, [&](bool valid, u32 c, i64 p, i64 q) {
         T prod = T(0);
         if (VALUES && valid) prod = mul_rn(to_compute(a_val[p]), to_compute(b_val[q]));
         const u32 n = __popc(__ballot_sync(SPBLK_FULL_MASK, valid));
-        const int src = (lane - (int)have) & 31;
+        const u32 src = (u32)(lane - (int)have) & 31u;
         const u32 cc = __shfl_sync(SPBLK_FULL_MASK, c, src);
         if (VALUES) prod = __shfl_sync(SPBLK_FULL_MASK, prod, src);
-        if ((u32)lane >= have && (u32)lane < have + n) {
-            col = cc;
-            val = prod;
+        if (src < n) {
+            const u32 at = (have + src) >> 5;
+#pragma unroll
+            for (int k = 0; k < K; ++k)
+                if (at == (u32)k) {
+                    col[k] = cc;
+                    val[k] = prod;
+                }
         }
         have += n;
     });
     return have;
+}
+
+// Bitonic sort of 32 K (key, value) pairs, K per lane (element e at lane e % 32, register
+// e / 32), ascending by key.
+template <int K, class Key, class T> __device__ __forceinline__ void warp_sort_regs(Key (&key)[K], T (&v)[K]) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int size = 2; size <= 32 * K; size <<= 1) {
+#pragma unroll
+        for (int j = size >> 1; j > 0; j >>= 1) {
+            if (j >= 32) {
+#pragma unroll
+                for (int k = 0; k < K; ++k) {
+                    const int kk = k ^ (j >> 5);
+                    if (kk <= k) continue;
+                    const bool up = ((k * 32 + lane) & size) == 0;
+                    if ((key[k] > key[kk]) == up) {
+                        const Key tk = key[k];
+                        key[k] = key[kk];
+                        key[kk] = tk;
+                        const T tv = v[k];
+                        v[k] = v[kk];
+                        v[kk] = tv;
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < K; ++k) {
+                    const Key ok = __shfl_xor_sync(SPBLK_FULL_MASK, key[k], j);
+                    const T ov = __shfl_xor_sync(SPBLK_FULL_MASK, v[k], j);
+                    const bool up = ((k * 32 + lane) & size) == 0, low = (lane & j) == 0;
+                    if (low == up ? ok < key[k] : ok > key[k]) {
+                        key[k] = ok;
+                        v[k] = ov;
+                    }
+                }
+            }
+        }
+    }
 }
 
 // Writes C's entry at `pos` in C's index type, base and value type: `r` is alpha times the

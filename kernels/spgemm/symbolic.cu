@@ -47,11 +47,12 @@ __device__ void spgemm_symbolic_short(const u32* rows, u32 count, const I* a_ptr
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5;
     for (u64 r = (u64)blockIdx.x * wpb + warp; r < count; r += (u64)gridDim.x * wpb) {
         const u32 i = rows[r];
-        u32 c;
-        float unused;
-        const u32 have = gather_short_row<false, float>((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base, a_col,
-                                                        (const float*)nullptr, a_base, b_ptr, b_col,
-                                                        (const float*)nullptr, b_base, c, unused);
+        u32 col[1];
+        float unused[1];
+        const u32 have = gather_short_row<1, false, float>((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base,
+                                                           a_col, (const float*)nullptr, a_base, b_ptr, b_col,
+                                                           (const float*)nullptr, b_base, col, unused);
+        const u32 c = col[0];
         const bool valid = (u32)lane < have;
         const unsigned vmask = __ballot_sync(SPBLK_FULL_MASK, valid);
         unsigned peers = 0;

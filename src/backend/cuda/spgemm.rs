@@ -124,7 +124,8 @@ fn big_shared_bytes(kind: i32, hi: u64, tsize: usize) -> u32 {
 }
 
 /// Warp bins whose rows (at most 32 products) both phases take in registers, without a table
-/// (spgemm_symbolic_short, spgemm_numeric_short in kernels/spgemm).
+/// (spgemm_symbolic_short, spgemm_numeric_short in kernels/spgemm); the next bin's (at most
+/// 64) take the numeric phase in registers, two products a lane.
 const SHORT_BINS: usize = 2;
 
 fn warp_table(bin: usize) -> u32 {
@@ -648,9 +649,10 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
         if count == 0 {
             continue;
         }
-        if bin <= SHORT_BINS {
+        if bin <= SHORT_BINS + 1 {
+            let short = if bin <= SHORT_BINS { "short" } else { "short2" };
             l.launch(
-                &format!("spblk_spgemm_numeric_short_{vt}_{it}"),
+                &format!("spblk_spgemm_numeric_{short}_{vt}_{it}"),
                 l.grid(count, 8),
                 256,
                 0,
