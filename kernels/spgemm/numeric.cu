@@ -2,7 +2,8 @@
 // order, each B row in storage order), exactly like the host reference: with rounded,
 // uncontracted operations the results are equal bit for bit, and deterministic.
 //
-// Rows of at most 64 products: a warp per row sorts them in registers (spgemm_numeric_short).
+// Rows of at most 32 products, and of at most 64 with over 32 entries: a warp per row sorts
+// them in registers (numeric_short_row).
 // Other warp bins: a warp per row takes the row's products 32 at a time in expansion order
 // (for_each_product_chunk); lanes holding the same column are grouped with match_any and
 // their lowest lane adds the group's products in lane order. The table is then compacted in
@@ -80,7 +81,12 @@ __device__ __forceinline__ void sort_pairs(u32* keys, T* vals, u32 cnt, u32 me, 
     }
 }
 
-template <class V, class I>
+template <int K, class V, class I, class W, class T>
+__device__ __forceinline__ void numeric_short_row(u32 i, u64 base, const I* a_ptr, const I* a_col, const V* a_val,
+                                                  i64 a_base, const I* b_ptr, const I* b_col, const V* b_val,
+                                                  i64 b_base, const W& w, T alpha);
+
+template <bool SHORT2, class V, class I>
 __device__ void spgemm_numeric_warp(const u32* rows, u32 count, u32 table, const I* a_ptr, const I* a_col,
                                     const V* a_val, i64 a_base, const I* b_ptr, const I* b_col, const V* b_val,
                                     i64 b_base, const u64* c_ptr, SPGEMM_OUT_PARAMS(V, I),
@@ -96,6 +102,14 @@ __device__ void spgemm_numeric_warp(const u32* rows, u32 count, u32 table, const
     u32* keys = reinterpret_cast<u32*>(numeric_smem + (u64)wpb * table * sizeof(T)) + (u64)warp * table;
     for (u64 r = (u64)blockIdx.x * wpb + warp; r < count; r += (u64)gridDim.x * wpb) {
         const u32 i = rows[r];
+        // SHORT2 (bin 3, rows of at most 64 products): those of over 32 entries sort two products a
+        // lane in registers: their table would be sorted in shared memory (uniform deg 8: 3.19 ->
+        // 2.22 ms); with fewer entries the table's own register sort of 32 is cheaper (Poisson 3-D,
+        // 25 entries of 49 products: 3.51 -> 4.05 ms had they all taken it).
+        if (SHORT2 && c_ptr[i + 1] - c_ptr[i] > 32) {
+            numeric_short_row<2>(i, c_ptr[i], a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base, w, alpha);
+            continue;
+        }
         for (u32 t = lane; t < table; t += 32) {
             keys[t] = SPGEMM_EMPTY;
             vals[t] = 0;
@@ -172,20 +186,14 @@ __device__ __forceinline__ void short_row_heads(const u32 (&col)[K], T (&v)[K], 
     }
 }
 
-template <int K, class V, class I>
-__device__ void spgemm_numeric_short(const u32* rows, u32 count, const I* a_ptr, const I* a_col, const V* a_val,
-                                     i64 a_base, const I* b_ptr, const I* b_col, const V* b_val, i64 b_base,
-                                     const u64* c_ptr, SPGEMM_OUT_PARAMS(V, I),
-                                     const typename ComputeOf<V>::type* alpha_dev,
-                                     typename ComputeOf<V>::type alpha_h) {
-    typedef typename ComputeOf<V>::type T;
-    const T alpha = scalar_arg(alpha_dev, alpha_h);
-    SPGEMM_WRITER(V, I);
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5;
+// Row i of at most 32 K products, its entries written from C's offset `base` (one warp).
+template <int K, class V, class I, class W, class T>
+__device__ __forceinline__ void numeric_short_row(u32 i, u64 base, const I* a_ptr, const I* a_col, const V* a_val,
+                                                  i64 a_base, const I* b_ptr, const I* b_col, const V* b_val,
+                                                  i64 b_base, const W& w, T alpha) {
+    const int lane = threadIdx.x & 31;
     const unsigned lower = (1u << lane) - 1u;
-    for (u64 r = (u64)blockIdx.x * wpb + warp; r < count; r += (u64)gridDim.x * wpb) {
-        const u32 i = rows[r];
-        const u64 base = c_ptr[i];
+    {
         u32 col[K];
         T v[K];
         const u32 have = gather_short_row<K, true>((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base, a_col,
@@ -245,6 +253,23 @@ __device__ void spgemm_numeric_short(const u32* rows, u32 count, const I* a_ptr,
 #pragma unroll
         for (int k = 0; k < K; ++k)
             if (head[k]) w(base + rank[k], c[k], mul_rn(alpha, acc[k]));
+    }
+}
+
+// Rows of at most 32 products (warp bins 1 and 2).
+template <class V, class I>
+__device__ void spgemm_numeric_short(const u32* rows, u32 count, const I* a_ptr, const I* a_col, const V* a_val,
+                                     i64 a_base, const I* b_ptr, const I* b_col, const V* b_val, i64 b_base,
+                                     const u64* c_ptr, SPGEMM_OUT_PARAMS(V, I),
+                                     const typename ComputeOf<V>::type* alpha_dev,
+                                     typename ComputeOf<V>::type alpha_h) {
+    typedef typename ComputeOf<V>::type T;
+    const T alpha = scalar_arg(alpha_dev, alpha_h);
+    SPGEMM_WRITER(V, I);
+    const int warp = threadIdx.x >> 5, wpb = blockDim.x >> 5;
+    for (u64 r = (u64)blockIdx.x * wpb + warp; r < count; r += (u64)gridDim.x * wpb) {
+        const u32 i = rows[r];
+        numeric_short_row<1>(i, c_ptr[i], a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base, w, alpha);
     }
 }
 
@@ -532,22 +557,22 @@ template <class I> __device__ void spgemm_offsets(i64 m, const u64* c_ptr, i64 b
         const u32* rows, u32 count, u32 table, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base, \
         const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr,                      \
         SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {          \
-        spgemm_numeric_warp<V, I>(rows, count, table, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val,    \
-                                  b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);                       \
+        spgemm_numeric_warp<false, V, I>(rows, count, table, a_ptr, a_col, a_val, a_base, b_ptr, b_col,    \
+                                   b_val, b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);               \
+    }                                                                                                      \
+    extern "C" __global__ void spblk_spgemm_numeric_warp2_##tv##_##tidx(                                   \
+        const u32* rows, u32 count, u32 table, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base, \
+        const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr,                      \
+        SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {          \
+        spgemm_numeric_warp<true, V, I>(rows, count, table, a_ptr, a_col, a_val, a_base, b_ptr, b_col,     \
+                                   b_val, b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);               \
     }                                                                                                      \
     extern "C" __global__ void spblk_spgemm_numeric_short_##tv##_##tidx(                                   \
         const u32* rows, u32 count, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,            \
         const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr,                      \
         SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {          \
-        spgemm_numeric_short<1, V, I>(rows, count, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val,       \
-                                      b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);                   \
-    }                                                                                                      \
-    extern "C" __global__ void spblk_spgemm_numeric_short2_##tv##_##tidx(                                  \
-        const u32* rows, u32 count, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,            \
-        const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr,                      \
-        SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {          \
-        spgemm_numeric_short<2, V, I>(rows, count, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val,       \
-                                      b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);                   \
+        spgemm_numeric_short<V, I>(rows, count, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base,  \
+                                   c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);                              \
     }                                                                                                      \
     extern "C" __global__ void __launch_bounds__(256, 6) spblk_spgemm_numeric_big_##tv##_##tidx(          \
         const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max, const u32* win_start,         \

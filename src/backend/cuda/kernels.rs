@@ -142,7 +142,7 @@ pub fn all() -> Vec<String> {
             v.push(format!("spblk_spmm_rode_blocks_v4_{t}_{i}"));
             v.push(format!("spblk_spgemm_numeric_warp_{t}_{i}"));
             v.push(format!("spblk_spgemm_numeric_short_{t}_{i}"));
-            v.push(format!("spblk_spgemm_numeric_short2_{t}_{i}"));
+            v.push(format!("spblk_spgemm_numeric_warp2_{t}_{i}"));
             v.push(format!("spblk_spgemm_numeric_big_{t}_{i}"));
             v.push(format!("spblk_spgemm_place_{t}_{i}"));
             for s in ["warp", "block", "chunks", "copy_short", "copy_long"] {

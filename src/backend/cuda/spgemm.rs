@@ -124,8 +124,8 @@ fn big_shared_bytes(kind: i32, hi: u64, tsize: usize) -> u32 {
 }
 
 /// Warp bins whose rows (at most 32 products) both phases take in registers, without a table
-/// (spgemm_symbolic_short, spgemm_numeric_short in kernels/spgemm); the next bin's (at most
-/// 64) take the numeric phase in registers, two products a lane.
+/// (spgemm_symbolic_short, spgemm_numeric_short in kernels/spgemm); in the next bin (at most
+/// 64), rows of over 32 entries take the numeric phase in registers, two products a lane.
 const SHORT_BINS: usize = 2;
 
 fn warp_table(bin: usize) -> u32 {
@@ -649,10 +649,9 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
         if count == 0 {
             continue;
         }
-        if bin <= SHORT_BINS + 1 {
-            let short = if bin <= SHORT_BINS { "short" } else { "short2" };
+        if bin <= SHORT_BINS {
             l.launch(
-                &format!("spblk_spgemm_numeric_{short}_{vt}_{it}"),
+                &format!("spblk_spgemm_numeric_short_{vt}_{it}"),
                 l.grid(count, 8),
                 256,
                 0,
@@ -661,8 +660,10 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
             continue;
         }
         let (table, wpb) = (warp_table(bin), warps_per_block(warp_table(bin)));
+        // The next bin's rows of over 32 entries sort in registers too (spgemm_numeric_warp).
+        let warp = if bin == SHORT_BINS + 1 { "warp2" } else { "warp" };
         l.launch(
-            &format!("spblk_spgemm_numeric_warp_{vt}_{it}"),
+            &format!("spblk_spgemm_numeric_{warp}_{vt}_{it}"),
             l.grid(count, wpb as u64),
             32 * wpb,
             wpb * table * (4 + tsize as u32),
