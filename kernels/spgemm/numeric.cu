@@ -549,24 +549,22 @@ template <class I> __device__ void spgemm_offsets(i64 m, const u64* c_ptr, i64 b
     GRID_STRIDE(t, (u64)m + 1) out_ptr[t] = (I)((i64)c_ptr[t] + base);
 }
 
+// The warp bins' table kernels: `name` spgemm_numeric_warp<SHORT2>.
+#define SPGEMM_NUMERIC_WARP_ENTRY(name, SHORT2, V, tv, I, tidx)                                            \
+    extern "C" __global__ void spblk_spgemm_##name##_##tv##_##tidx(                                        \
+        const u32* rows, u32 count, u32 table, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base, \
+        const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr,                      \
+        SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {          \
+        spgemm_numeric_warp<SHORT2, V, I>(rows, count, table, a_ptr, a_col, a_val, a_base, b_ptr, b_col,   \
+                                          b_val, b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);        \
+    }
+
 // The big rows' kernel is held to 40 registers, as before the windows' items (48 without the
 // bound): six blocks of 256 threads an SM where shared memory allows. Measured on the H200, the
 // bound changed no case's time (session 39).
 #define SPGEMM_NUMERIC_ENTRY(V, tv, I, tidx)                                                               \
-    extern "C" __global__ void spblk_spgemm_numeric_warp_##tv##_##tidx(                                    \
-        const u32* rows, u32 count, u32 table, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base, \
-        const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr,                      \
-        SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {          \
-        spgemm_numeric_warp<false, V, I>(rows, count, table, a_ptr, a_col, a_val, a_base, b_ptr, b_col,    \
-                                   b_val, b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);               \
-    }                                                                                                      \
-    extern "C" __global__ void spblk_spgemm_numeric_warp2_##tv##_##tidx(                                   \
-        const u32* rows, u32 count, u32 table, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base, \
-        const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr,                      \
-        SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev, ComputeOf<V>::type alpha) {          \
-        spgemm_numeric_warp<true, V, I>(rows, count, table, a_ptr, a_col, a_val, a_base, b_ptr, b_col,     \
-                                   b_val, b_base, c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);               \
-    }                                                                                                      \
+    SPGEMM_NUMERIC_WARP_ENTRY(numeric_warp, false, V, tv, I, tidx)                                         \
+    SPGEMM_NUMERIC_WARP_ENTRY(numeric_warp2, true, V, tv, I, tidx)                                         \
     extern "C" __global__ void spblk_spgemm_numeric_short_##tv##_##tidx(                                   \
         const u32* rows, u32 count, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,            \
         const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr,                      \
