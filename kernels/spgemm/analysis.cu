@@ -30,14 +30,37 @@ __device__ __forceinline__ void spgemm_count_row(i64 i, u64 P, i64 n, u64 cap_wo
 #define ROWPROD_LONG_ENTRIES 512
 #define ROWPROD_LONG_SLOTS 64
 
+// Adds to `local[SPGEMM_STAT_B_DESCENTS]` the descents inside B's rows among this block's
+// share of its entries: descents anywhere, less those from a row's last entry to the next
+// row's first. Every thread of the block calls it (block-wide counts).
+template <class I>
+__device__ void count_b_descents(i64 b_rows, const I* __restrict__ b_ptr, const I* __restrict__ b_col, i64 b_base,
+                                 u64* local) {
+    const i64 nnz = (i64)b_ptr[b_rows] - b_base;
+    const i64 end = nnz > b_rows ? nnz : b_rows;
+    for (i64 t0 = (i64)blockIdx.x * blockDim.x; t0 < end; t0 += (i64)gridDim.x * blockDim.x) {
+        const i64 t = t0 + threadIdx.x;
+        const bool descent = t + 1 < nnz && b_col[t] > b_col[t + 1];
+        bool between = false;
+        if (t >= 1 && t < b_rows) {
+            // Row t-1's last entry (when it has one) against the next entry.
+            const i64 first = (i64)b_ptr[t] - b_base;
+            between = first > (i64)b_ptr[t - 1] - b_base && first < nnz && b_col[first - 1] > b_col[first];
+        }
+        const int d = __syncthreads_count(descent), b = __syncthreads_count(between);
+        if (threadIdx.x == 0 && d != b)
+            atomicAdd((unsigned long long*)&local[SPGEMM_STAT_B_DESCENTS], (unsigned long long)(long long)(d - b));
+    }
+}
+
 // Products per row (G lanes per row of A) and per-bin statistics. stats must be zeroed.
 // `cap_words`: the shared memory (u32 words) the big rows' symbolic kernel will have;
 // `dense_max`: the numeric phase's narrowest dense window (columns) over the compute types
 // (f64's), so that the bounds hold whichever type the later calls give.
 template <class I>
 __device__ void spgemm_rowprod(i64 m, i64 n, const I* __restrict__ a_ptr, const I* __restrict__ a_col, i64 a_base,
-                               const I* __restrict__ b_ptr, i64 b_base, u64 cap_words, u64 dense_max, u64* rowprod,
-                               u64* stats) {
+                               i64 b_rows, const I* __restrict__ b_ptr, const I* __restrict__ b_col, i64 b_base,
+                               u64 cap_words, u64 dense_max, u64* rowprod, u64* stats) {
     // big_numeric_kind 2 needs a span over 16 dense windows: never with so few columns.
     const bool global_numeric = pow2_at_least((u64)n, 256) / dense_max > 16;
     __shared__ u64 local[SPGEMM_STATS];
@@ -83,10 +106,11 @@ __device__ void spgemm_rowprod(i64 m, i64 n, const I* __restrict__ a_ptr, const 
         P = block_sum(P);
         if (threadIdx.x == 0) spgemm_count_row(i, P, n, cap_words, global_numeric, rowprod, local);
     }
+    count_b_descents(b_rows, b_ptr, b_col, b_base, local);
     __syncthreads();
     if (threadIdx.x < SPGEMM_STATS && local[threadIdx.x] != 0) {
         unsigned long long* to = (unsigned long long*)&stats[threadIdx.x];
-        if (threadIdx.x >= SPGEMM_STAT_POOL_MAX)
+        if (threadIdx.x == SPGEMM_STAT_POOL_MAX || threadIdx.x == SPGEMM_STAT_GLOBAL_MAX_ENTRIES)
             atomicMax(to, (unsigned long long)local[threadIdx.x]);
         else
             atomicAdd(to, (unsigned long long)local[threadIdx.x]);
@@ -169,21 +193,22 @@ __device__ void spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c
         const u32 i = rows[r];
         const u64 nnz = c_ptr[i + 1] - c_ptr[i];
         const u64 size = global_table_size(nnz);
-        const u64 spanp = pow2_at_least((span[r] >> 32) - (u32)span[r] + 1, 256);
+        const u64 spanp = span_pow2(span[r]);
+        const bool cheap = span_cheap_walk(span[r]);
         const u64 P = rowprod[i];
         u64 info = 0;
-        if (big_numeric_esc(P, nnz, spanp, dense_max, esc_x4)) {
+        if (big_numeric_esc(P, nnz, spanp, dense_max, esc_x4, cheap)) {
             const u64 at = atomicAdd(&sums[2], (1ull << SPGEMM_SEG_BITS) | P);
             atomicMax(&sums[3], (unsigned long long)P);
             esc_rows[at >> SPGEMM_SEG_BITS] = i;
             esc_off[at >> SPGEMM_SEG_BITS] = at & SPGEMM_SEG_MASK;
             info = SPGEMM_ESC_ROW;
-        } else if (big_numeric_kind(spanp, size, dense_max) == 2) {
+        } else if (big_numeric_kind(spanp, size, dense_max, cheap) == 2) {
             info = atomicAdd(&sums[0], (1ull << SPGEMM_SEG_BITS) | nnz);
             num_off[r] = tables_by_segment ? 4 * (info & SPGEMM_SEG_MASK) : atomicAdd(&sums[1], (unsigned long long)size);
             k2_row[info >> SPGEMM_SEG_BITS] = i;
             k2_seg[info >> SPGEMM_SEG_BITS] = info & SPGEMM_SEG_MASK;
-        } else if (spanp > dense_max && big_numeric_kind(spanp, size, dense_max) == 0 &&
+        } else if (spanp > dense_max && big_numeric_kind(spanp, size, dense_max, cheap) == 0 &&
                    P * (spanp / dense_max) >= split_work) {
             multi_rows[atomicAdd(&sums[4], 1ull)] = (u32)r;
             info = SPGEMM_SPLIT_ROW;
@@ -193,11 +218,11 @@ __device__ void spgemm_big_numeric_pool(const u32* rows, u32 count, const u64* c
 }
 
 #define SPGEMM_ANALYSIS_ENTRY(I, tidx)                                                                   \
-    extern "C" __global__ void spblk_spgemm_rowprod_##tidx(i64 m, i64 n, const I* a_ptr, const I* a_col, \
-                                                           i64 a_base, const I* b_ptr, i64 b_base,       \
-                                                           u64 cap_words, u64 dense_max, u64* rowprod,   \
-                                                           u64* stats) {                                 \
-        spgemm_rowprod<I>(m, n, a_ptr, a_col, a_base, b_ptr, b_base, cap_words, dense_max, rowprod, stats); \
+    extern "C" __global__ void spblk_spgemm_rowprod_##tidx(                                              \
+        i64 m, i64 n, const I* a_ptr, const I* a_col, i64 a_base, i64 b_rows, const I* b_ptr,               \
+        const I* b_col, i64 b_base, u64 cap_words, u64 dense_max, u64* rowprod, u64* stats) {               \
+        spgemm_rowprod<I>(m, n, a_ptr, a_col, a_base, b_rows, b_ptr, b_col, b_base, cap_words, dense_max,   \
+                          rowprod, stats);                                                                  \
     }
 SPGEMM_ANALYSIS_ENTRY(int, i32)
 SPGEMM_ANALYSIS_ENTRY(long long, i64)

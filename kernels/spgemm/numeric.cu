@@ -330,10 +330,13 @@ __device__ __forceinline__ void route_products(BigRoute<T>& rt, bool valid, u32 
 // One walk over the products of A's row [s, e) by the whole block, BIG_ROUND at a time:
 // products with keep(col) are routed to their owner warp, which passes each 32 of them, in
 // expansion order, to consume(act, col, product). Every warp must call it.
+// With first < past (B's rows sorted; keep() then holds only for columns in [first, past)),
+// B's rows of at least SPGEMM_SEARCH_MIN entries are searched for that range and only it is
+// loaded: a row of 16 dense windows no longer loads each such product 16 times.
 template <class V, class I, class T, class Keep, class Consume>
 __device__ __forceinline__ void walk_routed(BigRoute<T>& rt, i64 s, i64 e, const I* a_col, const V* a_val, i64 a_base,
-                                            const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, Keep keep,
-                                            Consume consume) {
+                                            const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, u64 first,
+                                            u64 past, Keep keep, Consume consume) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     for (i64 w0 = s; w0 < e; w0 += 32) {
         // Every warp loads the same window of A entries and scans its B-row lengths.
@@ -346,6 +349,11 @@ __device__ __forceinline__ void walk_routed(BigRoute<T>& rt, i64 s, i64 e, const
             bs = (i64)b_ptr[k] - b_base;
             len = (u32)((i64)b_ptr[k + 1] - b_base - bs);
             av = to_compute(a_val[p]);
+            if (first < past && len >= SPGEMM_SEARCH_MIN) {
+                const u32 lo = lower_bound_col(b_col + bs, len, (i64)first + b_base);
+                len = lower_bound_col(b_col + bs + lo, len - lo, (i64)past + b_base);
+                bs += lo;
+            }
         }
         const u32 incl = warp_inclusive_scan(len);
         const u32 excl = incl - len;
@@ -403,9 +411,9 @@ __device__ __forceinline__ void walk_routed(BigRoute<T>& rt, i64 s, i64 e, const
 // w]: such rows are bin-9 rows, listed from win_first on): a row's windows run in parallel.
 template <class V, class I>
 __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max,
-                                   const u32* win_start, u32 win_first, const u32* multi_rows, u32 multi,
-                                   u64 seg_lo, u64 seg_hi, const u64* span, const u64* seg_info, u32* entry_k,
-                                   const u64* num_off, u32* pool_keys,
+                                   u32 b_sorted, const u32* win_start, u32 win_first, const u32* multi_rows,
+                                   u32 multi, u64 seg_lo, u64 seg_hi, const u64* span, const u64* seg_info,
+                                   u32* entry_k, const u64* num_off, u32* pool_keys,
                                    typename ComputeOf<V>::type* pool_vals, const I* a_ptr, const I* a_col,
                                    const V* a_val, i64 a_base, const I* b_ptr, const I* b_col, const V* b_val,
                                    i64 b_base, const u64* c_ptr, u32* c_col, typename ComputeOf<V>::type* c_val,
@@ -426,15 +434,15 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
             r = multi_rows[j % multi];
             window = 1 + (u32)(j / multi);
         }
-        const u32 cmin = (u32)span[r], cmax = (u32)(span[r] >> 32);
+        const u32 cmin = span_lo(span[r]), cmax = span_hi(span[r]);
         // No such window (the row has fewer).
         if (window > 0 && (u64)cmin + (u64)window * dense_max > cmax) continue;
         if (seg_info[r] == SPGEMM_ESC_ROW) continue;  // ESC's long-row path (`copy`)
         const u32 i = rows[r];
         const u64 nnz = c_ptr[i + 1] - c_ptr[i];
-        const u64 spanp = pow2_at_least((u64)cmax - cmin + 1, 256);
+        const u64 spanp = span_pow2(span[r]);
         const u64 S = global_table_size(nnz);
-        if (big_numeric_kind(spanp, S, dense_max) != kind) continue;
+        if (big_numeric_kind(spanp, S, dense_max, span_cheap_walk(span[r])) != kind) continue;
         const u64 size = kind == 0 ? (spanp < dense_max ? spanp : dense_max) : S;
         if (size <= lo || size > hi) continue;
         const u64 seg = kind == 2 ? seg_info[r] & SPGEMM_SEG_MASK : 0;
@@ -458,7 +466,9 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
                 for (u64 t = threadIdx.x; t < size; t += blockDim.x) vals[t] = T(0);
                 for (u64 t = threadIdx.x; t < size / 32; t += blockDim.x) keys[t] = 0u;
                 __syncthreads();
-                walk_routed(rt, s, e, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base,
+                // Several windows: B's long rows searched for this one's columns.
+                const u64 past = b_sorted && spanp > size ? wlo + size : 0;
+                walk_routed(rt, s, e, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base, wlo, past,
                             [&](u32 c) { return c >= wlo && c - wlo < size; },
                             [&](bool act, u32 c, T prod) {
                                 const u32 x = (u32)(c - wlo);
@@ -487,7 +497,7 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
             keys[t] = SPGEMM_EMPTY;
         }
         __syncthreads();
-        walk_routed(rt, s, e, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base, [](u32) { return true; },
+        walk_routed(rt, s, e, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base, 0, 0, [](u32) { return true; },
                     [&](bool act, u32 c, T prod) { accumulate_chunk(act, c, prod, vals, HashSlot{keys, (u32)(S - 1)}); });
         // Compact in slot order, a tile of blockDim slots at a time (every thread reads its
         // slot before the scan's barrier; writes land at or before the tile).
@@ -573,15 +583,15 @@ template <class I> __device__ void spgemm_offsets(i64 m, const u64* c_ptr, i64 b
                                    c_ptr, SPGEMM_OUT_ARGS, alpha_dev, alpha);                              \
     }                                                                                                      \
     extern "C" __global__ void __launch_bounds__(256, 6) spblk_spgemm_numeric_big_##tv##_##tidx(          \
-        const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max, const u32* win_start,         \
-        u32 win_first, const u32* multi_rows, u32 multi, u64 seg_lo, u64 seg_hi, const u64* span,          \
-        const u64* seg_info, u32* entry_k, const u64* num_off, u32* pool_keys,                             \
+        const u32* rows, u32 count, int kind, u64 lo, u64 hi, u64 dense_max, u32 b_sorted,                 \
+        const u32* win_start, u32 win_first, const u32* multi_rows, u32 multi, u64 seg_lo, u64 seg_hi,     \
+        const u64* span, const u64* seg_info, u32* entry_k, const u64* num_off, u32* pool_keys,            \
         ComputeOf<V>::type* pool_vals, const I* a_ptr, const I* a_col, const V* a_val, i64 a_base,         \
         const I* b_ptr, const I* b_col, const V* b_val, i64 b_base, const u64* c_ptr, u32* c_col,          \
         ComputeOf<V>::type* c_val, SPGEMM_OUT_PARAMS(V, I), const ComputeOf<V>::type* alpha_dev,           \
         ComputeOf<V>::type alpha) {                                                                        \
-        spgemm_numeric_big<V, I>(rows, count, kind, lo, hi, dense_max, win_start, win_first, multi_rows,   \
-                                 multi, seg_lo, seg_hi, span, seg_info, entry_k, num_off,                  \
+        spgemm_numeric_big<V, I>(rows, count, kind, lo, hi, dense_max, b_sorted, win_start, win_first,     \
+                                 multi_rows, multi, seg_lo, seg_hi, span, seg_info, entry_k, num_off,      \
                                  pool_keys, pool_vals, a_ptr, a_col, a_val, a_base, b_ptr, b_col, b_val,   \
                                  b_base, c_ptr, c_col, c_val, SPGEMM_OUT_ARGS, alpha_dev, alpha);          \
     }                                                                                                      \

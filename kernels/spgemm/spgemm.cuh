@@ -24,7 +24,10 @@
 // row counted in SPGEMM_STAT_GLOBAL_ENTRIES (ALG3 sizes its passes' windows with them).
 #define SPGEMM_STAT_POOL_MAX 14
 #define SPGEMM_STAT_GLOBAL_MAX_ENTRIES 15
-#define SPGEMM_STATS 16
+// Descents (a column above the next) inside B's rows, modulo 2^64: zero when they are sorted,
+// so that the numeric phase may search them (lower_bound_col).
+#define SPGEMM_STAT_B_DESCENTS 16
+#define SPGEMM_STATS 17
 // The rank and scratch start of a row with a global numeric table, in one word (rank << 40 |
 // start): one atomic hands out both, so ranks follow the rows' order in the scratch.
 #define SPGEMM_SEG_BITS 40
@@ -39,6 +42,21 @@ __device__ __forceinline__ int spgemm_bin(u64 P) {
     int b = 1;
     while ((16ull << (b - 1)) < P) ++b;
     return b;
+}
+
+// The first position of cols[0, len) (sorted) whose column is at least `key`.
+template <class I> __device__ __forceinline__ u32 lower_bound_col(const I* cols, u32 len, i64 key) {
+    u32 lo = 0;
+    while (len > 0) {
+        const u32 half = len >> 1;
+        if ((i64)cols[lo + half] < key) {
+            lo += half + 1;
+            len -= half + 1;
+        } else {
+            len = half;
+        }
+    }
+    return lo;
 }
 
 __device__ __forceinline__ u64 pow2_at_least(u64 x, u64 lo) {
@@ -62,17 +80,37 @@ __device__ __forceinline__ int big_symbolic_method(u64 P, u64 n, u64 cap_words) 
 // Global table of a big row (symbolic method 2; numeric rows over the shared limit).
 __device__ __forceinline__ u64 global_table_size(u64 distinct) { return pow2_at_least(2 * distinct, 64); }
 
+// B's rows from this many entries are searched for a dense window's columns rather than
+// loaded whole (walk_routed in numeric.cu), when B's rows are sorted.
+#define SPGEMM_SEARCH_MIN 32u
+
+// span[r] of a big row: its smallest column (bits 0-31), its largest (bits 32-62: columns are
+// below 2^31), and SPAN_CHEAP_WALK (bit 63, set by the symbolic phase): B's rows are sorted
+// and walking the row's dense windows loads at most about twice its products (the products
+// of B's rows too short to search, loaded once per window, add at most P).
+#define SPAN_CHEAP_WALK (1ull << 63)
+__device__ __forceinline__ u32 span_lo(u64 s) { return (u32)s; }
+__device__ __forceinline__ u32 span_hi(u64 s) { return (u32)(s >> 32) & 0x7fffffffu; }
+__device__ __forceinline__ bool span_cheap_walk(u64 s) { return (s & SPAN_CHEAP_WALK) != 0; }
+// The row's span rounded up to a power of two (at least 256 columns).
+__device__ __forceinline__ u64 span_pow2(u64 s) { return pow2_at_least((u64)span_hi(s) - span_lo(s) + 1, 256); }
+
 // Which table a big row's numeric phase uses: 0 dense (values by column and a bitmap, over
 // windows of at most `dense_max` columns of the row's span), 1 shared hash, 2 global hash.
-// The largest shared tables (over half of SPGEMM_BIG_NUMERIC_SLOTS: 128 KB for f32) leave one
-// block per SM, so such rows take up to 4 dense windows of 64 KB instead (three blocks per
-// SM; R-MAT 16.8 -> 12.7 ms). Rows whose hash table would not fit shared memory take dense
-// windows when they need at most 16, so that only rare rows need the global sort.
+// A hash table is compacted and sorted by column in shared memory; past 4096 slots that sort
+// costs more than dense windows whose walk is cheap (span_cheap_walk): such rows take up to 16
+// windows instead. The largest shared tables (over half of SPGEMM_BIG_NUMERIC_SLOTS: 128 KB
+// for f32) leave one block per SM, so other rows take up to 4 dense windows of 64 KB instead
+// (three blocks per SM; R-MAT 16.8 -> 12.7 ms). Rows whose hash table would not fit shared
+// memory take dense windows when they need at most 16, so that only rare rows need the global
+// sort.
 // The most dense windows a row's numeric phase walks (big_numeric_kind 0).
 #define SPGEMM_WINDOWS 16
 
-__device__ __forceinline__ int big_numeric_kind(u64 spanp, u64 S, u64 dense_max) {
+__device__ __forceinline__ int big_numeric_kind(u64 spanp, u64 S, u64 dense_max, bool cheap_walk) {
     if (spanp <= dense_max) return 0;
+    if (S <= SPGEMM_BIG_NUMERIC_SLOTS / 4) return 1;
+    if (cheap_walk && spanp / dense_max <= SPGEMM_WINDOWS) return 0;
     if (S <= SPGEMM_BIG_NUMERIC_SLOTS / 2) return 1;
     if (spanp / dense_max <= 4) return 0;
     if (S <= SPGEMM_BIG_NUMERIC_SLOTS) return 1;
@@ -97,9 +135,10 @@ __device__ __forceinline__ int big_numeric_kind(u64 spanp, u64 S, u64 dense_max)
 // most `esc_x4`/4 products fall on each entry. There the table path takes one block per row
 // however long the row (the global tables also a sort), while ESC splits the row across
 // blocks and moves each product a few times. Up to 4 dense windows stay faster (session 39:
-// R-MAT s16 12.9 -> 17.0 ms and block-65536 55 -> 145 ms when they took ESC). esc_x4 = 0:
-// never.
-__device__ __forceinline__ bool big_numeric_esc(u64 P, u64 nnz, u64 spanp, u64 dense_max, u32 esc_x4) {
+// R-MAT s16 12.9 -> 17.0 ms and block-65536 55 -> 145 ms when they took ESC), and so do up
+// to 16 when their walk is cheap (cheap_walk). esc_x4 = 0: never.
+__device__ __forceinline__ bool big_numeric_esc(u64 P, u64 nnz, u64 spanp, u64 dense_max, u32 esc_x4, bool cheap_walk) {
+    if (cheap_walk && spanp / dense_max <= SPGEMM_WINDOWS) return false;
     return nnz > SPGEMM_BIG_NUMERIC_SLOTS / 4 && spanp / dense_max > 4 && P < (1ull << 32) && 4 * P <= esc_x4 * nnz;
 }
 

@@ -114,9 +114,11 @@ __device__ __forceinline__ void store_span(u32 lo, u32 hi, u64* span_out) {
 __device__ void store_window_starts(int method, const u32* table, u64 items, u64 nnz, u64 dense_max,
                                     const u64* span_r, u32* starts) {
     __shared__ u32 win[SPGEMM_WINDOWS];
-    const u32 lo = (u32)*span_r, hi = (u32)(*span_r >> 32);
-    const u64 spanp = pow2_at_least((u64)hi - lo + 1, 256);
-    if (spanp <= dense_max || big_numeric_kind(spanp, global_table_size(nnz), dense_max) != 0) return;
+    const u64 sp = *span_r;
+    const u32 lo = span_lo(sp), hi = span_hi(sp);
+    const u64 spanp = span_pow2(sp);
+    if (spanp <= dense_max || big_numeric_kind(spanp, global_table_size(nnz), dense_max, span_cheap_walk(sp)) != 0)
+        return;
     if (threadIdx.x < SPGEMM_WINDOWS) win[threadIdx.x] = 0;
     __syncthreads();
     if (method == 1) {
@@ -148,12 +150,33 @@ __device__ void store_window_starts(int method, const u32* table, u64 items, u64
     __syncthreads();
 }
 
+// Sets SPAN_CHEAP_WALK in *span_r for row [s, e) of A (P products) when B's rows are sorted
+// and the products of B's rows too short to search (under SPGEMM_SEARCH_MIN entries), loaded
+// once per dense window, add at most P to the walk. Block-wide; after store_span.
+template <class I>
+__device__ void mark_cheap_walk(i64 s, i64 e, u64 P, u32 b_sorted, const I* a_col, i64 a_base, const I* b_ptr,
+                                u64 dense_max, u64* span_r) {
+    const u64 sp = *span_r;
+    const u64 windows = span_pow2(sp) / dense_max;
+    if (!b_sorted || windows < 2) return;
+    u64 short_products = 0;
+    for (i64 p = s + threadIdx.x; p < e; p += blockDim.x) {
+        const i64 k = (i64)a_col[p] - a_base;
+        const u64 len = (u64)((i64)b_ptr[k + 1] - (i64)b_ptr[k]);
+        if (len < SPGEMM_SEARCH_MIN) short_products += len;
+    }
+    short_products = block_sum(short_products);
+    if (threadIdx.x == 0 && short_products * (windows - 1) <= P) *span_r = sp | SPAN_CHEAP_WALK;
+    __syncthreads();
+}
+
 // Rows whose table (u32 words) is in (lo_words, hi_words]: launched per size class, so that
 // small tables do not hold the largest class's shared memory. Window starts as above.
 template <class I>
 __device__ void spgemm_symbolic_big(const u32* rows, u32 count, const u64* rowprod, i64 n, u64 cap_words,
-                                    u64 lo_words, u64 hi_words, const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col,
-                                    i64 b_base, u64 dense_max, u64* span, u32* win_start, u64* row_nnz) {
+                                    u64 lo_words, u64 hi_words, const I* a_ptr, const I* a_col, i64 a_base,
+                                    const I* b_ptr, const I* b_col, i64 b_base, u64 dense_max, u32 b_sorted,
+                                    u64* span, u32* win_start, u64* row_nnz) {
     extern __shared__ u32 shared_table[];
     for (u64 r = blockIdx.x; r < count; r += gridDim.x) {
         const u32 i = rows[r];
@@ -167,10 +190,11 @@ __device__ void spgemm_symbolic_big(const u32* rows, u32 count, const u64* rowpr
         for (u32 t = threadIdx.x; t < words; t += blockDim.x) shared_table[t] = fill;
         __syncthreads();
         u32 lo = SPGEMM_EMPTY, hi = 0;
-        u32 added = big_row_insert((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base, method, shared_table,
-                                   words - 1, a_col, a_base, b_ptr, b_col, b_base, lo, hi);
+        const i64 s = (i64)a_ptr[i] - a_base, e = (i64)a_ptr[i + 1] - a_base;
+        u32 added = big_row_insert(s, e, method, shared_table, words - 1, a_col, a_base, b_ptr, b_col, b_base, lo, hi);
         added = block_sum(added);
         store_span(lo, hi, &span[r]);
+        mark_cheap_walk(s, e, P, b_sorted, a_col, a_base, b_ptr, dense_max, &span[r]);
         if (threadIdx.x == 0) row_nnz[i] = added;
         store_window_starts(method, shared_table, words, added, dense_max, &span[r],
                             &win_start[r * SPGEMM_WINDOWS]);
@@ -183,7 +207,7 @@ template <class I>
 __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sym_off, const u64* rowprod, i64 n,
                                        u64 cap_words, u64 off_lo, u64 off_hi, const I* a_ptr, const I* a_col,
                                        i64 a_base, const I* b_ptr, const I* b_col, i64 b_base, u64 dense_max,
-                                       u32* pool, u64* span, u32* win_start, u64* row_nnz) {
+                                       u32 b_sorted, u32* pool, u64* span, u32* win_start, u64* row_nnz) {
     for (u64 r = blockIdx.x; r < count; r += gridDim.x) {
         const u32 i = rows[r];
         const u64 P = rowprod[i];
@@ -193,10 +217,11 @@ __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sy
         for (u64 t = threadIdx.x; t < size; t += blockDim.x) keys[t] = SPGEMM_EMPTY;
         __syncthreads();
         u32 lo = SPGEMM_EMPTY, hi = 0;
-        u32 added = big_row_insert((i64)a_ptr[i] - a_base, (i64)a_ptr[i + 1] - a_base, 0, keys, (u32)(size - 1),
-                                   a_col, a_base, b_ptr, b_col, b_base, lo, hi);
+        const i64 s = (i64)a_ptr[i] - a_base, e = (i64)a_ptr[i + 1] - a_base;
+        u32 added = big_row_insert(s, e, 0, keys, (u32)(size - 1), a_col, a_base, b_ptr, b_col, b_base, lo, hi);
         added = block_sum(added);
         store_span(lo, hi, &span[r]);
+        mark_cheap_walk(s, e, P, b_sorted, a_col, a_base, b_ptr, dense_max, &span[r]);
         if (threadIdx.x == 0) row_nnz[i] = added;
         store_window_starts(0, keys, size, added, dense_max, &span[r], &win_start[r * SPGEMM_WINDOWS]);
     }
@@ -219,16 +244,17 @@ __device__ void spgemm_symbolic_global(const u32* rows, u32 count, const u64* sy
     extern "C" __global__ void __launch_bounds__(256, 8) spblk_spgemm_symbolic_big_##tidx(                  \
         const u32* rows, u32 count, const u64* rowprod, i64 n, u64 cap_words, u64 lo_words, u64 hi_words,   \
         const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col, i64 b_base,             \
-        u64 dense_max, u64* span, u32* win_start, u64* row_nnz) {                                           \
+        u64 dense_max, u32 b_sorted, u64* span, u32* win_start, u64* row_nnz) {                             \
         spgemm_symbolic_big<I>(rows, count, rowprod, n, cap_words, lo_words, hi_words, a_ptr, a_col, a_base, \
-                               b_ptr, b_col, b_base, dense_max, span, win_start, row_nnz);                  \
+                               b_ptr, b_col, b_base, dense_max, b_sorted, span, win_start, row_nnz);        \
     }                                                                                                       \
     extern "C" __global__ void spblk_spgemm_symbolic_global_##tidx(                                         \
         const u32* rows, u32 count, const u64* sym_off, const u64* rowprod, i64 n, u64 cap_words,           \
         u64 off_lo, u64 off_hi, const I* a_ptr, const I* a_col, i64 a_base, const I* b_ptr, const I* b_col, \
-        i64 b_base, u64 dense_max, u32* pool, u64* span, u32* win_start, u64* row_nnz) {                    \
+        i64 b_base, u64 dense_max, u32 b_sorted, u32* pool, u64* span, u32* win_start, u64* row_nnz) {      \
         spgemm_symbolic_global<I>(rows, count, sym_off, rowprod, n, cap_words, off_lo, off_hi, a_ptr, a_col, \
-                                  a_base, b_ptr, b_col, b_base, dense_max, pool, span, win_start, row_nnz); \
+                                  a_base, b_ptr, b_col, b_base, dense_max, b_sorted, pool, span, win_start, \
+                                  row_nnz);                                                                 \
     }
 SPGEMM_SYMBOLIC_ENTRY(int, i32)
 SPGEMM_SYMBOLIC_ENTRY(long long, i64)

@@ -852,6 +852,9 @@ fn spgemm_matches_host_exactly() {
         // ~98 000 entries from ~400 000 products over 100 000 columns: 8 windows (f32), each
         // in a block of its own, with DEFAULT too (4 products an entry).
         (1, 4000, 1 << 20, Shape::DenseRow, Shape::Within(100, 100_000)),
+        // ~4 000 entries from ~4 000 products over 2^18 columns: a table of 8 192 slots, or, when
+        // B's rows are sorted (most of them long enough to search), 16 dense windows (f32).
+        (2, 40, 1 << 18, Shape::DenseRow, Shape::Within(100, 1 << 18)),
         // ~790 000 entries from ~1 000 000 products over 2^21 columns: with DEFAULT, a row over
         // the room of ESC's passes (C's ~6 MB, at least 16 MiB: ~800 000 products) in a pass of
         // its own; then ~24 rows of ~45 000 products each, in two passes or more.
@@ -863,15 +866,15 @@ fn spgemm_matches_host_exactly() {
     // every big row on a table. DEFAULT takes the dense rows of over 4096 entries spanning
     // over 4 dense windows on ESC's long-row path (big_numeric_esc), but those of over 2
     // products an entry, in passes of bounded scratch, and runs none of the ESC method's
-    // other kernels. Case k (counted over the value types) takes algs[(k + type) % 3], so that
-    // each size meets every algorithm whatever the number of sizes.
+    // other kernels. Case k (size j of value type t) takes algs[(j + t) % 3], so that each size
+    // meets every algorithm whatever the number of sizes.
     let algs = [SPBLK_SPGEMM_DEFAULT, SPBLK_SPGEMM_ALG2, SPBLK_SPGEMM_ALG3];
     let (mut esc_rows, mut global_rows) = ([0u32; 2], [0u32; 2]);
     let per_type = sizes.len();
     spgemm_against_host(
         5,
         &sizes,
-        |k| algs[(k + (k - 1) / per_type) % 3],
+        |k| algs[((k - 1) % per_type + (k - 1) / per_type) % 3],
         |what, alg, records| {
             let default = (alg == SPBLK_SPGEMM_DEFAULT) as usize;
             if default == 0 {
@@ -936,7 +939,13 @@ pub(crate) fn spgemm_against_host(
             let ity = if k % 2 == 0 { SPBLK_INDEX_32I } else { SPBLK_INDEX_64I };
             let base = ((k / 2) % 2) as u32;
             let ea = pattern(&mut r, m, kk, sa);
-            let eb = pattern(&mut r, kk, n, sb);
+            let mut eb = pattern(&mut r, kk, n, sb);
+            // B's rows sorted in every other pair of cases (the patterns come shuffled): the
+            // dense windows then search B's long rows for their range (walk_routed).
+            if (k / 4) % 2 == 0 {
+                eb.sort_unstable();
+            }
+            let b_sorted = eb.windows(2).all(|w| w[0].0 != w[1].0 || w[0].1 < w[1].1);
             let va = values(&mut r, ea.len());
             let vb = values(&mut r, eb.len());
             let a = Sp::new(&mut r, SPBLK_FORMAT_CSR, m, kk, &ea, &va, ity, base, vt);
@@ -951,7 +960,9 @@ pub(crate) fn spgemm_against_host(
                     encode(&values(&mut rng(seed), nnz), vt)
                 }
             };
-            let what = format!("spgemm case {k} type {vt} idx {ity} base {base} {m}x{kk}x{n} {sa:?} {sb:?}");
+            let order = if b_sorted { "sorted" } else { "shuffled" };
+            let what =
+                format!("spgemm case {k} type {vt} idx {ity} base {base} {m}x{kk}x{n} {sa:?} {sb:?} ({order} B)");
             let device = k % 4 < 2;
             let alg_id = alg_of(k);
             let what = format!("{what} alg {alg_id}");
@@ -961,6 +972,10 @@ pub(crate) fn spgemm_against_host(
                 run_spgemm(&mut Side::new(Kind::Cuda), alg, &a, &b, compute, alpha, beta, device, &c_init)
             });
             check(&what, alg_id, &records);
+            if alg_id != SPBLK_SPGEMM_ALG_ESC && m > 0 {
+                let noted = records.iter().flat_map(|rec| &rec.notes).any(|note| note.starts_with("B's rows sorted"));
+                assert_eq!(noted, b_sorted, "{what}: B's rows sorted is {b_sorted}, noted {noted}");
+            }
             assert_eq!(got.offsets, want.offsets, "{what}: row offsets");
             assert_eq!(got.cols, want.cols, "{what}: column indices (sorted within rows)");
             for i in 0..m {

@@ -64,7 +64,9 @@ const STAT_GLOBAL_ENTRIES: usize = 13;
 /// STAT_GLOBAL_ENTRIES: ALG3's windows grow by them, so that any row fits a pass.
 const STAT_POOL_MAX: usize = 14;
 const STAT_GLOBAL_MAX_ENTRIES: usize = 15;
-const STATS: usize = 16;
+/// Descents inside B's rows (zero: sorted, so the dense windows may search them).
+const STAT_B_DESCENTS: usize = 16;
+const STATS: usize = 17;
 /// A global row's rank and scratch start share a word (SPGEMM_SEG_BITS).
 const SEG_BITS: u32 = 40;
 /// Threads of a big row's block: 32 × SPGEMM_BIG_WARPS (8; column_owner's shift and the
@@ -310,6 +312,9 @@ pub fn work_estimation(
     // First sync: how many rows fall in each bin, the size of the global symbolic tables, and
     // the products (which decide the reuse path's buffers).
     let stats: [u64; STATS] = l.read_u64s(lay.stats, STATS)?.try_into().expect("STATS words");
+    if stats[STAT_B_DESCENTS] == 0 {
+        trace::note("B's rows sorted: the dense windows search B's long rows for their columns");
+    }
     state.num_products = Some(stats[STAT_PRODUCTS] as i64);
     state.data = Some(Box::new(GpuProduct {
         buffer1: buffer as u64,
@@ -327,8 +332,8 @@ pub fn work_estimation(
     Ok(())
 }
 
-/// Products per row of A·B into `rowprod` (m words) and the hash bins' statistics into
-/// `stats` (STATS words, zeroed here first).
+/// Products per row of A·B into `rowprod` (m words), the hash bins' statistics and B's
+/// descents into `stats` (STATS words, zeroed here first).
 fn count_products(l: &Launcher, args: &SpgemmArgs, rowprod: u64, stats: u64) -> Result<()> {
     let m = args.a.rows;
     l.memset_u32(stats, 0, 2 * STATS)?;
@@ -336,7 +341,7 @@ fn count_products(l: &Launcher, args: &SpgemmArgs, rowprod: u64, stats: u64) -> 
         return Ok(());
     }
     let (a_ptr, a_col) = csr_arrays(args.a);
-    let (b_ptr, _) = csr_arrays(args.b);
+    let (b_ptr, b_col) = csr_arrays(args.b);
     l.launch(
         &format!("spblk_spgemm_rowprod_{}", index_tag(args.a.indices_type)),
         l.grid(m as u64 * 32, BLOCK as u64),
@@ -348,7 +353,9 @@ fn count_products(l: &Launcher, args: &SpgemmArgs, rowprod: u64, stats: u64) -> 
             .ptr(a_ptr)
             .ptr(a_col)
             .i64(args.a.base.offset())
+            .i64(args.b.rows)
             .ptr(b_ptr)
+            .ptr(b_col)
             .i64(args.b.base.offset())
             .u64(symbolic_cap_words(args.b.cols))
             // The narrowest window of any compute type (f64's): the bound holds whichever
@@ -416,6 +423,7 @@ pub fn compute(
     prod.buffer2 = 0;
     prod.reuse = None;
     let stats = prod.stats;
+    let b_sorted = (stats[STAT_B_DESCENTS] == 0) as u32;
     let offsets = bin_offsets(&stats);
     let rows_of = |b: usize| l2.bin_rows + 4 * offsets[b];
     // Spans are kept per position in the numeric big list (bins NUMERIC_BIG_FROM..=BIG).
@@ -491,6 +499,7 @@ pub fn compute(
                     false,
                 )
                 .u64(dense_max(tsize))
+                .u32(b_sorted)
                 .ptr(span_of(BIG))
                 .ptr(l2.win_start)
                 .ptr(l2.c_ptr),
@@ -517,6 +526,7 @@ pub fn compute(
                     false,
                 )
                 .u64(dense_max(tsize))
+                .u32(b_sorted)
                 .ptr(pool1)
                 .ptr(span_of(BIG))
                 .ptr(l2.win_start)
@@ -604,6 +614,7 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
     let beta = Scalar::new(&args.beta, args.compute, "beta")?;
     let l2 = layout2(&mut Carve::new(prod.buffer2 as *mut _), m as usize, &prod.stats);
     let stats = prod.stats;
+    let b_sorted = (stats[STAT_B_DESCENTS] == 0) as u32;
     let [global_rows, global_slots] = prod.global;
     let multi = prod.multi_window_rows;
     let offsets = bin_offsets(&stats);
@@ -631,6 +642,7 @@ pub fn copy(l: &Launcher, dev: &Arc<Device>, args: &SpgemmArgs, state: &mut Spge
             .u64(lo)
             .u64(hi)
             .u64(dense_max(tsize))
+            .u32(b_sorted)
             .ptr(if split { l2.win_start } else { 0 })
             .u32((offsets[BIG] - offsets[NUMERIC_BIG_FROM]) as u32)
             .ptr(l2.multi_rows)
