@@ -398,6 +398,79 @@ __device__ __forceinline__ void walk_routed(BigRoute<T>& rt, i64 s, i64 e, const
     }
 }
 
+// A dense window's walk by column parts, for rows with span_cheap_walk (B's rows sorted, few
+// products in rows too short to search): the calling warp owns the window's columns [lo, past)
+// (its eighth: whole bitmap words), walks every product of A's row [s, e) itself in expansion
+// order, 32 at a time -- B's rows of at least SPGEMM_SEARCH_MIN entries searched for its
+// columns, shorter ones loaded whole and filtered -- and adds its own to the window (column c
+// at c - wlo of vals and bits). No routing and no barrier; each column is still summed in
+// expansion order by one warp, as walk_routed does, so the bits are the same.
+template <class V, class I, class T>
+__device__ __forceinline__ void walk_window_part(i64 s, i64 e, const I* a_col, const V* a_val, i64 a_base,
+                                                 const I* b_ptr, const I* b_col, const V* b_val, i64 b_base,
+                                                 u64 wlo, u64 lo, u64 past, T* vals, u32* bits) {
+    const int lane = threadIdx.x & 31;
+    for (i64 w0 = s; w0 < e; w0 += 32) {
+        const i64 p = w0 + lane;
+        i64 bs = 0;
+        u32 len = 0;
+        T av = T(0);
+        if (p < e) {
+            const i64 k = (i64)a_col[p] - a_base;
+            bs = (i64)b_ptr[k] - b_base;
+            len = (u32)((i64)b_ptr[k + 1] - b_base - bs);
+            av = to_compute(a_val[p]);
+            if (len >= SPGEMM_SEARCH_MIN) {
+                const u32 first = lower_bound_col(b_col + bs, len, (i64)lo + b_base);
+                len = lower_bound_col(b_col + bs + first, len - first, (i64)past + b_base);
+                bs += first;
+            }
+        }
+        const u32 incl = warp_inclusive_scan(len);
+        const u32 excl = incl - len;
+        const u32 total = __shfl_sync(SPBLK_FULL_MASK, incl, 31);
+        // Product j of this chunk: its B entry q and A value. The next 32 are loaded before
+        // this 32 are added, so that their latency overlaps that work.
+        auto locate = [&](u32 j, i64& q, T& a) {
+            int o = 0;
+#pragma unroll
+            for (int step = 16; step > 0; step >>= 1) {
+                const u32 ex = __shfl_sync(SPBLK_FULL_MASK, excl, o + step);
+                if (ex <= j) o += step;
+            }
+            q = __shfl_sync(SPBLK_FULL_MASK, bs, o) + (i64)(j - __shfl_sync(SPBLK_FULL_MASK, excl, o));
+            a = __shfl_sync(SPBLK_FULL_MASK, av, o);
+        };
+        i64 q = 0;
+        T a = T(0);
+        I col = 0;
+        V val{};
+        if (total > 0) {
+            locate(lane, q, a);
+            if ((u32)lane < total) {
+                col = b_col[q];
+                val = b_val[q];
+            }
+        }
+        for (u32 r0 = 0; r0 < total; r0 += 32) {
+            const bool valid = r0 + lane < total;
+            const u32 c = (u32)((i64)col - b_base);
+            const bool act = valid && c >= lo && c < past;
+            const T prod = act ? mul_rn(a, to_compute(val)) : T(0);
+            if (r0 + 32 < total) {
+                locate(r0 + 32 + lane, q, a);
+                if (r0 + 32 + lane < total) {
+                    col = b_col[q];
+                    val = b_val[q];
+                }
+            }
+            const u32 x = c - (u32)wlo;
+            if (act) atomicOr(&bits[x >> 5], 1u << (x & 31));
+            accumulate_chunk(act, c, prod, vals, [&](u32 cc) { return cc - (u32)wlo; });
+        }
+    }
+}
+
 // The big rows of kind `kind` whose table size (dense: the window, min(spanp, dense_max);
 // hash: S) is in (lo, hi]. span[r]: the row's smallest and largest column (symbolic phase).
 // Kinds 0 and 1 write C (out_*). Kind 2 takes the rows whose segment starts in [seg_lo,
@@ -466,15 +539,23 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
                 for (u64 t = threadIdx.x; t < size; t += blockDim.x) vals[t] = T(0);
                 for (u64 t = threadIdx.x; t < size / 32; t += blockDim.x) keys[t] = 0u;
                 __syncthreads();
-                // Several windows: B's long rows searched for this one's columns.
-                const u64 past = b_sorted && spanp > size ? wlo + size : 0;
-                walk_routed(rt, s, e, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base, wlo, past,
-                            [&](u32 c) { return c >= wlo && c - wlo < size; },
-                            [&](bool act, u32 c, T prod) {
-                                const u32 x = (u32)(c - wlo);
-                                if (act) atomicOr(&keys[x >> 5], 1u << (x & 31));
-                                accumulate_chunk(act, c, prod, vals, [&](u32 cc) { return (u32)(cc - wlo); });
-                            });
+                if (span_cheap_walk(span[r])) {
+                    const u64 part = size / SPGEMM_BIG_WARPS, lo = wlo + (threadIdx.x >> 5) * part;
+                    walk_window_part(s, e, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base, wlo, lo, lo + part,
+                                     vals, keys);
+                    __syncthreads();
+                } else {
+                    // Several windows: B's long rows searched for this one's columns.
+                    const u64 past = b_sorted && spanp > size ? wlo + size : 0;
+                    walk_routed(rt, s, e, a_col, a_val, a_base, b_ptr, b_col, b_val, b_base, wlo, past,
+                                [&](u32 c) { return c >= wlo && c - wlo < size; },
+                                [&](bool act, u32 c, T prod) {
+                                    const u32 x = (u32)(c - wlo);
+                                    if (act) atomicOr(&keys[x >> 5], 1u << (x & 31));
+                                    accumulate_chunk(act, c, prod, vals,
+                                                     [&](u32 cc) { return (u32)(cc - wlo); });
+                                });
+                }
                 for (u64 t0 = 0; t0 < size / 32; t0 += blockDim.x) {
                     const u64 t = t0 + threadIdx.x;
                     u32 word = t < size / 32 ? keys[t] : 0u;

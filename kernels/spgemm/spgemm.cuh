@@ -85,9 +85,9 @@ __device__ __forceinline__ u64 global_table_size(u64 distinct) { return pow2_at_
 #define SPGEMM_SEARCH_MIN 32u
 
 // span[r] of a big row: its smallest column (bits 0-31), its largest (bits 32-62: columns are
-// below 2^31), and SPAN_CHEAP_WALK (bit 63, set by the symbolic phase): B's rows are sorted
-// and walking the row's dense windows loads at most about twice its products (the products
-// of B's rows too short to search, loaded once per window, add at most P).
+// below 2^31), and SPAN_CHEAP_WALK (bit 63, set by the symbolic phase's mark_cheap_walk): B's
+// rows are sorted and walking the row's dense windows loads at most about twice its products
+// (numeric.cu's walk_window_part).
 #define SPAN_CHEAP_WALK (1ull << 63)
 __device__ __forceinline__ u32 span_lo(u64 s) { return (u32)s; }
 __device__ __forceinline__ u32 span_hi(u64 s) { return (u32)(s >> 32) & 0x7fffffffu; }

@@ -151,14 +151,15 @@ __device__ void store_window_starts(int method, const u32* table, u64 items, u64
 }
 
 // Sets SPAN_CHEAP_WALK in *span_r for row [s, e) of A (P products) when B's rows are sorted
-// and the products of B's rows too short to search (under SPGEMM_SEARCH_MIN entries), loaded
-// once per dense window, add at most P to the walk. Block-wide; after store_span.
+// and the products of B's rows too short to search (under SPGEMM_SEARCH_MIN entries) are at
+// most P / max(W - 1, 4) of W dense windows: loaded once per window they add at most P to the
+// walk, and loaded by each warp of walk_window_part about twice P. Block-wide; after store_span.
 template <class I>
 __device__ void mark_cheap_walk(i64 s, i64 e, u64 P, u32 b_sorted, const I* a_col, i64 a_base, const I* b_ptr,
                                 u64 dense_max, u64* span_r) {
+    if (!b_sorted) return;
     const u64 sp = *span_r;
-    const u64 windows = span_pow2(sp) / dense_max;
-    if (!b_sorted || windows < 2) return;
+    const u64 windows = (span_pow2(sp) + dense_max - 1) / dense_max;
     u64 short_products = 0;
     for (i64 p = s + threadIdx.x; p < e; p += blockDim.x) {
         const i64 k = (i64)a_col[p] - a_base;
@@ -166,7 +167,7 @@ __device__ void mark_cheap_walk(i64 s, i64 e, u64 P, u32 b_sorted, const I* a_co
         if (len < SPGEMM_SEARCH_MIN) short_products += len;
     }
     short_products = block_sum(short_products);
-    if (threadIdx.x == 0 && short_products * (windows - 1) <= P) *span_r = sp | SPAN_CHEAP_WALK;
+    if (threadIdx.x == 0 && short_products * (windows > 5 ? windows - 1 : 4) <= P) *span_r = sp | SPAN_CHEAP_WALK;
     __syncthreads();
 }
 

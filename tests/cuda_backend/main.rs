@@ -855,6 +855,9 @@ fn spgemm_matches_host_exactly() {
         // ~4 000 entries from ~4 000 products over 2^18 columns: a table of 8 192 slots, or, when
         // B's rows are sorted (most of them long enough to search), 16 dense windows (f32).
         (2, 40, 1 << 18, Shape::DenseRow, Shape::Within(100, 1 << 18)),
+        // ~5 000 entries from ~6 000 products over 8 000 columns: one dense window, walked by
+        // column parts when B's rows are sorted.
+        (2, 60, 8000, Shape::DenseRow, Shape::Within(100, 8000)),
         // ~790 000 entries from ~1 000 000 products over 2^21 columns: with DEFAULT, a row over
         // the room of ESC's passes (C's ~6 MB, at least 16 MiB: ~800 000 products) in a pass of
         // its own; then ~24 rows of ~45 000 products each, in two passes or more.
