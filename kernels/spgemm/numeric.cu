@@ -81,6 +81,84 @@ __device__ __forceinline__ void sort_pairs(u32* keys, T* vals, u32 cnt, u32 me, 
     }
 }
 
+// Words of `scratch` that radix_sort_pairs needs: the digit counts of every pass, and a tile's
+// per-warp counts.
+#define RADIX_SCRATCH_WORDS ((7 + SPGEMM_BIG_WARPS) * 32)
+
+// Sorts the first `cnt` (key, value) pairs by key -- distinct keys in [lo, lo + 2^bits) --
+// block-wide, by least-significant-digit radix passes of 5 bits, each a stable scatter between
+// [0, cnt) and the spare slots [cnt, 2 cnt) (which must exist). Returns whether the result
+// ended in the spare slots. A bitonic sort of a big row's 4096-slot table cost ~125 000 warp
+// instructions (R-MAT s18); these passes cost ~9 000 each, and a span of 2^18 takes four.
+// `scratch`: RADIX_SCRATCH_WORDS words of shared memory.
+template <class T>
+__device__ bool radix_sort_pairs(u32* keys, T* vals, u32 cnt, u32 lo, u32 bits, u32* scratch) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned lower = (1u << lane) - 1u;
+    const u32 passes = (bits + 4) / 5;
+    u32* hist = scratch;               // [pass][digit]: then where the digit starts
+    u32* tile = scratch + 7 * 32;      // [warp][digit]: then where the warp's digit starts
+    for (u32 t = threadIdx.x; t < 7 * 32; t += blockDim.x) hist[t] = 0;
+    __syncthreads();
+    // Every pass's digit counts in one read.
+    for (u32 t0 = 0; t0 < cnt; t0 += blockDim.x) {
+        const bool valid = t0 + threadIdx.x < cnt;
+        const u32 x = valid ? keys[t0 + threadIdx.x] - lo : 0u;
+        const unsigned vmask = __ballot_sync(SPBLK_FULL_MASK, valid);
+        for (u32 p = 0; p < passes; ++p) {
+            const u32 d = (x >> (5 * p)) & 31u;
+            const unsigned peers = valid ? __match_any_sync(vmask, d) : 0u;
+            if (valid && (peers & lower) == 0) atomicAdd(&hist[p * 32 + d], (u32)__popc(peers));
+        }
+    }
+    __syncthreads();
+    if ((u32)warp < passes) {
+        const u32 v = hist[warp * 32 + lane];
+        hist[warp * 32 + lane] = warp_inclusive_scan(v) - v;
+    }
+    __syncthreads();
+    u32 *src_k = keys, *dst_k = keys + cnt;
+    T *src_v = vals, *dst_v = vals + cnt;
+    for (u32 p = 0; p < passes; ++p) {
+        for (u32 t0 = 0; t0 < cnt; t0 += blockDim.x) {
+            const bool valid = t0 + threadIdx.x < cnt;
+            const u32 key = valid ? src_k[t0 + threadIdx.x] : 0u;
+            const T val = valid ? src_v[t0 + threadIdx.x] : T(0);
+            const u32 d = ((key - lo) >> (5 * p)) & 31u;
+            const unsigned vmask = __ballot_sync(SPBLK_FULL_MASK, valid);
+            const unsigned peers = valid ? __match_any_sync(vmask, d) : 0u;
+            tile[warp * 32 + lane] = 0;
+            __syncwarp();
+            if (valid && (peers & lower) == 0) tile[warp * 32 + d] = (u32)__popc(peers);
+            __syncthreads();
+            // Lane d of warp 0: digit d's place for each warp's items of this tile, in order.
+            if (warp == 0) {
+                u32 at = hist[p * 32 + lane];
+                for (int w = 0; w < SPGEMM_BIG_WARPS; ++w) {
+                    const u32 c = tile[w * 32 + lane];
+                    tile[w * 32 + lane] = at;
+                    at += c;
+                }
+                hist[p * 32 + lane] = at;
+            }
+            __syncthreads();
+            if (valid) {
+                const u32 at = tile[warp * 32 + d] + (u32)__popc(peers & lower);
+                dst_k[at] = key;
+                dst_v[at] = val;
+            }
+            __syncthreads();
+        }
+        u32* tk = src_k;
+        src_k = dst_k;
+        dst_k = tk;
+        T* tv = src_v;
+        src_v = dst_v;
+        dst_v = tv;
+    }
+    return (passes & 1u) != 0;
+}
+
 template <int K, class V, class I, class W, class T>
 __device__ __forceinline__ void numeric_short_row(u32 i, u64 base, const I* a_ptr, const I* a_col, const V* a_val,
                                                   i64 a_base, const I* b_ptr, const I* b_col, const V* b_val,
@@ -281,7 +359,7 @@ __device__ void spgemm_numeric_short(const u32* rows, u32 count, const I* a_ptr,
 //   dense: values by column and a bitmap over windows of the row's column span, each
 //          written in column order;
 //   hash (shared or global): S = global_table_size(nnz) slots, compacted in slot order; in
-//          shared memory it is sorted there; from the global pool (rows too big for both) it
+//          shared memory it is sorted there (radix_sort_pairs); from the global pool (rows too big for both) it
 //          goes unsorted to a scratch, which one global sort of those rows' entries (by
 //          column, then by the row's rank) puts in order before placing them in C.
 // Rows marked SPGEMM_ESC_ROW (big_numeric_esc) take ESC's long-row path instead (esc.cu).
@@ -292,6 +370,7 @@ template <class T> struct BigRoute {
     T val[BIG_ROUND];
     u32 count[SPGEMM_BIG_WARPS][SPGEMM_BIG_WARPS];  // [chunk (warp)][owner]
 };
+static_assert(sizeof(BigRoute<float>) >= RADIX_SCRATCH_WORDS * 4, "radix_sort_pairs' scratch in BigRoute");
 
 // Routes this lane's product (owner `ow`, or none when !valid) to its owner's segment of
 // `rt`; after the barrier inside, [seg_lo, seg_hi) is the calling warp's segment.
@@ -602,8 +681,12 @@ __device__ void spgemm_numeric_big(const u32* rows, u32 count, int kind, u64 lo,
             cnt += tot;
         }
         if (kind == 2) continue;
-        sort_pairs(keys, vals, (u32)cnt, threadIdx.x, blockDim.x, [] { __syncthreads(); });
-        for (u64 t = threadIdx.x; t < cnt; t += blockDim.x) w(out + t, keys[t], mul_rn(alpha, vals[t]));
+        // By column: the routing buffers are free by now.
+        const u32 bits = 32 - __clz(cmax - cmin);
+        const u32 moved = radix_sort_pairs(keys, vals, (u32)cnt, cmin, bits > 0 ? bits : 1,
+                                           reinterpret_cast<u32*>(&rt)) ? (u32)cnt : 0u;
+        for (u64 t = threadIdx.x; t < cnt; t += blockDim.x)
+            w(out + t, keys[moved + t], mul_rn(alpha, vals[moved + t]));
         __syncthreads();
     }
 }
