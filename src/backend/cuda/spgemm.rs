@@ -16,6 +16,9 @@
 //! more than 4096 entries whose products seldom share a column (at most ESC_X4 / 4 products
 //! an entry) and span over 4 dense windows take ESC's long-row path instead: their
 //! products sorted in chunks across blocks and merged (spgemm/esc.rs), not one block's table.
+//! When B's rows are sorted (the work estimation counts their descents), dense windows load
+//! only their columns of B's long rows, and rows whose windows that makes cheap take up to 16
+//! of them rather than a large table or ESC's path (kernels/spgemm/spgemm.cuh).
 //!
 //! Memory: buffer 1 holds 8(m+1) bytes of per-row product counts and 128 bytes of counts;
 //! buffer 2 holds C's offsets (8(m+3) bytes), the row bins (4m), the big rows' pool offsets,
