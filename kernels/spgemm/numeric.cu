@@ -81,6 +81,45 @@ __device__ __forceinline__ void sort_pairs(u32* keys, T* vals, u32 cnt, u32 me, 
     }
 }
 
+// A radix pass's item t of the pairs [0, cnt): its key, value and digit at `shift` above lo,
+// and the lanes of its warp holding the same digit (none when t >= cnt).
+template <class T> struct RadixItem {
+    bool valid;
+    u32 key, digit;
+    T val;
+    unsigned peers;
+    __device__ __forceinline__ RadixItem(const u32* keys, const T* vals, u32 t, u32 cnt, u32 lo, u32 shift) {
+        valid = t < cnt;
+        key = valid ? keys[t] : 0u;
+        val = valid ? vals[t] : T(0);
+        digit = ((key - lo) >> shift) & 31u;
+        const unsigned vmask = __ballot_sync(SPBLK_FULL_MASK, valid);
+        peers = valid ? __match_any_sync(vmask, digit) : 0u;
+    }
+    // Whether this lane is the first of its digit's lanes (`lower`: the lanes below it).
+    __device__ __forceinline__ bool first(unsigned lower) const { return valid && (peers & lower) == 0; }
+};
+
+// The two halves a radix sort moves its pairs between: [0, cnt) and [cnt, 2 cnt).
+template <class T> struct RadixHalves {
+    u32 *src_k, *dst_k;
+    T *src_v, *dst_v;
+    __device__ __forceinline__ RadixHalves(u32* keys, T* vals, u32 cnt)
+        : src_k(keys), dst_k(keys + cnt), src_v(vals), dst_v(vals + cnt) {}
+    __device__ __forceinline__ void put(u32 at, u32 key, T val) {
+        dst_k[at] = key;
+        dst_v[at] = val;
+    }
+    __device__ __forceinline__ void swap() {
+        u32* tk = src_k;
+        src_k = dst_k;
+        dst_k = tk;
+        T* tv = src_v;
+        src_v = dst_v;
+        dst_v = tv;
+    }
+};
+
 // Words of `scratch` that radix_sort_pairs needs: the digit counts of every pass, and a tile's
 // per-warp counts.
 #define RADIX_SCRATCH_WORDS ((7 + SPGEMM_BIG_WARPS) * 32)
@@ -117,19 +156,13 @@ __device__ bool radix_sort_pairs(u32* keys, T* vals, u32 cnt, u32 lo, u32 bits, 
         hist[warp * 32 + lane] = warp_inclusive_scan(v) - v;
     }
     __syncthreads();
-    u32 *src_k = keys, *dst_k = keys + cnt;
-    T *src_v = vals, *dst_v = vals + cnt;
+    RadixHalves<T> h(keys, vals, cnt);
     for (u32 p = 0; p < passes; ++p) {
         for (u32 t0 = 0; t0 < cnt; t0 += blockDim.x) {
-            const bool valid = t0 + threadIdx.x < cnt;
-            const u32 key = valid ? src_k[t0 + threadIdx.x] : 0u;
-            const T val = valid ? src_v[t0 + threadIdx.x] : T(0);
-            const u32 d = ((key - lo) >> (5 * p)) & 31u;
-            const unsigned vmask = __ballot_sync(SPBLK_FULL_MASK, valid);
-            const unsigned peers = valid ? __match_any_sync(vmask, d) : 0u;
+            const RadixItem<T> it(h.src_k, h.src_v, t0 + threadIdx.x, cnt, lo, 5 * p);
             tile[warp * 32 + lane] = 0;
             __syncwarp();
-            if (valid && (peers & lower) == 0) tile[warp * 32 + d] = (u32)__popc(peers);
+            if (it.first(lower)) tile[warp * 32 + it.digit] = (u32)__popc(it.peers);
             __syncthreads();
             // Lane d of warp 0: digit d's place for each warp's items of this tile, in order.
             if (warp == 0) {
@@ -142,19 +175,10 @@ __device__ bool radix_sort_pairs(u32* keys, T* vals, u32 cnt, u32 lo, u32 bits, 
                 hist[p * 32 + lane] = at;
             }
             __syncthreads();
-            if (valid) {
-                const u32 at = tile[warp * 32 + d] + (u32)__popc(peers & lower);
-                dst_k[at] = key;
-                dst_v[at] = val;
-            }
+            if (it.valid) h.put(tile[warp * 32 + it.digit] + (u32)__popc(it.peers & lower), it.key, it.val);
             __syncthreads();
         }
-        u32* tk = src_k;
-        src_k = dst_k;
-        dst_k = tk;
-        T* tv = src_v;
-        src_v = dst_v;
-        dst_v = tv;
+        h.swap();
     }
     return (passes & 1u) != 0;
 }
@@ -165,15 +189,14 @@ __device__ bool warp_radix_sort_pairs(u32* keys, T* vals, u32 cnt, u32 lo, u32 b
     const int lane = threadIdx.x & 31;
     const unsigned lower = (1u << lane) - 1u;
     const u32 passes = (bits + 4) / 5;
-    u32 *src_k = keys, *dst_k = keys + cnt;
-    T *src_v = vals, *dst_v = vals + cnt;
+    RadixHalves<T> h(keys, vals, cnt);
     for (u32 p = 0; p < passes; ++p) {
-        // The leader of each digit's lanes adds their count (counts[d]); `at`: lane d's place.
+        // The first lane of each digit's lanes adds their count (counts[d]); `at`: lane d's place.
         counts[lane] = 0;
         __syncwarp();
         for (u32 t0 = 0; t0 < cnt; t0 += 32) {
             const bool valid = t0 + lane < cnt;
-            const u32 d = valid ? ((src_k[t0 + lane] - lo) >> (5 * p)) & 31u : 0u;
+            const u32 d = valid ? ((h.src_k[t0 + lane] - lo) >> (5 * p)) & 31u : 0u;
             const unsigned vmask = __ballot_sync(SPBLK_FULL_MASK, valid);
             const unsigned peers = valid ? __match_any_sync(vmask, d) : 0u;
             if (valid && (peers & lower) == 0) counts[d] += (u32)__popc(peers);
@@ -185,29 +208,16 @@ __device__ bool warp_radix_sort_pairs(u32* keys, T* vals, u32 cnt, u32 lo, u32 b
         counts[lane] = 0;
         __syncwarp();
         for (u32 t0 = 0; t0 < cnt; t0 += 32) {
-            const bool valid = t0 + lane < cnt;
-            const u32 key = valid ? src_k[t0 + lane] : 0u;
-            const T val = valid ? src_v[t0 + lane] : T(0);
-            const u32 d = ((key - lo) >> (5 * p)) & 31u;
-            const unsigned vmask = __ballot_sync(SPBLK_FULL_MASK, valid);
-            const unsigned peers = valid ? __match_any_sync(vmask, d) : 0u;
-            const u32 place = __shfl_sync(SPBLK_FULL_MASK, at, d) + (u32)__popc(peers & lower);
-            if (valid) {
-                dst_k[place] = key;
-                dst_v[place] = val;
-                if ((peers & lower) == 0) counts[d] = (u32)__popc(peers);
-            }
+            const RadixItem<T> it(h.src_k, h.src_v, t0 + lane, cnt, lo, 5 * p);
+            const u32 place = __shfl_sync(SPBLK_FULL_MASK, at, it.digit) + (u32)__popc(it.peers & lower);
+            if (it.valid) h.put(place, it.key, it.val);
+            if (it.first(lower)) counts[it.digit] = (u32)__popc(it.peers);
             __syncwarp();
             at += counts[lane];
             counts[lane] = 0;
             __syncwarp();
         }
-        u32* tk = src_k;
-        src_k = dst_k;
-        dst_k = tk;
-        T* tv = src_v;
-        src_v = dst_v;
-        dst_v = tv;
+        h.swap();
     }
     return (passes & 1u) != 0;
 }
@@ -473,6 +483,47 @@ __device__ __forceinline__ void route_products(BigRoute<T>& rt, bool valid, u32 
     __syncthreads();
 }
 
+// A warp's 32 entries of A's row from w0 (the row ends at e): lane l holds entry w0 + l's
+// value and B row [bs, bs + len) -- narrowed to the columns in [first, past) when first < past
+// and the row has at least SPGEMM_SEARCH_MIN entries (B's rows sorted) -- and the scan of the
+// lengths; product j of the chunk's `total` is found by locate(j).
+template <class T> struct EntryChunk {
+    i64 bs = 0;
+    u32 excl, total;
+    T av = T(0);
+    template <class V, class I>
+    __device__ __forceinline__ EntryChunk(i64 w0, i64 e, const I* a_col, const V* a_val, i64 a_base,
+                                          const I* b_ptr, const I* b_col, i64 b_base, u64 first, u64 past) {
+        const i64 p = w0 + (threadIdx.x & 31);
+        u32 len = 0;
+        if (p < e) {
+            const i64 k = (i64)a_col[p] - a_base;
+            bs = (i64)b_ptr[k] - b_base;
+            len = (u32)((i64)b_ptr[k + 1] - b_base - bs);
+            av = to_compute(a_val[p]);
+            if (first < past && len >= SPGEMM_SEARCH_MIN) {
+                const u32 lo = lower_bound_col(b_col + bs, len, (i64)first + b_base);
+                len = lower_bound_col(b_col + bs + lo, len - lo, (i64)past + b_base);
+                bs += lo;
+            }
+        }
+        const u32 incl = warp_inclusive_scan(len);
+        excl = incl - len;
+        total = __shfl_sync(SPBLK_FULL_MASK, incl, 31);
+    }
+    // Product j of the chunk: its place q in B's arrays and A's value a.
+    __device__ __forceinline__ void locate(u32 j, i64& q, T& a) const {
+        int o = 0;
+#pragma unroll
+        for (int step = 16; step > 0; step >>= 1) {
+            const u32 ex = __shfl_sync(SPBLK_FULL_MASK, excl, o + step);
+            if (ex <= j) o += step;
+        }
+        q = __shfl_sync(SPBLK_FULL_MASK, bs, o) + (i64)(j - __shfl_sync(SPBLK_FULL_MASK, excl, o));
+        a = __shfl_sync(SPBLK_FULL_MASK, av, o);
+    }
+};
+
 // One walk over the products of A's row [s, e) by the whole block, BIG_ROUND at a time:
 // products with keep(col) are routed to their owner warp, which passes each 32 of them, in
 // expansion order, to consume(act, col, product). Every warp must call it.
@@ -486,24 +537,8 @@ __device__ __forceinline__ void walk_routed(BigRoute<T>& rt, i64 s, i64 e, const
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     for (i64 w0 = s; w0 < e; w0 += 32) {
         // Every warp loads the same window of A entries and scans its B-row lengths.
-        const i64 p = w0 + lane;
-        i64 bs = 0;
-        u32 len = 0;
-        T av = T(0);
-        if (p < e) {
-            const i64 k = (i64)a_col[p] - a_base;
-            bs = (i64)b_ptr[k] - b_base;
-            len = (u32)((i64)b_ptr[k + 1] - b_base - bs);
-            av = to_compute(a_val[p]);
-            if (first < past && len >= SPGEMM_SEARCH_MIN) {
-                const u32 lo = lower_bound_col(b_col + bs, len, (i64)first + b_base);
-                len = lower_bound_col(b_col + bs + lo, len - lo, (i64)past + b_base);
-                bs += lo;
-            }
-        }
-        const u32 incl = warp_inclusive_scan(len);
-        const u32 excl = incl - len;
-        const u32 total = __shfl_sync(SPBLK_FULL_MASK, incl, 31);
+        const EntryChunk<T> chunk(w0, e, a_col, a_val, a_base, b_ptr, b_col, b_base, first, past);
+        const u32 total = chunk.total;
         // The next round's loads are issued before this round is routed and added, so that
         // their latency overlaps that work.
         bool next_valid = false;
@@ -512,14 +547,8 @@ __device__ __forceinline__ void walk_routed(BigRoute<T>& rt, i64 s, i64 e, const
         T next_a = T(0);
         auto fetch = [&](u32 r0) {
             const u32 j = r0 + 32 * warp + lane;
-            int o = 0;
-#pragma unroll
-            for (int step = 16; step > 0; step >>= 1) {
-                const u32 ex = __shfl_sync(SPBLK_FULL_MASK, excl, o + step);
-                if (ex <= j) o += step;
-            }
-            const i64 q = __shfl_sync(SPBLK_FULL_MASK, bs, o) + (i64)(j - __shfl_sync(SPBLK_FULL_MASK, excl, o));
-            next_a = __shfl_sync(SPBLK_FULL_MASK, av, o);
+            i64 q;
+            chunk.locate(j, q, next_a);
             next_valid = j < total;
             if (next_valid) {
                 next_col = b_col[q];
@@ -557,42 +586,16 @@ __device__ __forceinline__ void walk_window_part(i64 s, i64 e, const I* a_col, c
                                                  u64 wlo, u64 lo, u64 past, T* vals, u32* bits) {
     const int lane = threadIdx.x & 31;
     for (i64 w0 = s; w0 < e; w0 += 32) {
-        const i64 p = w0 + lane;
-        i64 bs = 0;
-        u32 len = 0;
-        T av = T(0);
-        if (p < e) {
-            const i64 k = (i64)a_col[p] - a_base;
-            bs = (i64)b_ptr[k] - b_base;
-            len = (u32)((i64)b_ptr[k + 1] - b_base - bs);
-            av = to_compute(a_val[p]);
-            if (len >= SPGEMM_SEARCH_MIN) {
-                const u32 first = lower_bound_col(b_col + bs, len, (i64)lo + b_base);
-                len = lower_bound_col(b_col + bs + first, len - first, (i64)past + b_base);
-                bs += first;
-            }
-        }
-        const u32 incl = warp_inclusive_scan(len);
-        const u32 excl = incl - len;
-        const u32 total = __shfl_sync(SPBLK_FULL_MASK, incl, 31);
-        // Product j of this chunk: its B entry q and A value. The next 32 are loaded before
-        // this 32 are added, so that their latency overlaps that work.
-        auto locate = [&](u32 j, i64& q, T& a) {
-            int o = 0;
-#pragma unroll
-            for (int step = 16; step > 0; step >>= 1) {
-                const u32 ex = __shfl_sync(SPBLK_FULL_MASK, excl, o + step);
-                if (ex <= j) o += step;
-            }
-            q = __shfl_sync(SPBLK_FULL_MASK, bs, o) + (i64)(j - __shfl_sync(SPBLK_FULL_MASK, excl, o));
-            a = __shfl_sync(SPBLK_FULL_MASK, av, o);
-        };
+        const EntryChunk<T> chunk(w0, e, a_col, a_val, a_base, b_ptr, b_col, b_base, lo, past);
+        const u32 total = chunk.total;
+        // The next 32 products are loaded before this 32 are added, so that their latency
+        // overlaps that work.
         i64 q = 0;
         T a = T(0);
         I col = 0;
         V val{};
         if (total > 0) {
-            locate(lane, q, a);
+            chunk.locate(lane, q, a);
             if ((u32)lane < total) {
                 col = b_col[q];
                 val = b_val[q];
@@ -604,7 +607,7 @@ __device__ __forceinline__ void walk_window_part(i64 s, i64 e, const I* a_col, c
             const bool act = valid && c >= lo && c < past;
             const T prod = act ? mul_rn(a, to_compute(val)) : T(0);
             if (r0 + 32 < total) {
-                locate(r0 + 32 + lane, q, a);
+                chunk.locate(r0 + 32 + lane, q, a);
                 if (r0 + 32 + lane < total) {
                     col = b_col[q];
                     val = b_val[q];
